@@ -1,0 +1,410 @@
+"""The ``balancelab`` command line: a thin typer layer over the library.
+
+Exit codes: 0 ok, 1 a domain error (unknown game, policy, option, bad value, not a run folder),
+2 a usage error (typer's own), 130 interrupted (finished chunks kept; resume with --resume).
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+app = typer.Typer(
+    name="balancelab",
+    help=(
+        "Monte Carlo balance answers for board games. Scripted players play thousands of "
+        "games through rule-faithful engines (odyssey, iss, obcy); every game becomes a "
+        "parquet row; reports give win rates with 95% confidence intervals.\n\n"
+        "Start with: balancelab games, then balancelab simulate odyssey --games 20000."
+    ),
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode="rich",
+)
+console = Console()
+err = Console(stderr=True)
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+GAME_OPTION_CONTEXT = {"allow_extra_args": True, "ignore_unknown_options": True}
+
+
+def domain_errors(fn: F) -> F:
+    """Turn the library's errors into a one-line message and exit code 1 (never a traceback)."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except (ValueError, RuntimeError, FileNotFoundError, NotImplementedError) as exc:
+            err.print(f"[bold red]error:[/] {exc}", highlight=False)
+            raise typer.Exit(1) from None
+
+    return wrapper  # type: ignore[return-value]
+
+
+def parse_game_args(args: list[str], sets: list[str]) -> dict[str, str | bool]:
+    """Parse the extra ``--name value`` / ``--name=value`` / ``--flag`` and ``--set k=v`` args.
+
+    A flag followed by nothing or by another ``--option`` means ``true``.
+
+    Raises:
+        ValueError: a token that is not an option, or a ``--set`` without ``=``.
+    """
+    out: dict[str, str | bool] = {}
+    i = 0
+    while i < len(args):
+        tok = args[i]
+        if not tok.startswith("--") or tok == "--":
+            raise ValueError(f"unexpected argument {tok!r}; game options look like --crew 3")
+        name, eq, value = tok[2:].partition("=")
+        if eq:
+            out[name] = value
+            i += 1
+        elif i + 1 < len(args) and not (
+            args[i + 1].startswith("--") and not _is_number(args[i + 1])
+        ):
+            out[name] = args[i + 1]
+            i += 2
+        else:
+            out[name] = True
+            i += 1
+    for item in sets:
+        key, eq, value = item.partition("=")
+        if not eq:
+            raise ValueError(f"--set takes key=value; got {item!r}")
+        out[key.strip()] = value.strip()
+    return out
+
+
+def _is_number(tok: str) -> bool:
+    try:
+        float(tok)
+    except ValueError:
+        return False
+    return True
+
+
+def parse_policies(items: list[str]) -> dict[str, str]:
+    """``side=spec`` or ``seat=spec`` items into a dict.
+
+    Raises:
+        ValueError: an item without ``=``.
+    """
+    out = {}
+    for item in items:
+        key, eq, spec = item.partition("=")
+        if not eq or not spec:
+            raise ValueError(
+                f"--policy takes SIDE=POLICY (e.g. crew=default, hal=random); got {item!r}"
+            )
+        out[key.strip()] = spec.strip()
+    return out
+
+
+def _progress_bar(quiet: bool) -> Any:
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    return Progress(
+        TextColumn("[bold]games"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=err,
+        disable=quiet,
+        transient=False,
+    )
+
+
+# -- games -----------------------------------------------------------------------------------
+
+
+@app.command()
+@domain_errors
+def games(
+    game: Annotated[str | None, typer.Argument(help="A game to describe in full.")] = None,
+) -> None:
+    """List the built-in games, or describe one: seats, options with defaults and allowed
+    values (and where each comes from), and the policies each side can use."""
+    from balancelab.games import GAME_MODULES, get_game
+    from balancelab.policies.base import entries_for
+    from balancelab.simulate.options import describe
+
+    if game is None:
+        t = Table("game", "title", "sides", "key options")
+        for name in sorted(GAME_MODULES):
+            try:
+                g = get_game(name)
+            except ImportError as exc:
+                t.add_row(name, f"(not available: {exc})", "", "")
+                continue
+            keys = [d["name"] for d in describe(g.options_type)
+                    if _is_key(g.options_type, d["name"])]
+            t.add_row(name, g.title, ", ".join(g.sides), ", ".join(keys))
+        console.print(t)
+        console.print("Describe one with: balancelab games GAME")
+        return
+    g = get_game(game)
+    opts = g.options_type()
+    console.print(f"[bold]{g.name}[/] — {g.title} (rules version {g.version})")
+    console.print(f"seats (default options): {', '.join(g.seats(opts))}")
+    t = Table("option", "default", "allowed", "source", "meaning")
+    for d in describe(g.options_type):
+        t.add_row(f"--{d['name'].replace('_', '-')}", d["default"], d["allowed"],
+                  d["source"], d["help"])
+    console.print(t)
+    p = Table("side", "default policy", "policies")
+    for side in g.sides:
+        entries = entries_for(g.name, side)
+        p.add_row(side, g.default_policies[side],
+                  "; ".join(f"{n}: {e.help}" if e.help else n
+                            for n, e in sorted(entries.items())))
+    console.print(p)
+
+
+def _is_key(options_type: Any, name: str) -> bool:
+    import dataclasses
+
+    return any(f.name == name and f.metadata.get("key") for f in dataclasses.fields(options_type))
+
+
+# -- simulate --------------------------------------------------------------------------------
+
+
+@app.command(context_settings=GAME_OPTION_CONTEXT)
+@domain_errors
+def simulate(
+    ctx: typer.Context,
+    game: Annotated[str, typer.Argument(help="odyssey, iss or obcy (see: balancelab games).")],
+    games: Annotated[int, typer.Option("--games", "-n", help="Games to play.", min=1)] = 10000,
+    seed: Annotated[int, typer.Option(help="Run seed: same seed, same parquet.", min=0)] = 0,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Workers; -1 = all cores.")] = -1,
+    policy: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--policy", "-p",
+            help="SIDE=POLICY or SEAT=POLICY, repeatable: crew=default, hal=random, "
+            "crew=search:rollouts=400.",
+        ),
+    ] = None,
+    set_: Annotated[
+        list[str] | None,
+        typer.Option("--set", help="Any rule option as KEY=VALUE (repeatable)."),
+    ] = None,
+    out: Annotated[
+        Path | None, typer.Option(help="Run folder (default: runs/<game>-<options>-seed<seed>).")
+    ] = None,
+    resume: Annotated[
+        bool, typer.Option(help="Complete (or extend to --games) an interrupted run.")
+    ] = False,
+    force: Annotated[bool, typer.Option(help="Replace an existing run folder.")] = False,
+    fixed_seats: Annotated[
+        bool, typer.Option(help="Do not rotate differing policies through the seats.")
+    ] = False,
+    backend: Annotated[
+        str, typer.Option(help="loky (default), sequential, threading or dask.")
+    ] = "loky",
+    scheduler: Annotated[
+        str | None, typer.Option(help="Dask scheduler address, e.g. tcp://host:8786.")
+    ] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+) -> None:
+    """Play GAMES games of GAME and write them to a run folder as parquet.
+
+    Rule options follow the game name as flags, e.g. [bold]--crew 3 --hal-extra-turns 1[/]
+    (odyssey), [bold]--players 3 --remove-shuttles[/] (iss), [bold]--queen-variant tasks[/]
+    (obcy), or [bold]--set key=value[/]. [bold]balancelab games GAME[/] lists every option
+    with its default and allowed values.
+
+    Example: balancelab simulate odyssey --games 20000 --crew 3 --hal-extra-turns 1 --seed 7
+    """
+    from balancelab.games import get_game
+    from balancelab.simulate.runner import RunConfig
+
+    g = get_game(game)
+    values = parse_game_args(list(ctx.args), set_ or [])
+    options = g.options_type.from_strings(values)
+    config = RunConfig(
+        game=game,
+        variants=[options],
+        policies=parse_policies(policy or []),
+        seed=seed,
+        games=games,
+        rotate=not fixed_seats,
+    )
+    path = out or Path("runs") / config.default_run_name()
+    summary = _run(config, path, jobs=jobs, backend=backend, scheduler=scheduler,
+                   resume=resume, force=force, quiet=quiet)
+    _print_summary(summary.path)
+
+
+def _run(config: Any, path: Path, *, jobs: int, backend: str, scheduler: str | None,
+         resume: bool, force: bool, quiet: bool) -> Any:
+    from balancelab.simulate.runner import run
+
+    if jobs == 0 or jobs < -1:
+        raise ValueError(f"--jobs must be -1 (all cores) or at least 1; got {jobs}")
+    with _progress_bar(quiet) as bar:
+        task = bar.add_task("games", total=config.games * len(config.variants))
+
+        def progress(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        summary = run(config, path, jobs=jobs, backend=backend, scheduler=scheduler,
+                      progress=progress, force=force, resume=resume)
+    if summary.interrupted:
+        err.print(
+            f"[yellow]interrupted:[/] {summary.games_written} of {summary.games_total} games "
+            f"kept in {path}; finish with: balancelab resume {path}"
+        )
+        raise typer.Exit(130)
+    rate = summary.games_written / max(summary.wall_seconds, 1e-9)
+    err.print(f"wrote {summary.games_written} games to {path} "
+              f"({summary.wall_seconds:.1f} s this session, {rate:,.0f} games/s)")
+    return summary
+
+
+def _print_summary(path: Path) -> None:
+    """Each outcome's rate with its Wilson 95% interval, per variant."""
+    from balancelab.analysis import outcome_rates
+
+    frame = outcome_rates(path)
+    t = Table("variant", "outcome", "games", "rate", "95% CI (Wilson)")
+    for r in frame.iter_rows(named=True):
+        t.add_row(r["variant_label"], r["outcome"], f"{r['count']}/{r['games']}",
+                  f"{100 * r['rate']:.1f}%",
+                  f"[{100 * r['lo']:.1f}, {100 * r['hi']:.1f}]")
+    console.print(t)
+    console.print(f"Report: balancelab report {path}")
+
+
+@app.command()
+@domain_errors
+def resume(
+    run_dir: Annotated[Path, typer.Argument(help="The run folder to complete.")],
+    games: Annotated[
+        int | None, typer.Option("--games", "-n", help="Extend to this many games per variant.")
+    ] = None,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Workers; -1 = all cores.")] = -1,
+    backend: Annotated[str, typer.Option(help="loky, sequential, threading or dask.")] = "loky",
+    scheduler: Annotated[str | None, typer.Option(help="Dask scheduler address.")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+) -> None:
+    """Complete an interrupted run (or extend it with --games), exactly as an uninterrupted
+    run would have written it."""
+    from balancelab.simulate.runner import resume_config
+
+    config = resume_config(run_dir, games)
+    _run(config, run_dir, jobs=jobs, backend=backend, scheduler=scheduler, resume=True,
+         force=False, quiet=quiet)
+    _print_summary(run_dir)
+
+
+# -- trace -----------------------------------------------------------------------------------
+
+
+@app.command(context_settings=GAME_OPTION_CONTEXT)
+@domain_errors
+def trace(
+    ctx: typer.Context,
+    source: Annotated[str, typer.Argument(help="A run folder, or a game name.")],
+    index: Annotated[int, typer.Option("--index", "-i", help="Game index.", min=0)] = 0,
+    variant: Annotated[int, typer.Option(help="Variant of a sweep run.", min=0)] = 0,
+    seed: Annotated[int, typer.Option(help="Run seed (with a game name).", min=0)] = 0,
+    policy: Annotated[
+        list[str] | None, typer.Option("--policy", "-p", help="SIDE=POLICY (with a game name).")
+    ] = None,
+    set_: Annotated[list[str] | None, typer.Option("--set", help="KEY=VALUE rule option.")] = None,
+) -> None:
+    """Replay one game turn by turn in the rulebook's words.
+
+    From a run: [bold]balancelab trace runs/<run> --index 12[/] replays game 12 exactly.
+    From a seed: [bold]balancelab trace odyssey --crew 3 --seed 7 --index 0[/].
+    """
+    from balancelab.games import GAME_MODULES, get_game
+    from balancelab.simulate.runner import RunConfig, play_one, replay
+
+    def on_step(state: Any, action: Any) -> None:
+        for ev in state.events():
+            console.print(f"    [dim]{ev}[/]", highlight=False)
+        console.print(f"[{state.current_seat}] {state.action_text(action)}", highlight=False)
+
+    if source in GAME_MODULES:
+        g = get_game(source)
+        options = g.options_type.from_strings(parse_game_args(list(ctx.args), set_ or []))
+        config = RunConfig(game=source, variants=[options],
+                           policies=parse_policies(policy or []), seed=seed, games=index + 1)
+        played = play_one(config, 0, index, on_step)
+    else:
+        if ctx.args or policy or set_:
+            raise ValueError("options and policies come from the run when tracing a run folder")
+        if not Path(source).exists():
+            raise ValueError(
+                f"{source!r} is neither a game ({', '.join(sorted(GAME_MODULES))}) "
+                "nor a run folder"
+            )
+        played = replay(Path(source), variant, index, on_step)
+    for ev in played.state.events():
+        console.print(f"    [dim]{ev}[/]", highlight=False)
+    rec = played.record
+    console.print(
+        f"[bold]result:[/] winner={rec.winner or '(none: capped)'} end_reason={rec.end_reason} "
+        f"rounds={rec.rounds} decisions={played.decisions}",
+        highlight=False,
+    )
+
+
+# -- analysis commands (report, compare, sweep, study) ---------------------------------------
+# Owned by the analysis engineer. The lead's commands above use, from the analysis package:
+#   balancelab.analysis.outcome_rates(run_dir) -> pl.DataFrame with columns
+#       variant_label (str), outcome (str), count (int), games (int), rate, lo, hi (float,
+#       Wilson 95%), one row per variant and outcome (every Game.outcomes value, plus "capped").
+#   balancelab.reports.write_report(run_dirs: list[Path], out: Path | None) -> object with
+#       .headline (str, plain words with numbers), .markdown (Path), .html (Path).
+
+
+@app.command()
+@domain_errors
+def report(
+    run_dir: Annotated[Path, typer.Argument(help="A run folder written by simulate/sweep.")],
+    out: Annotated[
+        Path | None, typer.Option(help="Where to write the report (default: <run>/report).")
+    ] = None,
+) -> None:
+    """Write a Markdown and a self-contained HTML report of a run, and print its headline."""
+    from balancelab.reports import write_report
+
+    paths = write_report([run_dir], out)
+    console.print(paths.headline)
+    console.print(f"Markdown: {paths.markdown}\nHTML: {paths.html}")
+
+
+def main() -> None:
+    """Entry point of the ``balancelab`` console script."""
+    os.environ.setdefault("MPLBACKEND", "Agg")
+    try:
+        app()
+    except KeyboardInterrupt:
+        err.print("interrupted")
+        sys.exit(130)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,270 @@
+"""The engine contract every game follows, and the one game loop all games share.
+
+A game is static facts (:class:`Game`: seats, sides, options type, record schema) plus a
+mutable :class:`State`. The runner, the trace printer, the random policy and the search policy
+work on any game through this contract alone:
+
+=====================================  =================================================
+``Game.new_initial_state(options, rng)``  a fresh game; ``rng`` drives every chance event
+``State.current_seat``                   index of the seat to decide (``-1`` when terminal)
+``State.legal_actions()``                the legal actions (a non-empty list until the end)
+``State.apply(action)``                  play one action; an illegal one raises
+                                         :class:`IllegalActionError`
+``State.copy()``                         an independent copy (rng state included)
+``State.view(seat)``                     what that seat may know, nothing more
+``State.is_terminal()``                  True once the game is over
+``State.result()``                       the :class:`GameRecord` of a finished game
+``State.action_text(action)``            the action in the rulebook's words (for ``trace``)
+=====================================  =================================================
+
+Actions are small immutable values (ints or tuples of ints) so that they hash, compare and
+pickle cheaply. Chance uses only the state's own ``numpy.random.Generator``; each seat's policy
+gets its own stream (see :func:`game_streams`), so changing a policy never changes the shuffles
+and dice, and rule variants can be compared on common random numbers.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import numpy as np
+
+from balancelab.simulate.options import RuleOptions
+
+if TYPE_CHECKING:
+    import polars as pl
+
+    from balancelab.policies.base import Policy
+
+Action = Hashable
+
+
+class IllegalActionError(ValueError):
+    """An action was applied that is not among the state's legal actions."""
+
+
+@dataclass
+class GameRecord:
+    """What one finished game reports.
+
+    Attributes:
+        winner: the winning side (team games: ``"hal"``, ``"crew"``…) or seat name (iss),
+            ``"tie"`` when the rules share the win, ``"draw"`` where the rules call it a draw,
+            ``""`` when the game was stopped by the round cap.
+        end_reason: why the game ended, in the rulebook's terms (``"lif_terminated"``,
+            ``"third_sequence"``, ``"cap"`` …).
+        rounds: completed rounds (game-specific unit, documented per game).
+        measures: game-specific columns, matching ``Game.measure_schema``.
+        seat_rows: one dict per seat matching ``Game.seat_schema`` (games with per-seat scores),
+            else empty.
+    """
+
+    winner: str
+    end_reason: str
+    rounds: int
+    measures: dict[str, Any] = field(default_factory=dict)
+    seat_rows: list[dict[str, Any]] = field(default_factory=list)
+
+
+class View(abc.ABC):  # noqa: B024 - a marker base; games add their own read-only fields
+    """What one seat may know. Games subclass it with read-only fields.
+
+    A view holds copies or immutable values only, never a reference to the state, so a policy
+    cannot reach hidden information through it.
+    """
+
+    seat: int
+
+
+class State(abc.ABC):
+    """A game in progress. See the module docstring for the contract."""
+
+    current_seat: int
+    rng: np.random.Generator
+
+    @abc.abstractmethod
+    def legal_actions(self) -> list[Action]:
+        """The legal actions of ``current_seat``; non-empty until the game is over."""
+
+    @abc.abstractmethod
+    def _apply(self, action: Action) -> None:
+        """Play an action known to be legal (the hot path; no checks)."""
+
+    def apply(self, action: Action) -> None:
+        """Play ``action`` for the current seat.
+
+        Raises:
+            IllegalActionError: the game is over, or the action is not legal now; the message
+                lists the legal actions in the rulebook's words.
+        """
+        if self.is_terminal():
+            raise IllegalActionError("the game is over; no action can be applied")
+        legal = self.legal_actions()
+        if action not in legal:
+            shown = "; ".join(self.action_text(a) for a in legal[:12])
+            more = f" (+{len(legal) - 12} more)" if len(legal) > 12 else ""
+            raise IllegalActionError(
+                f"illegal action {action!r} for seat {self.current_seat}; legal: {shown}{more}"
+            )
+        self._apply(action)
+
+    @abc.abstractmethod
+    def copy(self) -> State:
+        """An independent copy; both evolve identically under the same actions."""
+
+    @abc.abstractmethod
+    def view(self, seat: int) -> View:
+        """What ``seat`` may know (own hand, public piles, counts of hidden cards)."""
+
+    @abc.abstractmethod
+    def is_terminal(self) -> bool:
+        """True once the game has ended (including by the round cap)."""
+
+    @abc.abstractmethod
+    def result(self) -> GameRecord:
+        """The record of a finished game. Raises ``RuntimeError`` before the end."""
+
+    def action_text(self, action: Action) -> str:
+        """The action in the rulebook's words (used by ``trace`` and error messages)."""
+        return repr(action)
+
+    def events(self) -> list[str]:
+        """Rule events since the last call (draws, terminations…), for ``trace``. Optional."""
+        return []
+
+
+class Game(abc.ABC):
+    """Static facts of one game, and its factory of states.
+
+    Class attributes:
+        name: registry name (``odyssey``).
+        title: the box title.
+        version: bumped whenever rules behaviour changes; recorded in every row.
+        options_type: the game's :class:`RuleOptions` subclass.
+        sides: the sides a policy can be assigned to (``("hal", "crew")``).
+        outcomes: every value ``GameRecord.winner`` can take, for analysis.
+        measure_schema: polars dtypes of the game's own measure columns.
+        seat_schema: polars dtypes of the per-seat table (empty when the game has none).
+        chunk_games: games per runner chunk (sized so a chunk takes ~0.2–2 s on one core).
+        default_policies: side → policy name used when the user names none.
+    """
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    version: ClassVar[str]
+    options_type: ClassVar[type[RuleOptions]]
+    sides: ClassVar[tuple[str, ...]]
+    outcomes: ClassVar[tuple[str, ...]]
+    measure_schema: ClassVar[dict[str, pl.DataType | type[pl.DataType]]]
+    seat_schema: ClassVar[dict[str, pl.DataType | type[pl.DataType]]] = {}
+    chunk_games: ClassVar[int] = 500
+    default_policies: ClassVar[dict[str, str]]
+
+    @abc.abstractmethod
+    def seats(self, options: RuleOptions) -> tuple[str, ...]:
+        """Seat names in seat-index order (``("hal", "bowman", "poole", "hunter")``)."""
+
+    @abc.abstractmethod
+    def side_of_seat(self, options: RuleOptions, seat: int) -> str:
+        """The side a seat plays for."""
+
+    @abc.abstractmethod
+    def new_initial_state(self, options: RuleOptions, rng: np.random.Generator) -> State:
+        """A new game after setup; every chance event draws from ``rng``."""
+
+    def determinize(self, view: View, rng: np.random.Generator) -> State:
+        """A full state consistent with ``view``: hidden cards re-dealt at random.
+
+        Used by the search policy. Games that support it override this.
+
+        Raises:
+            NotImplementedError: the game does not offer determinization.
+        """
+        raise NotImplementedError(f"game {self.name!r} does not support determinization")
+
+
+# -- seeding --------------------------------------------------------------------------------
+
+#: Stream index of the rules' chance within a game's SeedSequence; seat ``k`` uses ``1 + k``.
+RULES_STREAM = 0
+
+
+def game_seed_sequence(run_seed: int, game_index: int) -> np.random.SeedSequence:
+    """The SeedSequence of one game: a pure function of (run seed, game index).
+
+    Game *i* of every variant of a run shares it (common random numbers).
+    """
+    return np.random.SeedSequence(entropy=run_seed, spawn_key=(game_index,))
+
+
+def game_streams(
+    run_seed: int, game_index: int, n_seats: int
+) -> tuple[np.random.Generator, list[np.random.Generator]]:
+    """The rules' Generator and one Generator per seat for one game.
+
+    Each comes from ``SeedSequence(run_seed, spawn_key=(game_index, stream))``.
+    """
+    ss = game_seed_sequence(run_seed, game_index)
+    rules = np.random.default_rng(
+        np.random.SeedSequence(ss.entropy, spawn_key=(game_index, RULES_STREAM))
+    )
+    seats = [
+        np.random.default_rng(np.random.SeedSequence(ss.entropy, spawn_key=(game_index, 1 + k)))
+        for k in range(n_seats)
+    ]
+    return rules, seats
+
+
+# -- the one game loop -----------------------------------------------------------------------
+
+
+@dataclass
+class PlayedGame:
+    """A finished game: its record and the number of decisions made."""
+
+    record: GameRecord
+    decisions: int
+    state: State
+
+
+def play(
+    game: Game,
+    options: RuleOptions,
+    policies: Sequence[Policy],
+    rng: np.random.Generator,
+    on_step: Callable[[State, Action], None] | None = None,
+) -> PlayedGame:
+    """Play one game to the end: the loop shared by the runner, ``trace`` and the search policy.
+
+    Args:
+        game: the game.
+        options: validated rule options.
+        policies: one policy per seat, in seat order.
+        rng: the rules' Generator.
+        on_step: called with (state before the action, action) at every decision, for traces.
+
+    Returns:
+        The finished game. A seat with a single legal action is not asked.
+    """
+    state = game.new_initial_state(options, rng)
+    decisions = 0
+    while not state.is_terminal():
+        seat = state.current_seat
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            action = legal[0]
+        else:
+            action = policies[seat].act(state.view(seat), legal)
+            decisions += 1
+            if action not in legal:
+                raise IllegalActionError(
+                    f"policy {policies[seat].name!r} chose illegal action {action!r} "
+                    f"for seat {seat}"
+                )
+        if on_step is not None:
+            on_step(state, action)
+        state._apply(action)
+    return PlayedGame(state.result(), decisions, state)

@@ -1,0 +1,248 @@
+"""Rule options: one frozen dataclass per game, shared parsing, validation and labels.
+
+Every game declares its options as a frozen dataclass deriving from :class:`RuleOptions`, with
+each field made by :func:`option`. A field records where its default comes from
+(``"rulebook: <section>"``, ``"assumed: <reason>"`` or ``"what-if: <meaning>"``), its allowed
+values (``choices``) or range (``low``/``high``), and a help line. From that one declaration the
+package derives the CLI flags (``--hal-extra-turns 1``, ``--set key=value``), validation with
+clear errors, the canonical variant label (``crew=3,hal_extra_turns=1``) and the parquet option
+columns.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Any, ClassVar, Self
+
+
+class OptionError(ValueError):
+    """A rule option has an unknown name or a value outside its allowed set or range."""
+
+
+def option(
+    default: Any,
+    *,
+    source: str,
+    help: str,
+    choices: tuple[Any, ...] | None = None,
+    low: float | None = None,
+    high: float | None = None,
+    key: bool = False,
+) -> Any:
+    """Declare one rule option (a dataclass field with balancelab metadata).
+
+    Args:
+        default: the rulebook's value, or our assumption where the rulebook is silent.
+        source: ``"rulebook: <section>"``, ``"assumed: <reason>"`` or ``"what-if: <meaning>"``.
+        help: one line for ``balancelab games`` and ``--help``.
+        choices: the allowed values, if a closed set.
+        low, high: inclusive bounds for a number.
+        key: True for the options that answer a game's key question; they always appear in the
+            variant label, even at their default.
+    """
+    meta = {
+        "source": source,
+        "help": help,
+        "choices": choices,
+        "low": low,
+        "high": high,
+        "key": key,
+    }
+    if isinstance(default, (list, dict, set)):
+        raise TypeError("rule option defaults must be immutable (use a tuple)")
+    return dataclasses.field(default=default, metadata=meta)
+
+
+@dataclasses.dataclass(frozen=True)
+class RuleOptions:
+    """Base class of every game's options.
+
+    Subclasses are frozen dataclasses whose fields are made with :func:`option`. Instances are
+    validated on construction: an unknown name or a bad value raises :class:`OptionError` whose
+    message names the valid choices or the allowed range.
+    """
+
+    GAME: ClassVar[str] = ""
+
+    def __post_init__(self) -> None:
+        for f in dataclasses.fields(self):
+            _check_value(self.GAME, f, getattr(self, f.name))
+        self.check()
+
+    def check(self) -> None:
+        """Cross-field validation; subclasses override. Raises :class:`OptionError`."""
+
+    # -- construction ----------------------------------------------------------------------
+    @classmethod
+    def specs(cls) -> list[dataclasses.Field[Any]]:
+        """The option fields in declaration order."""
+        return list(dataclasses.fields(cls))
+
+    @classmethod
+    def names(cls) -> list[str]:
+        return [f.name for f in dataclasses.fields(cls)]
+
+    @classmethod
+    def from_strings(cls, values: Mapping[str, Any]) -> Self:
+        """Build options from names (``hal_extra_turns`` or ``hal-extra-turns``) and values.
+
+        Values may be strings (as typed on the command line) or already typed.
+
+        Raises:
+            OptionError: an unknown option (the message lists the valid ones) or a bad value.
+        """
+        by_name = {f.name: f for f in dataclasses.fields(cls)}
+        kwargs: dict[str, Any] = {}
+        for raw_name, raw in values.items():
+            name = raw_name.replace("-", "_")
+            if name not in by_name:
+                raise OptionError(
+                    f"unknown option {raw_name!r} for game {cls.GAME!r}; "
+                    f"valid options: {', '.join(sorted(by_name))}"
+                )
+            kwargs[name] = parse_value(cls.GAME, by_name[name], raw)
+        return cls(**kwargs)
+
+    def replace(self, **changes: Any) -> Self:
+        """A copy with some options changed (validated)."""
+        return self.from_strings({**self.as_dict(), **changes})
+
+    # -- presentation ----------------------------------------------------------------------
+    def as_dict(self) -> dict[str, Any]:
+        """Every option as ``{name: value}`` (tuples kept as tuples)."""
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+
+    def columns(self) -> dict[str, Any]:
+        """Flat parquet columns: tuples become comma-joined strings."""
+        return {k: _flat(v) for k, v in self.as_dict().items()}
+
+    def changed(self) -> dict[str, Any]:
+        """The options that differ from their defaults."""
+        return {
+            f.name: getattr(self, f.name)
+            for f in dataclasses.fields(self)
+            if getattr(self, f.name) != f.default
+        }
+
+    def label(self) -> str:
+        """Canonical variant label: key options always, other options where changed.
+
+        Example: ``crew=3,hal_extra_turns=1``.
+        """
+        parts = []
+        for f in dataclasses.fields(self):
+            v = getattr(self, f.name)
+            if f.metadata.get("key") or v != f.default:
+                parts.append(f"{f.name}={format_value(v)}")
+        return ",".join(parts) or "default"
+
+
+def format_value(v: Any) -> str:
+    """How a value is written in labels and on the command line."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, float):
+        return repr(v)
+    if isinstance(v, tuple):
+        return "/".join(format_value(x) for x in v)
+    return str(v)
+
+
+def _flat(v: Any) -> Any:
+    if isinstance(v, tuple):
+        return format_value(v)
+    return v
+
+
+def _base_type(f: dataclasses.Field[Any]) -> Any:
+    t = f.type
+    if isinstance(t, str):
+        t = {"int": int, "float": float, "bool": bool, "str": str}.get(t, t)
+    return t
+
+
+def parse_value(game: str, f: dataclasses.Field[Any], raw: Any) -> Any:
+    """Turn a command-line string into the option's type.
+
+    Raises:
+        OptionError: the string does not parse as the option's type.
+    """
+    if not isinstance(raw, str):
+        return raw
+    t = _base_type(f)
+    s = raw.strip()
+    try:
+        if t is bool or t == "bool":
+            low = s.lower()
+            if low in ("1", "true", "yes", "on"):
+                return True
+            if low in ("0", "false", "no", "off"):
+                return False
+            raise ValueError(s)
+        if t is int or t == "int":
+            return int(s)
+        if t is float or t == "float":
+            return float(s)
+        if isinstance(t, str) and t.startswith("tuple"):
+            parts = [p for p in s.replace("/", ",").split(",") if p]
+            inner = int if "int" in t else (float if "float" in t else str)
+            return tuple(inner(p) for p in parts)
+    except ValueError:
+        raise OptionError(
+            f"option {f.name!r} of game {game!r} takes a {_type_name(f)}, got {raw!r}"
+        ) from None
+    return s
+
+
+def _type_name(f: dataclasses.Field[Any]) -> str:
+    t = _base_type(f)
+    return getattr(t, "__name__", str(t))
+
+
+def _check_value(game: str, f: dataclasses.Field[Any], v: Any) -> None:
+    meta = f.metadata
+    choices = meta.get("choices")
+    if choices is not None and v not in choices:
+        allowed = ", ".join(format_value(c) for c in choices)
+        raise OptionError(
+            f"option {f.name!r} of game {game!r} must be one of {allowed}; got {format_value(v)}"
+        )
+    low, high = meta.get("low"), meta.get("high")
+    values = v if isinstance(v, tuple) else (v,)
+    for x in values:
+        if isinstance(x, bool) or not isinstance(x, (int, float)):
+            continue
+        if (low is not None and x < low) or (high is not None and x > high):
+            lo = "-inf" if low is None else format_value(low)
+            hi = "inf" if high is None else format_value(high)
+            raise OptionError(
+                f"option {f.name!r} of game {game!r} must be in [{lo}, {hi}]; "
+                f"got {format_value(v)}"
+            )
+
+
+def describe(cls: type[RuleOptions]) -> list[dict[str, Any]]:
+    """One dict per option: name, default, allowed values, source, help (for ``games``)."""
+    out = []
+    for f in dataclasses.fields(cls):
+        m = f.metadata
+        if m.get("choices") is not None:
+            allowed = ", ".join(format_value(c) for c in m["choices"])
+        elif m.get("low") is not None or m.get("high") is not None:
+            lo = "" if m.get("low") is None else format_value(m["low"])
+            hi = "" if m.get("high") is None else format_value(m["high"])
+            allowed = f"{lo}..{hi}"
+        else:
+            allowed = _type_name(f)
+        out.append(
+            {
+                "name": f.name,
+                "default": format_value(f.default),
+                "allowed": allowed,
+                "source": m.get("source", ""),
+                "help": m.get("help", ""),
+            }
+        )
+    return out
+

@@ -1,0 +1,712 @@
+"""The parallel runner: chunks of games on joblib workers, streamed to parquet by the driver.
+
+A run is a folder::
+
+    runs/<run>/run.json                                  manifest (config, versions, progress)
+    runs/<run>/games/variant=<v>/chunk-<c>.parquet       one row per game
+    runs/<run>/seats/variant=<v>/chunk-<c>.parquet       one row per game and seat (iss)
+
+Reproducibility: game *i* of every variant is played from
+``SeedSequence(seed, spawn_key=(i, stream))`` (stream 0 the rules, 1+k seat k's policy), and
+chunk boundaries are fixed multiples of the game's ``chunk_games``. The same seed therefore
+gives identical parquet bytes for any ``jobs``, backend or machine, and game *i* of two
+variants shares its dice and shuffles (common random numbers, paired comparisons).
+
+Crash safety: each chunk is written to ``<run>/.staging/`` (outside the dataset folders) and
+moved in with ``os.replace``; the manifest, rewritten atomically after each chunk, lists the
+finished chunks. An interrupted run keeps them; ``resume`` plays only what is missing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import itertools
+import json
+import os
+import platform
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from balancelab.games import get_game
+from balancelab.policies import base as policies
+from balancelab.simulate.core import Game, PlayedGame, game_streams, play
+from balancelab.simulate.options import RuleOptions
+
+MANIFEST = "run.json"
+#: Version of the run-folder layout; a manifest with another value is refused.
+FORMAT_VERSION = 1
+BACKENDS = ("loky", "threading", "sequential", "dask")
+
+
+class RunError(RuntimeError):
+    """A run folder is missing, is not a run, belongs to another format, or cannot be written."""
+
+
+# -- configuration ---------------------------------------------------------------------------
+
+
+@dataclass
+class RunConfig:
+    """Everything that determines a run's results.
+
+    Attributes:
+        game: game name.
+        variants: one options object per variant (a sweep has several).
+        policies: side or seat name → policy spec (``{"crew": "search:rollouts=200"}``); sides
+            not named play their game's default.
+        seed: the run seed (non-negative int).
+        games: games per variant.
+        rotate: rotate differing policies through the seats of a side, every permutation
+            equally often (game *i* takes permutation ``i % n!``).
+        chunk_games: games per chunk (default: the game's own).
+    """
+
+    game: str
+    variants: list[RuleOptions]
+    policies: dict[str, str] = field(default_factory=dict)
+    seed: int = 0
+    games: int = 1000
+    rotate: bool = True
+    chunk_games: int | None = None
+
+    def __post_init__(self) -> None:
+        g = get_game(self.game)
+        if self.seed < 0:
+            raise RunError(f"--seed must be a non-negative integer; got {self.seed}")
+        if self.games < 1:
+            raise RunError(f"--games must be at least 1; got {self.games}")
+        if self.chunk_games is None:
+            self.chunk_games = g.chunk_games
+        if self.chunk_games < 1:
+            raise RunError(f"chunk size must be at least 1; got {self.chunk_games}")
+        if not self.variants:
+            self.variants = [g.options_type()]
+        # validate policy names against every variant's seats
+        for v in self.variants:
+            self.seat_specs(v)
+
+    @property
+    def game_obj(self) -> Game:
+        return get_game(self.game)
+
+    def seat_specs(self, options: RuleOptions) -> list[str]:
+        """The resolved policy spec of each seat for one variant (before rotation).
+
+        Raises:
+            PolicyError: an unknown side/seat name, policy or policy parameter.
+        """
+        g = self.game_obj
+        seats = g.seats(options)
+        names = set(g.sides) | set(seats)
+        for key in self.policies:
+            if key not in names and key not in g.sides:
+                raise policies.PolicyError(
+                    f"unknown side or seat {key!r} for {g.name!r} with "
+                    f"{options.label()}; valid: {', '.join(list(g.sides) + list(seats))}"
+                )
+        out = []
+        for i, seat in enumerate(seats):
+            side = g.side_of_seat(options, i)
+            spec = self.policies.get(seat, self.policies.get(side, "default"))
+            out.append(policies.resolve(g, side, spec))
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "variants": [v.as_dict() for v in self.variants],
+            "policies": dict(sorted(self.policies.items())),
+            "seed": self.seed,
+            "games": self.games,
+            "rotate": self.rotate,
+            "chunk_games": self.chunk_games,
+        }
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> RunConfig:
+        g = get_game(d["game"])
+        variants = [g.options_type.from_strings(_untuple(v)) for v in d["variants"]]
+        return cls(
+            game=d["game"],
+            variants=variants,
+            policies=dict(d["policies"]),
+            seed=int(d["seed"]),
+            games=int(d["games"]),
+            rotate=bool(d["rotate"]),
+            chunk_games=int(d["chunk_games"]),
+        )
+
+    def identity(self) -> str:
+        """A short hash of what determines the results (not the game count)."""
+        d = self.to_json()
+        d.pop("games")
+        d["game_version"] = self.game_obj.version
+        raw = json.dumps(d, sort_keys=True, default=str).encode()
+        return hashlib.sha1(raw).hexdigest()[:8]
+
+    def default_run_name(self) -> str:
+        """``<game>-<label>-seed<seed>`` for one variant, ``<game>-sweep-<hash>`` for several."""
+        if len(self.variants) == 1:
+            label = self.variants[0].label().replace("=", "").replace(",", "-")
+            pol = "" if not self.policies else "-" + self.identity()
+            return f"{self.game}-{label}-seed{self.seed}{pol}"
+        return f"{self.game}-sweep-{self.identity()}-seed{self.seed}"
+
+
+def _untuple(d: dict[str, Any]) -> dict[str, Any]:
+    return {k: tuple(v) if isinstance(v, list) else v for k, v in d.items()}
+
+
+# -- chunks ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """Games ``[start, stop)`` of one variant."""
+
+    variant: int
+    index: int
+    start: int
+    stop: int
+
+    @property
+    def key(self) -> str:
+        return f"{self.variant}:{self.index}"
+
+    @property
+    def filename(self) -> str:
+        return f"chunk-{self.index:06d}.parquet"
+
+
+def plan_chunks(n_variants: int, games: int, chunk_games: int) -> list[Chunk]:
+    """Every chunk of a run, interleaved across variants so a partial run covers all of them."""
+    n_chunks = -(-games // chunk_games)
+    return [
+        Chunk(v, c, c * chunk_games, min(games, (c + 1) * chunk_games))
+        for c in range(n_chunks)
+        for v in range(n_variants)
+    ]
+
+
+def seat_assignment(specs: Sequence[str], sides: Sequence[str], game_index: int,
+                    rotate: bool) -> list[str]:
+    """The policy spec of each seat in one game.
+
+    With ``rotate``, the specs of the seats of each side are permuted: game *i* takes the
+    ``i % n!``-th distinct permutation, so over ``n!`` consecutive games every permutation is
+    played equally often. Identical specs make rotation a no-op.
+    """
+    if not rotate:
+        return list(specs)
+    out = list(specs)
+    for side in dict.fromkeys(sides):
+        idx = [i for i, s in enumerate(sides) if s == side]
+        vals = [specs[i] for i in idx]
+        if len(set(vals)) < 2:
+            continue
+        perms = list(itertools.permutations(vals))
+        perm = perms[game_index % len(perms)]
+        for i, v in zip(idx, perm, strict=True):
+            out[i] = v
+    return out
+
+
+def play_chunk(
+    game_name: str,
+    options_dict: dict[str, Any],
+    specs: list[str],
+    rotate: bool,
+    seed: int,
+    start: int,
+    stop: int,
+    labels: dict[str, Any],
+) -> tuple[pl.DataFrame, pl.DataFrame | None, int]:
+    """Play games ``[start, stop)`` of one variant (runs in a worker).
+
+    Returns:
+        (games frame, seats frame or None, decisions made). Column order and dtypes follow
+        :func:`games_schema` and :func:`seats_schema`.
+    """
+    game = get_game(game_name)
+    options = game.options_type.from_strings(options_dict)
+    seat_names = game.seats(options)
+    sides = [game.side_of_seat(options, i) for i in range(len(seat_names))]
+    rows: list[dict[str, Any]] = []
+    seat_rows: list[dict[str, Any]] = []
+    opt_cols = options.columns()
+    total_decisions = 0
+    for i in range(start, stop):
+        assigned = seat_assignment(specs, sides, i, rotate)
+        played = play_game(game, options, assigned, seed, i)
+        rec = played.record
+        total_decisions += played.decisions
+        row: dict[str, Any] = {
+            **labels,
+            **opt_cols,
+            **side_policy_columns(game, sides, assigned),
+            "policies": ";".join(f"{n}={s}" for n, s in zip(seat_names, assigned, strict=True)),
+            "game_index": i,
+            "seed": seed,
+            "winner": rec.winner,
+            "end_reason": rec.end_reason,
+            "rounds": rec.rounds,
+            "decisions": played.decisions,
+            **rec.measures,
+        }
+        rows.append(row)
+        for sr in rec.seat_rows:
+            k = sr["seat"]
+            seat_rows.append(
+                {
+                    **labels,
+                    "game_index": i,
+                    "seat_name": seat_names[k],
+                    "policy": assigned[k],
+                    **sr,
+                }
+            )
+    schema = games_schema(game, options)
+    games_df = pl.DataFrame(rows, schema=schema, orient="row" if not rows else None)
+    seats_df = None
+    if game.seat_schema:
+        seats_df = pl.DataFrame(seat_rows, schema=seats_schema(game))
+    return games_df, seats_df, total_decisions
+
+
+def side_policy_columns(game: Game, sides: Sequence[str], assigned: Sequence[str]
+                        ) -> dict[str, str]:
+    """``policy_<side>``: the side's spec when all its seats share it, else ``mixed``."""
+    out = {}
+    for side in game.sides:
+        specs = {a for s, a in zip(sides, assigned, strict=True) if s == side}
+        out[f"policy_{side}"] = specs.pop() if len(specs) == 1 else ("mixed" if specs else "")
+    return out
+
+
+_LABEL_SCHEMA: dict[str, Any] = {
+    "run_id": pl.String,
+    "game": pl.String,
+    "game_version": pl.String,
+    "variant_label": pl.String,
+}
+
+
+def games_schema(game: Game, options: RuleOptions) -> dict[str, Any]:
+    """The explicit schema of the games table (column order included)."""
+    opt: dict[str, Any] = {}
+    for k, v in options.columns().items():
+        opt[k] = (
+            pl.Boolean if isinstance(v, bool)
+            else pl.Int64 if isinstance(v, int)
+            else pl.Float64 if isinstance(v, float)
+            else pl.String
+        )
+    return {
+        **_LABEL_SCHEMA,
+        **opt,
+        **{f"policy_{s}": pl.String for s in game.sides},
+        "policies": pl.String,
+        "game_index": pl.Int64,
+        "seed": pl.Int64,
+        "winner": pl.String,
+        "end_reason": pl.String,
+        "rounds": pl.Int32,
+        "decisions": pl.Int32,
+        **game.measure_schema,
+    }
+
+
+def seats_schema(game: Game) -> dict[str, Any]:
+    """The explicit schema of the seats table."""
+    return {
+        **_LABEL_SCHEMA,
+        "game_index": pl.Int64,
+        "seat_name": pl.String,
+        "policy": pl.String,
+        "seat": pl.Int32,
+        **{k: v for k, v in game.seat_schema.items() if k != "seat"},
+    }
+
+
+# -- the run ---------------------------------------------------------------------------------
+
+
+@dataclass
+class RunSummary:
+    """What :func:`run` did."""
+
+    path: Path
+    games_written: int
+    games_total: int
+    wall_seconds: float
+    interrupted: bool = False
+
+
+def _versions() -> dict[str, str]:
+    out = {"python": platform.python_version()}
+    for pkg in ("balancelab", "numpy", "polars", "pyarrow", "joblib"):
+        with contextlib.suppress(metadata.PackageNotFoundError):
+            out[pkg] = metadata.version(pkg)
+    return out
+
+
+def read_manifest(path: Path) -> dict[str, Any]:
+    """The manifest of a run folder.
+
+    Raises:
+        RunError: the folder or its ``run.json`` is missing, unreadable, or of another format.
+    """
+    path = Path(path)
+    if not path.is_dir():
+        raise RunError(f"no run folder at {str(path)!r}")
+    mf = path / MANIFEST
+    if not mf.is_file():
+        raise RunError(f"{str(path)!r} is not a balancelab run (no {MANIFEST})")
+    try:
+        data = json.loads(mf.read_text())
+    except (OSError, json.JSONDecodeError) as exc:
+        raise RunError(f"cannot read {mf}: {exc}") from None
+    if data.get("format_version") != FORMAT_VERSION:
+        raise RunError(
+            f"{mf} has run format {data.get('format_version')!r}; this balancelab reads "
+            f"format {FORMAT_VERSION}. Re-run it with this version."
+        )
+    return data
+
+
+def _write_json_atomic(path: Path, data: dict[str, Any]) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(data, indent=2, sort_keys=False) + "\n")
+    os.replace(tmp, path)
+
+
+def _write_parquet_atomic(df: pl.DataFrame, staging: Path, dest: Path) -> None:
+    staging.mkdir(parents=True, exist_ok=True)
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    tmp = staging / f"{dest.parent.parent.name}-{dest.parent.name}-{dest.name}"
+    df.write_parquet(tmp, compression="zstd", statistics=True)
+    os.replace(tmp, dest)
+
+
+@contextlib.contextmanager
+def _backend(backend: str, scheduler: str | None) -> Iterator[str]:
+    """Enter the joblib backend; for dask, a client to ``scheduler`` or a local cluster."""
+    if backend not in BACKENDS:
+        raise RunError(f"unknown backend {backend!r}; valid: {', '.join(BACKENDS)}")
+    if backend != "dask":
+        yield backend
+        return
+    try:
+        from dask.distributed import Client, LocalCluster
+    except ImportError:
+        raise RunError(
+            "--backend dask needs dask.distributed: pip install 'balancelab[dask]'"
+        ) from None
+    import joblib
+
+    if scheduler:
+        client = Client(scheduler)
+        cluster = None
+    else:
+        cluster = LocalCluster(processes=True, n_workers=os.cpu_count() or 1,
+                               threads_per_worker=1, dashboard_address=None)
+        client = Client(cluster)
+    try:
+        with joblib.parallel_config(backend="dask"):
+            yield "dask"
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def run(
+    config: RunConfig,
+    path: Path,
+    *,
+    jobs: int = -1,
+    backend: str = "loky",
+    scheduler: str | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    force: bool = False,
+    resume: bool = False,
+) -> RunSummary:
+    """Play a run (or the part of it not yet written) and stream it to ``path``.
+
+    Args:
+        config: the run's configuration.
+        path: the run folder.
+        jobs: joblib workers (-1: all cores).
+        backend: ``loky`` (default), ``threading``, ``sequential`` or ``dask``.
+        scheduler: dask scheduler address (``tcp://host:8786``); None starts a local cluster.
+        progress: called with (games written, games total) after each chunk.
+        force: replace an existing run folder of another configuration.
+        resume: continue an existing run of the same configuration (also used to extend
+            ``config.games``).
+
+    Returns:
+        A :class:`RunSummary`. On Ctrl-C the finished chunks are kept and ``interrupted`` is
+        True.
+
+    Raises:
+        RunError: the folder holds another run (without ``force``), or a complete or partial
+            run of this configuration exists and neither ``resume`` nor ``force`` is set, or
+            the disk refuses a write (finished chunks are kept).
+    """
+    import joblib
+
+    game = config.game_obj
+    path = Path(path)
+    done: set[str] = set()
+    if (path / MANIFEST).exists() and not force:
+        old = read_manifest(path)
+        if old["identity"] != config.identity():
+            raise RunError(
+                f"{str(path)!r} holds another run ({old['label']}); choose another --out "
+                "or pass --force to replace it"
+            )
+        if not resume:
+            raise RunError(
+                f"{str(path)!r} already holds this run "
+                f"({old['games_written']}/{old['games_total']} games); "
+                "pass --resume to complete or extend it, or --force to start over"
+            )
+        done = set(old["chunks_done"])
+        created = old.get("created")
+    else:
+        if force and path.exists():
+            import shutil
+
+            shutil.rmtree(path)
+        created = time.strftime("%Y-%m-%dT%H:%M:%S%z")
+    path.mkdir(parents=True, exist_ok=True)
+    staging = path / ".staging"
+
+    assert config.chunk_games is not None
+    chunks = plan_chunks(len(config.variants), config.games, config.chunk_games)
+    todo = [c for c in chunks if c.key not in done]
+    total = config.games * len(config.variants)
+    written = sum(c.stop - c.start for c in chunks if c.key in done)
+    run_id = path.name
+    specs = [config.seat_specs(v) for v in config.variants]
+
+    manifest: dict[str, Any] = {
+        "format_version": FORMAT_VERSION,
+        "run_id": run_id,
+        "game": game.name,
+        "game_version": game.version,
+        "label": " | ".join(v.label() for v in config.variants),
+        "identity": config.identity(),
+        "config": config.to_json(),
+        "variants": [
+            {
+                "variant": i,
+                "label": v.label(),
+                "options": v.as_dict(),
+                "seats": list(game.seats(v)),
+                "policies": specs[i],
+            }
+            for i, v in enumerate(config.variants)
+        ],
+        "versions": _versions(),
+        "created": created,
+        "games_total": total,
+        "games_written": written,
+        "chunks_total": len(chunks),
+        "chunks_done": sorted(done, key=_chunk_sort),
+        "decisions": 0,
+        "wall_seconds": 0.0,
+        "complete": not todo,
+    }
+    if (path / MANIFEST).exists():
+        old = read_manifest(path)
+        manifest["decisions"] = old.get("decisions", 0)
+        manifest["wall_seconds"] = old.get("wall_seconds", 0.0)
+    _write_json_atomic(path / MANIFEST, manifest)
+
+    t0 = time.perf_counter()
+    base_wall = manifest["wall_seconds"]
+    interrupted = False
+    if progress:
+        progress(written, total)
+
+    def labels_for(v: int) -> dict[str, Any]:
+        return {
+            "run_id": run_id,
+            "game": game.name,
+            "game_version": game.version,
+            "variant_label": config.variants[v].label(),
+        }
+
+    tasks = (
+        joblib.delayed(play_chunk)(
+            game.name,
+            config.variants[c.variant].as_dict(),
+            specs[c.variant],
+            config.rotate,
+            config.seed,
+            c.start,
+            c.stop,
+            labels_for(c.variant),
+        )
+        for c in todo
+    )
+    try:
+        with _backend(backend, scheduler) as be:
+            n_jobs = 1 if be == "sequential" else jobs
+            parallel = joblib.Parallel(
+                n_jobs=n_jobs,
+                backend=None if be in ("dask",) else ("loky" if be == "sequential" else be),
+                return_as="generator",
+            )
+            for c, (games_df, seats_df, decisions) in zip(todo, parallel(tasks), strict=True):
+                try:
+                    _write_parquet_atomic(
+                        games_df, staging, path / "games" / f"variant={c.variant}" / c.filename
+                    )
+                    if seats_df is not None:
+                        _write_parquet_atomic(
+                            seats_df, staging,
+                            path / "seats" / f"variant={c.variant}" / c.filename,
+                        )
+                except OSError as exc:
+                    raise RunError(
+                        f"cannot write chunk {c.key} to {path}: {exc}; the "
+                        f"{written} games already written are kept; free space and --resume"
+                    ) from None
+                done.add(c.key)
+                written += c.stop - c.start
+                manifest["chunks_done"] = sorted(done, key=_chunk_sort)
+                manifest["games_written"] = written
+                manifest["decisions"] += int(decisions)
+                manifest["wall_seconds"] = round(base_wall + time.perf_counter() - t0, 3)
+                manifest["complete"] = written == total
+                _write_json_atomic(path / MANIFEST, manifest)
+                if progress:
+                    progress(written, total)
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        if staging.exists():
+            for stray in staging.iterdir():
+                stray.unlink(missing_ok=True)
+            with contextlib.suppress(OSError):
+                staging.rmdir()
+    return RunSummary(path, written, total, time.perf_counter() - t0, interrupted)
+
+
+def _chunk_sort(key: str) -> tuple[int, int]:
+    v, c = key.split(":")
+    return int(c), int(v)
+
+
+def resume_config(path: Path, games: int | None = None) -> RunConfig:
+    """The configuration stored in a run folder, optionally extended to ``games`` per variant.
+
+    Raises:
+        RunError: not a run folder, or ``games`` fewer than the run already holds.
+    """
+    data = read_manifest(path)
+    config = RunConfig.from_json(data["config"])
+    if games is not None:
+        if games < config.games:
+            raise RunError(
+                f"the run already plans {config.games} games per variant; --games can only "
+                "extend it"
+            )
+        config.games = games
+    return config
+
+
+# -- reading ---------------------------------------------------------------------------------
+
+
+def scan_games(path: Path) -> pl.LazyFrame:
+    """Lazily read the games table of a run, with the ``variant`` partition as Int32.
+
+    Raises:
+        RunError: not a run folder, or no games written yet.
+    """
+    return _scan(path, "games")
+
+
+def scan_seats(path: Path) -> pl.LazyFrame:
+    """Lazily read the seats table (games with per-seat scores).
+
+    Raises:
+        RunError: not a run folder, or the game has no seats table.
+    """
+    return _scan(path, "seats")
+
+
+def _scan(path: Path, table: str) -> pl.LazyFrame:
+    path = Path(path)
+    read_manifest(path)
+    files = sorted((path / table).glob("variant=*/chunk-*.parquet"))
+    if not files:
+        raise RunError(f"{str(path)!r} has no {table} written yet")
+    return pl.scan_parquet(
+        path / table / "variant=*" / "chunk-*.parquet",
+        hive_partitioning=True,
+        hive_schema={"variant": pl.Int32},
+    )
+
+
+def load_games(path: Path) -> pl.DataFrame:
+    """The games table of a run, sorted by (variant, game_index). See :func:`games_schema`."""
+    return scan_games(path).collect().sort(["variant", "game_index"])
+
+
+def load_seats(path: Path) -> pl.DataFrame:
+    """The seats table of a run, sorted by (variant, game_index, seat)."""
+    return scan_seats(path).collect().sort(["variant", "game_index", "seat"])
+
+
+def replay(path: Path, variant: int, game_index: int,
+           on_step: Callable[..., None] | None = None) -> PlayedGame:
+    """Play game ``game_index`` of a run's variant again, exactly as the runner did.
+
+    Returns:
+        The :class:`~balancelab.simulate.core.PlayedGame`.
+    """
+    data = read_manifest(path)
+    config = RunConfig.from_json(data["config"])
+    if not 0 <= variant < len(config.variants):
+        raise RunError(f"variant must be in [0, {len(config.variants) - 1}]; got {variant}")
+    if not 0 <= game_index < config.games:
+        raise RunError(f"game index must be in [0, {config.games - 1}]; got {game_index}")
+    return play_one(config, variant, game_index, on_step)
+
+
+def play_one(config: RunConfig, variant: int, game_index: int,
+             on_step: Callable[..., None] | None = None) -> PlayedGame:
+    """Play one game of a configuration (the runner's game *i*, identically)."""
+    game = config.game_obj
+    options = config.variants[variant]
+    sides = [game.side_of_seat(options, k) for k in range(len(game.seats(options)))]
+    assigned = seat_assignment(config.seat_specs(options), sides, game_index, config.rotate)
+    return play_game(game, options, assigned, config.seed, game_index, on_step)
+
+
+def play_game(
+    game: Game,
+    options: RuleOptions,
+    assigned: Sequence[str],
+    seed: int,
+    game_index: int,
+    on_step: Callable[..., None] | None = None,
+) -> PlayedGame:
+    """Game ``game_index`` of a run seeded ``seed``, with one resolved policy spec per seat."""
+    rules_rng, seat_rngs = game_streams(seed, game_index, len(assigned))
+    pols = [
+        policies.build(game, options, k, spec, seat_rngs[k]) for k, spec in enumerate(assigned)
+    ]
+    return play(game, options, pols, rules_rng, on_step=on_step)
+

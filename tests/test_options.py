@@ -1,0 +1,69 @@
+"""The shared rule-options machinery: parsing, validation messages, labels, columns."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+
+from balancelab.simulate.options import OptionError, RuleOptions, describe, option
+
+
+@dataclass(frozen=True)
+class ToyOptions(RuleOptions):
+    GAME = "toy"
+    crew: int = option(3, source="rulebook: HAL Turn", help="crewmembers", choices=(2, 3, 4),
+                       key=True)
+    limit: int = option(4, source="rulebook: System Tiles", help="limit", low=1, high=20)
+    ratio: float = option(0.5, source="assumed: test", help="a ratio", low=0.0, high=1.0)
+    strict: bool = option(True, source="assumed: test", help="a flag")
+    talk: str = option("none", source="what-if: talk", help="talk", choices=("none", "open"))
+    draws: tuple[int, ...] = option((2, 1), source="assumed: test", help="draws", low=0)
+
+
+def test_defaults_and_label() -> None:
+    o = ToyOptions()
+    assert o.label() == "crew=3"
+    assert o.replace(limit=5).label() == "crew=3,limit=5"
+    assert o.changed() == {}
+
+
+def test_from_strings_parses_types_and_dashes() -> None:
+    o = ToyOptions.from_strings(
+        {"crew": "2", "limit": "7", "ratio": "0.25", "strict": "false", "talk": "open",
+         "draws": "3,0"}
+    )
+    assert (o.crew, o.limit, o.ratio, o.strict, o.talk, o.draws) == (2, 7, 0.25, False, "open",
+                                                                      (3, 0))
+    assert ToyOptions.from_strings({"strict": True}).strict is True
+    assert o.columns()["draws"] == "3/0"
+    assert o.label() == "crew=2,limit=7,ratio=0.25,strict=false,talk=open,draws=3/0"
+
+
+def test_unknown_option_lists_valid_names() -> None:
+    with pytest.raises(OptionError, match="valid options: crew, draws, limit, ratio"):
+        ToyOptions.from_strings({"crw": "3"})
+
+
+@pytest.mark.parametrize(
+    ("values", "message"),
+    [
+        ({"crew": "5"}, "must be one of 2, 3, 4; got 5"),
+        ({"limit": "0"}, r"must be in \[1, 20\]; got 0"),
+        ({"ratio": "1.5"}, r"must be in \[0.0, 1.0\]; got 1.5"),
+        ({"limit": "four"}, "takes a int, got 'four'"),
+        ({"strict": "maybe"}, "takes a bool"),
+        ({"draws": "2,-1"}, r"must be in \[0, inf\]"),
+    ],
+)
+def test_bad_values_say_the_allowed_range(values: dict[str, str], message: str) -> None:
+    with pytest.raises(OptionError, match=message):
+        ToyOptions.from_strings(values)
+
+
+def test_describe_lists_every_option_with_source() -> None:
+    rows = {d["name"]: d for d in describe(ToyOptions)}
+    assert list(rows) == ["crew", "limit", "ratio", "strict", "talk", "draws"]
+    assert rows["crew"]["allowed"] == "2, 3, 4"
+    assert rows["limit"]["allowed"] == "1..20"
+    assert rows["crew"]["source"] == "rulebook: HAL Turn"
