@@ -15,6 +15,7 @@ from typing import Annotated, Any, TypeVar
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 app = typer.Typer(
@@ -45,8 +46,10 @@ def domain_errors(fn: F) -> F:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return fn(*args, **kwargs)
+        except typer.Exit:  # a RuntimeError subclass: let exit codes (130) through
+            raise
         except (ValueError, RuntimeError, FileNotFoundError, NotImplementedError) as exc:
-            err.print(f"[bold red]error:[/] {exc}", highlight=False)
+            err.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False)
             raise typer.Exit(1) from None
 
     return wrapper  # type: ignore[return-value]
@@ -225,6 +228,11 @@ def simulate(
         str | None, typer.Option(help="Dask scheduler address, e.g. tcp://host:8786.")
     ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    chunk_games: Annotated[
+        int | None,
+        typer.Option(min=1, help="Games per chunk (default: from the game and --games; part "
+                     "of the run's identity, never of the machine)."),
+    ] = None,
 ) -> None:
     """Play GAMES games of GAME and write them to a run folder as parquet.
 
@@ -248,6 +256,7 @@ def simulate(
         seed=seed,
         games=games,
         rotate=not fixed_seats,
+        chunk_games=chunk_games,
     )
     path = out or Path("runs") / config.default_run_name()
     summary = _run(config, path, jobs=jobs, backend=backend, scheduler=scheduler,
@@ -392,8 +401,225 @@ def report(
     from balancelab.reports import write_report
 
     paths = write_report([run_dir], out)
-    console.print(paths.headline)
+    console.print(paths.headline, highlight=False, markup=False)
     console.print(f"Markdown: {paths.markdown}\nHTML: {paths.html}")
+
+
+@app.command()
+@domain_errors
+def compare(
+    runs: Annotated[list[Path], typer.Argument(help="Two or more run folders; the first is "
+                                                    "the baseline.")],
+    out: Annotated[
+        Path | None, typer.Option(help="Where to write the report (default: <first>/compare).")
+    ] = None,
+) -> None:
+    """Compare runs against the first: each side's change in win rate with a 95% interval
+    (paired when the runs share seeds), Holm-corrected p-values, and a verdict."""
+    from balancelab.studies import compare as do_compare
+
+    paths = do_compare(runs, out)
+    console.print(paths.headline, highlight=False, markup=False)
+    console.print(f"Markdown: {paths.markdown}\nHTML: {paths.html}")
+
+
+def _study_progress(quiet: bool) -> Any:
+    """A progress bar and a callback for runs that grow in rounds."""
+    bar = _progress_bar(quiet)
+    task = bar.add_task("games", total=None)
+
+    def progress(done: int, total: int) -> None:
+        bar.update(task, completed=done, total=total)
+
+    return bar, progress
+
+
+@app.command(context_settings=GAME_OPTION_CONTEXT)
+@domain_errors
+def sweep(
+    ctx: typer.Context,
+    game: Annotated[str, typer.Argument(help="odyssey, iss or obcy.")],
+    grid: Annotated[
+        list[str],
+        typer.Option("--grid", "-g", help="OPTION=V1,V2,… (repeatable); every combination is "
+                     "one variant of ONE run, paired by seed."),
+    ],
+    games: Annotated[
+        int | None, typer.Option("--games", "-n", min=1,
+                                 help="Games per variant (default 1000; with --precision, "
+                                 "the first round).")
+    ] = None,
+    precision: Annotated[
+        float | None,
+        typer.Option(help="Play in rounds until every variant's anytime-valid 95% interval "
+                     "is within ±E (e.g. 0.01)."),
+    ] = None,
+    max_games: Annotated[
+        int, typer.Option(min=1, help="Most games per variant a --precision run may play.")
+    ] = 200_000,
+    seed: Annotated[int, typer.Option(min=0, help="Run seed.")] = 0,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Workers; -1 = all cores.")] = -1,
+    policy: Annotated[
+        list[str] | None,
+        typer.Option("--policy", "-p", help="SIDE=POLICY or SEAT=POLICY, repeatable."),
+    ] = None,
+    set_: Annotated[
+        list[str] | None, typer.Option("--set", help="Fixed rule option KEY=VALUE.")
+    ] = None,
+    out: Annotated[Path | None, typer.Option(help="Run folder (default: runs/<game>-sweep-…).")
+                   ] = None,
+    resume: Annotated[bool, typer.Option(help="Complete or extend an existing sweep.")] = False,
+    force: Annotated[bool, typer.Option(help="Replace an existing run folder.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+) -> None:
+    """Play every combination of the --grid options in one run and report it.
+
+    Example: balancelab sweep odyssey --grid crew=2,3,4 --grid hal_extra_turns=-1,0,1
+    --precision 0.01
+    """
+    from balancelab import studies
+    from balancelab.reports import write_report
+    from balancelab.simulate.runner import RunConfig
+
+    if jobs == 0 or jobs < -1:
+        raise ValueError(f"--jobs must be -1 (all cores) or at least 1; got {jobs}")
+    g = studies.load_game(game)
+    base = parse_game_args(list(ctx.args), set_ or [])
+    parsed = studies.parse_grid(grid)
+    pols = parse_policies(policy or [])
+    variants = studies.grid_variants(g, parsed, base)
+    path = out or Path("runs") / RunConfig(game, variants, pols, seed, 1).default_run_name()
+    bar, progress = _study_progress(quiet)
+    with bar:
+        res = studies.sweep(game, parsed, path, base=base, policies=pols, seed=seed,
+                            games=games, precision=precision, max_games=max_games, jobs=jobs,
+                            force=force, resume=resume, progress=progress)
+    if res.interrupted:
+        err.print(f"[yellow]interrupted:[/] finished chunks kept in {path}; continue with "
+                  "the same command and --resume")
+        raise typer.Exit(130)
+    for r in res.rounds:
+        err.print(f"{r['games']:,} games per variant: widest anytime-valid ±"
+                  f"{100 * r['max_half_width']:.2f}%")
+    paths = write_report([path])
+    console.print(paths.headline, highlight=False, markup=False)
+    console.print(f"Run: {path}\nMarkdown: {paths.markdown}\nHTML: {paths.html}")
+
+
+@app.command()
+@domain_errors
+def study(
+    name: Annotated[str, typer.Argument(help="hal-difficulty, queen-variants or "
+                                             "iss-shuttle-removal.")],
+    games: Annotated[
+        int | None, typer.Option("--games", "-n", min=1,
+                                 help="Games per variant (default 2000).")
+    ] = None,
+    precision: Annotated[
+        float | None, typer.Option(help="Play until every anytime-valid 95% interval is "
+                                   "within ±E instead of a fixed --games.")
+    ] = None,
+    max_games: Annotated[int, typer.Option(min=1, help="Cap per variant for --precision.")
+                         ] = 200_000,
+    policies: Annotated[
+        list[str] | None,
+        typer.Option("--policies", help="A policy pairing SIDE=POLICY;SIDE=POLICY "
+                     "(repeatable: one run per pairing, verdicts side by side)."),
+    ] = None,
+    seed: Annotated[int, typer.Option(min=0, help="Run seed.")] = 0,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Workers; -1 = all cores.")] = -1,
+    out: Annotated[Path | None, typer.Option(help="Study folder (default: "
+                                                  "runs/study-<name>-seed<seed>).")] = None,
+    resume: Annotated[bool, typer.Option(help="Complete or extend an existing study.")] = False,
+    force: Annotated[bool, typer.Option(help="Replace existing run folders.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+) -> None:
+    """Run a named study: the games it needs, a report per policy pairing, and a study
+    report whose first lines answer the question in plain words with numbers."""
+    from balancelab import studies
+
+    if jobs == 0 or jobs < -1:
+        raise ValueError(f"--jobs must be -1 (all cores) or at least 1; got {jobs}")
+    studies.check_study(name)
+    bar, progress = _study_progress(quiet)
+    with bar:
+        res = studies.run_study(name, out, policies=policies or [], seed=seed, games=games,
+                                precision=precision, max_games=max_games, jobs=jobs,
+                                force=force, resume=resume, progress=progress)
+    if res.interrupted:
+        err.print(f"[yellow]interrupted:[/] finished chunks kept in {res.path}; continue "
+                  "with the same command and --resume")
+        raise typer.Exit(130)
+    console.print(res.report.headline, highlight=False, markup=False)
+    console.print(f"Study: {res.path}\nMarkdown: {res.report.markdown}\n"
+                  f"HTML: {res.report.html}")
+
+
+# -- bench -----------------------------------------------------------------------------------
+
+
+@app.command()
+@domain_errors
+def bench(
+    game: Annotated[
+        list[str] | None, typer.Argument(help="Games to measure (default: every game).")
+    ] = None,
+    games: Annotated[
+        int | None,
+        typer.Option("--games", "-n", min=1,
+                     help="Games per one-worker measurement (default: as many as --seconds "
+                     "allows)."),
+    ] = None,
+    seconds: Annotated[
+        float, typer.Option(min=0.1, help="Seconds per one-worker measurement.")
+    ] = 2.0,
+    jobs: Annotated[
+        int, typer.Option("--jobs", "-j", help="Workers for the parallel runs; -1 = all cores.")
+    ] = -1,
+    full: Annotated[
+        bool,
+        typer.Option(help="Peak memory of 10,000- and 100,000-game runs (default: 10,000, "
+                     "skipped if over ~60 s)."),
+    ] = False,
+    memory_games: Annotated[
+        str | None,
+        typer.Option(help="Comma-separated sizes of the memory runs, e.g. 10000,1000000; "
+                     "0 to skip them."),
+    ] = None,
+    json_out: Annotated[
+        Path | None, typer.Option("--json", help="Also write every figure to this JSON file.")
+    ] = None,
+) -> None:
+    """Measure each game with its default policies and with random: games/s and decisions/s
+    on one worker, speed-up and efficiency with all workers, peak memory (driver + workers)
+    of full runs, and State.copy()/s and random rollouts/s from a mid-game state.
+
+    The quick default takes about a minute; [bold]--full[/] adds 100,000-game memory runs.
+    """
+    import json
+
+    from balancelab.bench import suite
+
+    if jobs == 0 or jobs < -1:
+        raise ValueError(f"--jobs must be -1 (all cores) or at least 1; got {jobs}")
+    sizes = None
+    if memory_games is not None:
+        try:
+            sizes = [int(x.replace("_", "")) for x in memory_games.split(",") if x.strip()]
+        except ValueError:
+            raise ValueError(
+                f"--memory-games takes comma-separated numbers; got {memory_games!r}"
+            ) from None
+        sizes = [n for n in sizes if n > 0]
+    s = suite()
+    with err.status("benchmarking…") as status:
+        results = s.bench(game or None, seconds=seconds, games=games, jobs=jobs, full=full,
+                          memory_games=sizes, log=lambda msg: status.update(msg))
+    for table in s.tables(results):
+        console.print(table)
+    if json_out is not None:
+        json_out.write_text(json.dumps(results, indent=2) + "\n")
+        err.print(f"wrote {json_out}")
 
 
 def main() -> None:

@@ -205,3 +205,6 @@ def build(
     name, params = parse_spec(spec)
     entry = entries_for(game.name, side)[name]
     return entry.factory(game, options, seat, rng, **params)
+
+
+import balancelab.policies.search  # noqa: E402, F401  (registers "search" for every game)

@@ -8,18 +8,25 @@ A run is a folder::
 
 Reproducibility: game *i* of every variant is played from
 ``SeedSequence(seed, spawn_key=(i, stream))`` (stream 0 the rules, 1+k seat k's policy), and
-chunk boundaries are fixed multiples of the game's ``chunk_games``. The same seed therefore
-gives identical parquet bytes for any ``jobs``, backend or machine, and game *i* of two
-variants shares its dice and shuffles (common random numbers, paired comparisons).
+chunk boundaries are fixed multiples of the run's chunk size, itself a pure function of the
+configuration (:func:`auto_chunk_games`: the game's ``chunk_games`` and the number of games,
+never the machine's speed or core count). The same seed therefore gives identical parquet bytes
+for any ``jobs``, backend or machine, and game *i* of two variants shares its dice and shuffles
+(common random numbers, paired comparisons).
 
 Crash safety: each chunk is written to ``<run>/.staging/`` (outside the dataset folders) and
 moved in with ``os.replace``; the manifest, rewritten atomically after each chunk, lists the
-finished chunks. An interrupted run keeps them; ``resume`` plays only what is missing.
+finished chunks. An interrupted run keeps them; ``resume`` plays only what is missing. A
+chunk moved in but not yet in the manifest (a kill between the two) is played again and
+replaced by identical bytes. A disk error (full, read-only) raises :class:`RunError` and keeps
+what exists. Writes are atomic against a killed process, not against power loss (no fsync).
 """
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import errno
 import hashlib
 import itertools
 import json
@@ -43,6 +50,10 @@ MANIFEST = "run.json"
 #: Version of the run-folder layout; a manifest with another value is refused.
 FORMAT_VERSION = 1
 BACKENDS = ("loky", "threading", "sequential", "dask")
+#: Auto-sized runs are cut into at least this many chunks where the game's chunk size allows.
+MIN_CHUNKS = 32
+#: ... but an auto-sized chunk is never smaller than the game's ``chunk_games / MAX_SPLIT``.
+MAX_SPLIT = 8
 
 
 class RunError(RuntimeError):
@@ -65,7 +76,10 @@ class RunConfig:
         games: games per variant.
         rotate: rotate differing policies through the seats of a side, every permutation
             equally often (game *i* takes permutation ``i % n!``).
-        chunk_games: games per chunk (default: the game's own).
+        chunk_games: games per chunk (default: :func:`auto_chunk_games` of the game's
+            ``chunk_games`` and ``games``).
+        chunk_auto: True when ``chunk_games`` was chosen automatically (then resuming a run
+            keeps the run's original chunk size, so ``--games`` can extend it).
     """
 
     game: str
@@ -75,6 +89,7 @@ class RunConfig:
     games: int = 1000
     rotate: bool = True
     chunk_games: int | None = None
+    chunk_auto: bool = field(default=False, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         g = get_game(self.game)
@@ -83,7 +98,8 @@ class RunConfig:
         if self.games < 1:
             raise RunError(f"--games must be at least 1; got {self.games}")
         if self.chunk_games is None:
-            self.chunk_games = g.chunk_games
+            self.chunk_games = auto_chunk_games(g.chunk_games, self.games)
+            self.chunk_auto = True
         if self.chunk_games < 1:
             raise RunError(f"chunk size must be at least 1; got {self.chunk_games}")
         if not self.variants:
@@ -183,6 +199,32 @@ class Chunk:
     @property
     def filename(self) -> str:
         return f"chunk-{self.index:06d}.parquet"
+
+
+def auto_chunk_games(chunk_games: int, games: int) -> int:
+    """The chunk size of a run: a pure function of the game's chunk size and the games per variant.
+
+    A game's ``chunk_games`` is sized so that one chunk takes ~0.2–2 s on one core: long enough
+    that the per-chunk cost (dispatch, pickling the frame back, one parquet file, one manifest
+    rewrite: a few ms) stays small, short enough that progress, Ctrl-C and resume are fine-grained
+    and a worker holds little. A small run would then be only a few chunks and leave workers
+    idle, so the size is halved (``c, c/2, c/4, ...``) until the run has at least
+    :data:`MIN_CHUNKS` chunks, but never below ``chunk_games / MAX_SPLIT`` (~25–250 ms of work,
+    where the per-chunk cost would start to show). It never depends on the core count or on
+    measured speed: the same configuration gives the same chunks, hence the same parquet bytes,
+    on any machine.
+
+    Examples:
+        >>> auto_chunk_games(1000, 100_000), auto_chunk_games(1000, 10_000)
+        (1000, 250)
+        >>> auto_chunk_games(1000, 1000), auto_chunk_games(1000, 40)
+        (125, 125)
+    """
+    size = max(1, chunk_games)
+    floor = max(1, chunk_games // MAX_SPLIT)
+    while -(-games // size) < MIN_CHUNKS and size // 2 >= floor:
+        size //= 2
+    return size
 
 
 def plan_chunks(n_variants: int, games: int, chunk_games: int) -> list[Chunk]:
@@ -396,10 +438,20 @@ def _write_parquet_atomic(df: pl.DataFrame, staging: Path, dest: Path) -> None:
 
 
 @contextlib.contextmanager
-def _backend(backend: str, scheduler: str | None) -> Iterator[str]:
-    """Enter the joblib backend; for dask, a client to ``scheduler`` or a local cluster."""
+def _backend(backend: str, scheduler: str | None, jobs: int = -1) -> Iterator[str]:
+    """Enter the joblib backend; for dask, a client to ``scheduler`` or a local cluster.
+
+    The local cluster has ``jobs`` single-threaded worker processes (all cores for -1). Workers
+    only play chunks and send the frames back; the driver alone writes, so a remote cluster
+    needs balancelab installed on its workers but no shared disk.
+
+    Raises:
+        RunError: an unknown backend, dask not installed, or the scheduler cannot be reached.
+    """
     if backend not in BACKENDS:
         raise RunError(f"unknown backend {backend!r}; valid: {', '.join(BACKENDS)}")
+    if scheduler and backend != "dask":
+        raise RunError("--scheduler needs --backend dask")
     if backend != "dask":
         yield backend
         return
@@ -411,13 +463,19 @@ def _backend(backend: str, scheduler: str | None) -> Iterator[str]:
         ) from None
     import joblib
 
-    if scheduler:
-        client = Client(scheduler)
-        cluster = None
-    else:
-        cluster = LocalCluster(processes=True, n_workers=os.cpu_count() or 1,
-                               threads_per_worker=1, dashboard_address=None)
-        client = Client(cluster)
+    cluster = None
+    try:
+        if scheduler:
+            client = Client(scheduler)
+        else:
+            n = jobs if jobs > 0 else (os.cpu_count() or 1)
+            cluster = LocalCluster(processes=True, n_workers=n, threads_per_worker=1,
+                                   dashboard_address=None)
+            client = Client(cluster)
+    except (OSError, TimeoutError) as exc:
+        if cluster is not None:
+            cluster.close()
+        raise RunError(f"cannot reach the dask scheduler {scheduler!r}: {exc}") from None
     try:
         with joblib.parallel_config(backend="dask"):
             yield "dask"
@@ -465,8 +523,26 @@ def run(
     game = config.game_obj
     path = Path(path)
     done: set[str] = set()
+    if path.exists() and not (path / MANIFEST).exists() and (
+        not path.is_dir() or any(path.iterdir())
+    ):
+        # never write into (or, with --force, delete) something that is not a run
+        raise RunError(
+            f"{str(path)!r} exists and is not a balancelab run folder; choose another --out"
+        )
     if (path / MANIFEST).exists() and not force:
         old = read_manifest(path)
+        if old.get("game_version") != game.version:
+            raise RunError(
+                f"{str(path)!r} was written by {game.name} rules version "
+                f"{old.get('game_version')!r}; this balancelab plays version {game.version!r}. "
+                "Resuming would mix rule versions: choose another --out or pass --force"
+            )
+        if old["identity"] != config.identity() and config.chunk_auto:
+            # an automatic chunk size follows the run's own, so that --games can extend it
+            adopted = dataclasses.replace(config, chunk_games=int(old["config"]["chunk_games"]))
+            if adopted.identity() == old["identity"]:
+                config = adopted
         if old["identity"] != config.identity():
             raise RunError(
                 f"{str(path)!r} holds another run ({old['label']}); choose another --out "
@@ -479,18 +555,26 @@ def run(
                 "pass --resume to complete or extend it, or --force to start over"
             )
         done = set(old["chunks_done"])
+        # a chunk counts as done only if it covers the same games as when it was written
+        # (extending a run with --games lengthens its last, partial chunk)
+        old_plan = {c.key: c for c in plan_chunks(
+            len(config.variants), int(old["config"]["games"]), int(old["config"]["chunk_games"]))}
         created = old.get("created")
     else:
+        old_plan = {}
         if force and path.exists():
             import shutil
 
-            shutil.rmtree(path)
+            try:
+                shutil.rmtree(path)
+            except OSError as exc:
+                raise RunError(f"cannot replace {str(path)!r}: {exc}") from None
         created = time.strftime("%Y-%m-%dT%H:%M:%S%z")
-    path.mkdir(parents=True, exist_ok=True)
     staging = path / ".staging"
 
     assert config.chunk_games is not None
     chunks = plan_chunks(len(config.variants), config.games, config.chunk_games)
+    done = {c.key for c in chunks if c.key in done and old_plan.get(c.key) == c}
     todo = [c for c in chunks if c.key not in done]
     total = config.games * len(config.variants)
     written = sum(c.stop - c.start for c in chunks if c.key in done)
@@ -529,7 +613,11 @@ def run(
         old = read_manifest(path)
         manifest["decisions"] = old.get("decisions", 0)
         manifest["wall_seconds"] = old.get("wall_seconds", 0.0)
-    _write_json_atomic(path / MANIFEST, manifest)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        _write_json_atomic(path / MANIFEST, manifest)
+    except OSError as exc:
+        raise RunError(f"cannot write the run folder {str(path)!r}: {_os_reason(exc)}") from None
 
     t0 = time.perf_counter()
     base_wall = manifest["wall_seconds"]
@@ -559,7 +647,7 @@ def run(
         for c in todo
     )
     try:
-        with _backend(backend, scheduler) as be:
+        with _backend(backend, scheduler, jobs) as be:
             n_jobs = 1 if be == "sequential" else jobs
             parallel = joblib.Parallel(
                 n_jobs=n_jobs,
@@ -576,30 +664,37 @@ def run(
                             seats_df, staging,
                             path / "seats" / f"variant={c.variant}" / c.filename,
                         )
+                    done.add(c.key)
+                    manifest["chunks_done"] = sorted(done, key=_chunk_sort)
+                    manifest["games_written"] = written + c.stop - c.start
+                    manifest["decisions"] += int(decisions)
+                    manifest["wall_seconds"] = round(base_wall + time.perf_counter() - t0, 3)
+                    manifest["complete"] = manifest["games_written"] == total
+                    _write_json_atomic(path / MANIFEST, manifest)
                 except OSError as exc:
                     raise RunError(
-                        f"cannot write chunk {c.key} to {path}: {exc}; the "
-                        f"{written} games already written are kept; free space and --resume"
+                        f"cannot write chunk {c.key} to {str(path)!r}: {_os_reason(exc)}; the "
+                        f"{written} games already written are kept; free space, then: "
+                        f"balancelab resume {path}"
                     ) from None
-                done.add(c.key)
                 written += c.stop - c.start
-                manifest["chunks_done"] = sorted(done, key=_chunk_sort)
-                manifest["games_written"] = written
-                manifest["decisions"] += int(decisions)
-                manifest["wall_seconds"] = round(base_wall + time.perf_counter() - t0, 3)
-                manifest["complete"] = written == total
-                _write_json_atomic(path / MANIFEST, manifest)
                 if progress:
                     progress(written, total)
     except KeyboardInterrupt:
         interrupted = True
     finally:
-        if staging.exists():
+        with contextlib.suppress(OSError):
             for stray in staging.iterdir():
                 stray.unlink(missing_ok=True)
-            with contextlib.suppress(OSError):
-                staging.rmdir()
+            staging.rmdir()
     return RunSummary(path, written, total, time.perf_counter() - t0, interrupted)
+
+
+def _os_reason(exc: OSError) -> str:
+    """An OSError in words: ``No space left on device (ENOSPC)``."""
+    name = errno.errorcode.get(exc.errno or 0, "")
+    reason = exc.strerror or str(exc)
+    return f"{reason} ({name})" if name else reason
 
 
 def _chunk_sort(key: str) -> tuple[int, int]:

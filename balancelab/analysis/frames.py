@@ -1,0 +1,170 @@
+"""Reading a run's tables and the column conventions the analysis relies on.
+
+The games table (see :func:`balancelab.simulate.runner.games_schema`) is laid out as::
+
+    run_id, game, game_version, variant_label, <option columns>, policy_<side>..., policies,
+    game_index, seed, winner, end_reason, rounds, decisions, <game measures>  (+ variant: Int32)
+
+so option columns, sides and measures can be read off the frame itself; no game module is
+needed to analyse a run.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import polars as pl
+
+from balancelab.simulate import runner
+
+#: ``winner`` values that are not a side's or seat's win.
+DRAW_VALUES = ("draw", "tie")
+#: ``winner`` of a game stopped by the round cap.
+CAPPED = ""
+
+Source = str | Path | pl.DataFrame | pl.LazyFrame
+
+
+def games_frame(source: Source) -> pl.DataFrame:
+    """The games table from a run folder, a DataFrame or a LazyFrame.
+
+    A frame without a ``variant`` column gets ``variant = 0``. Rows are sorted by (variant,
+    game_index).
+
+    Raises:
+        RunError: a path that is not a run folder, or a run with no games yet.
+        ValueError: a frame without the columns ``winner``, ``game_index``, ``policies``.
+    """
+    if isinstance(source, (str, Path)):
+        return runner.load_games(Path(source))
+    df = source.collect() if isinstance(source, pl.LazyFrame) else source
+    missing = [c for c in ("winner", "game_index", "policies") if c not in df.columns]
+    if missing:
+        raise ValueError(f"not a games table: missing column(s) {', '.join(missing)}")
+    if "variant" not in df.columns:
+        df = df.with_columns(pl.lit(0, dtype=pl.Int32).alias("variant"))
+    if "variant_label" not in df.columns:
+        df = df.with_columns(pl.col("variant").cast(pl.String).alias("variant_label"))
+    if "end_reason" not in df.columns:
+        df = df.with_columns(
+            pl.when(pl.col("winner") == CAPPED).then(pl.lit("cap")).otherwise(pl.lit(""))
+            .alias("end_reason")
+        )
+    return df.sort(["variant", "game_index"])
+
+
+def seats_frame(source: Source) -> pl.DataFrame | None:
+    """The seats table of a run folder (None when the game has none), or the frame given."""
+    if isinstance(source, (str, Path)):
+        path = Path(source)
+        if not (path / "seats").is_dir():
+            return None
+        try:
+            return runner.load_seats(path)
+        except runner.RunError:
+            return None
+    return source.collect() if isinstance(source, pl.LazyFrame) else source
+
+
+def option_columns(df: pl.DataFrame) -> list[str]:
+    """The rule-option columns: those between ``variant_label`` and the first ``policy_``."""
+    cols = df.columns
+    if "variant_label" not in cols:
+        return []
+    start = cols.index("variant_label") + 1
+    out = []
+    for c in cols[start:]:
+        if c.startswith("policy_") or c == "policies":
+            break
+        out.append(c)
+    return out
+
+
+def varying_options(df: pl.DataFrame) -> list[str]:
+    """Option columns that are constant within each variant and differ between variants.
+
+    A column that varies within a variant (a per-game value written in an option column) is
+    not a variant's option and is left out.
+    """
+    cols = [c for c in option_columns(df) if df.get_column(c).n_unique() > 1]
+    if not cols or "variant" not in df.columns:
+        return cols
+    per = df.group_by("variant").agg(pl.col(c).n_unique() for c in cols)
+    return [c for c in cols if int(per.get_column(c).max()) == 1]  # type: ignore[arg-type]
+
+
+def swept_options(df: pl.DataFrame) -> list[str]:
+    """The varying options that are set independently (the sweep's grid).
+
+    An option whose value follows from another varying option (odyssey's ``crew_members``
+    from ``crew``) is left out, so that comparisons and plots speak of the grid's options.
+    """
+    vary = varying_options(df)
+    out = []
+    for o2 in vary:
+        dependent = False
+        for o1 in vary:
+            if o1 == o2:
+                continue
+            n1 = df.select(o1).n_unique()
+            if df.select(o1, o2).n_unique() == n1 and df.select(o2).n_unique() <= n1 and (
+                    df.select(o2).n_unique() < n1 or _rank(df, o1) < _rank(df, o2)):
+                dependent = True
+                break
+        if not dependent:
+            out.append(o2)
+    return out
+
+
+def _rank(df: pl.DataFrame, col: str) -> tuple[int, int]:
+    """Preference among options that determine each other: numbers and flags first."""
+    dt = df.schema[col]
+    return (0 if dt.is_numeric() or dt == pl.Boolean else 1, df.columns.index(col))
+
+
+def sides(df: pl.DataFrame) -> list[str]:
+    """The sides, from the ``policy_<side>`` columns (in column order)."""
+    return [c[len("policy_"):] for c in df.columns if c.startswith("policy_")]
+
+
+def measure_columns(df: pl.DataFrame) -> list[str]:
+    """The game's own numeric measure columns (after ``decisions``)."""
+    cols = df.columns
+    if "decisions" not in cols:
+        return []
+    out = []
+    for c in cols[cols.index("decisions") + 1:]:
+        if c == "variant":
+            continue
+        if df.schema[c].is_numeric() or df.schema[c] == pl.Boolean:
+            out.append(c)
+    return out
+
+
+def is_team_game(df: pl.DataFrame) -> bool:
+    """True when every win names a side (odyssey, obcy); False when wins name seats (iss)."""
+    s = set(sides(df))
+    won = set(df.get_column("winner").unique().to_list()) - set(DRAW_VALUES) - {CAPPED}
+    return bool(s) and won <= s
+
+
+def seat_policies(df: pl.DataFrame) -> pl.DataFrame:
+    """One row per game and seat, parsed from the ``policies`` column.
+
+    Returns:
+        Columns: ``variant`` (Int32), ``game_index`` (Int64), ``seat`` (Int32, 0-based),
+        ``seat_name`` (str), ``policy`` (str), ``n_seats`` (Int32).
+    """
+    return (
+        df.select("variant", "game_index", pl.col("policies").str.split(";").alias("_p"))
+        .with_columns(pl.col("_p").list.len().cast(pl.Int32).alias("n_seats"))
+        .with_columns(pl.int_ranges(0, pl.col("n_seats"), dtype=pl.Int32).alias("seat"))
+        .explode(["_p", "seat"])
+        .with_columns(
+            pl.col("_p").str.splitn("=", 2).struct.rename_fields(["seat_name", "policy"])
+            .alias("_s")
+        )
+        .unnest("_s")
+        .drop("_p")
+        .select("variant", "game_index", "seat", "seat_name", "policy", "n_seats")
+    )

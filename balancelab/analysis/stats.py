@@ -1,0 +1,327 @@
+"""Statistics for win rates: intervals, differences, multiple comparisons, stopping rules.
+
+Everything here works on counts or 0/1 arrays (numpy), so it serves any game. Methods:
+
+==============================  ====================================================================
+:func:`wilson`                   Wilson score interval for one proportion (Wilson 1927). Exact at
+                                 the edges: 0/n has lower bound 0, n/n upper bound 1.
+:func:`diff_unpaired`            difference of two independent proportions: Newcombe's hybrid
+                                 score interval (Newcombe 1998, *Stat Med* 17:873, method 10) and
+                                 the pooled two-proportion z-test p-value.
+:func:`diff_paired`              difference of two proportions measured on the same games (common
+                                 random numbers): Newcombe's paired hybrid score interval (Newcombe
+                                 1998, *Stat Med* 17:2635, method 10) and McNemar's exact
+                                 (conditional binomial) p-value.
+:func:`holm`                     Holm's step-down adjustment of p-values (Holm 1979).
+:func:`confidence_sequence`      an anytime-valid confidence sequence for a Bernoulli rate: Robbins'
+                                 beta-binomial mixture martingales (Robbins 1970; Howard, Ramdas,
+                                 McAuliffe & Sekhon 2021, *Ann Stat* 49:1055, sec. 3), inverted
+                                 with Ville's inequality. Valid at every sample size at once, so a
+                                 run may stop as soon as it is narrow enough.
+:func:`summarize`                mean, sd, median, p95 of a numeric column.
+==============================  ====================================================================
+
+All intervals are two-sided with ``level`` (default 0.95).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import polars as pl
+from scipy import optimize, special, stats
+
+LEVEL = 0.95
+#: Method names written next to intervals in tables and reports.
+WILSON = "Wilson score"
+NEWCOMBE = "Newcombe hybrid score"
+NEWCOMBE_PAIRED = "Newcombe paired hybrid score"
+CS_METHOD = "beta-binomial mixture confidence sequence (Robbins 1970; Howard et al. 2021)"
+
+
+def _z(level: float) -> float:
+    if not 0.0 < level < 1.0:
+        raise ValueError(f"level must be in (0, 1); got {level}")
+    return float(stats.norm.ppf(0.5 + level / 2.0))
+
+
+def wilson(k: int | np.ndarray, n: int | np.ndarray, level: float = LEVEL
+           ) -> tuple[np.ndarray, np.ndarray]:
+    """Wilson score interval for proportions ``k / n``.
+
+    Args:
+        k: successes (int or int array).
+        n: trials (same shape as ``k``); ``n == 0`` gives the uninformative [0, 1].
+        level: confidence level.
+
+    Returns:
+        (lower, upper) float arrays of ``k``'s shape, within [0, 1]; the lower bound is exactly 0
+        at ``k == 0`` and the upper bound exactly 1 at ``k == n``.
+
+    Raises:
+        ValueError: ``k`` outside [0, n] or a bad level.
+    """
+    k_arr = np.asarray(k, dtype=float)
+    n_arr = np.asarray(n, dtype=float)
+    if np.any(k_arr < 0) or np.any(k_arr > n_arr):
+        raise ValueError("successes must lie in [0, trials]")
+    z = _z(level)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = np.where(n_arr > 0, k_arr / np.where(n_arr > 0, n_arr, 1), 0.5)
+        denom = 1.0 + z * z / np.where(n_arr > 0, n_arr, 1)
+        centre = (p + z * z / (2 * np.where(n_arr > 0, n_arr, 1))) / denom
+        half = (z / denom) * np.sqrt(
+            p * (1 - p) / np.where(n_arr > 0, n_arr, 1)
+            + z * z / (4 * np.where(n_arr > 0, n_arr, 1) ** 2)
+        )
+    lo = np.clip(centre - half, 0.0, 1.0)
+    hi = np.clip(centre + half, 0.0, 1.0)
+    lo = np.where(k_arr == 0, 0.0, lo)
+    hi = np.where(k_arr == n_arr, 1.0, hi)
+    lo = np.where(n_arr == 0, 0.0, lo)
+    hi = np.where(n_arr == 0, 1.0, hi)
+    return lo, hi
+
+
+@dataclass(frozen=True)
+class Difference:
+    """A difference of two proportions ``p_b - p_a`` with its interval and p-value.
+
+    Attributes:
+        p_a, p_b: the two proportions.
+        diff: ``p_b - p_a``.
+        lo, hi: the interval for ``diff`` at ``level``.
+        p_value: two-sided p-value for ``diff == 0``.
+        n_a, n_b: sample sizes (games).
+        paired: True when both were measured on the same games.
+        method: the interval's method.
+        level: the confidence level.
+    """
+
+    p_a: float
+    p_b: float
+    diff: float
+    lo: float
+    hi: float
+    p_value: float
+    n_a: int
+    n_b: int
+    paired: bool
+    method: str
+    level: float
+
+
+def diff_unpaired(k_a: int, n_a: int, k_b: int, n_b: int, level: float = LEVEL) -> Difference:
+    """Difference ``k_b/n_b - k_a/n_a`` of two independent proportions.
+
+    Interval: Newcombe's hybrid score (method 10), built from the two Wilson intervals; it stays
+    within [-1, 1] and behaves at 0/n and n/n. p-value: pooled two-proportion z-test.
+
+    Raises:
+        ValueError: an empty sample or counts outside [0, n].
+    """
+    if n_a <= 0 or n_b <= 0:
+        raise ValueError("both samples need at least one game")
+    pa, pb = k_a / n_a, k_b / n_b
+    la, ua = (float(x) for x in wilson(k_a, n_a, level))
+    lb, ub = (float(x) for x in wilson(k_b, n_b, level))
+    d = pb - pa
+    lo = d - float(np.sqrt((pb - lb) ** 2 + (ua - pa) ** 2))
+    hi = d + float(np.sqrt((ub - pb) ** 2 + (pa - la) ** 2))
+    pooled = (k_a + k_b) / (n_a + n_b)
+    se = np.sqrt(pooled * (1 - pooled) * (1 / n_a + 1 / n_b))
+    p = 1.0 if se == 0 else float(2 * stats.norm.sf(abs(d) / se))
+    return Difference(pa, pb, d, max(-1.0, lo), min(1.0, hi), min(1.0, p), n_a, n_b, False,
+                      NEWCOMBE, level)
+
+
+def diff_paired(x_a: Sequence[bool] | np.ndarray, x_b: Sequence[bool] | np.ndarray,
+                level: float = LEVEL) -> Difference:
+    """Difference ``mean(x_b) - mean(x_a)`` of two 0/1 outcomes measured on the same games.
+
+    Args:
+        x_a, x_b: 0/1 (or bool) arrays of equal length, element *i* from the same game seed.
+        level: confidence level.
+
+    Interval: Newcombe's paired hybrid score (method 10), with the phi correlation of the 2×2
+    table (0 when a margin is empty). p-value: McNemar's exact test (binomial on the
+    discordant pairs; 1.0 when there are none).
+
+    Raises:
+        ValueError: arrays of different or zero length.
+    """
+    a = np.asarray(x_a, dtype=bool)
+    b = np.asarray(x_b, dtype=bool)
+    if a.shape != b.shape or a.ndim != 1 or a.size == 0:
+        raise ValueError("paired outcomes need two 1-D arrays of the same non-zero length")
+    n = int(a.size)
+    n11 = int(np.sum(a & b))
+    n10 = int(np.sum(a & ~b))  # a won, b did not
+    n01 = int(np.sum(~a & b))
+    n00 = n - n11 - n10 - n01
+    pa, pb = (n11 + n10) / n, (n11 + n01) / n
+    la, ua = (float(x) for x in wilson(n11 + n10, n, level))
+    lb, ub = (float(x) for x in wilson(n11 + n01, n, level))
+    margins = float(n11 + n10) * (n01 + n00) * (n11 + n01) * (n10 + n00)
+    phi = 0.0 if margins == 0 else (n11 * n00 - n10 * n01) / np.sqrt(margins)
+    d = pb - pa
+    lo = d - float(np.sqrt(max(0.0, (pb - lb) ** 2 - 2 * phi * (pb - lb) * (ua - pa)
+                               + (ua - pa) ** 2)))
+    hi = d + float(np.sqrt(max(0.0, (ub - pb) ** 2 - 2 * phi * (ub - pb) * (pa - la)
+                               + (pa - la) ** 2)))
+    disc = n10 + n01
+    p = 1.0 if disc == 0 else float(stats.binomtest(n01, disc, 0.5).pvalue)
+    return Difference(pa, pb, d, max(-1.0, lo), min(1.0, hi), min(1.0, p), n, n, True,
+                      NEWCOMBE_PAIRED, level)
+
+
+def holm(p_values: Sequence[float] | np.ndarray) -> np.ndarray:
+    """Holm's step-down adjusted p-values (family-wise error control), in the input order.
+
+    Example: ``holm([0.01, 0.04, 0.03]) == [0.03, 0.06, 0.06]``.
+    """
+    p = np.asarray(p_values, dtype=float)
+    m = p.size
+    if m == 0:
+        return p.copy()
+    order = np.argsort(p, kind="stable")
+    adj_sorted = np.maximum.accumulate((m - np.arange(m)) * p[order])
+    out = np.empty(m)
+    out[order] = np.minimum(adj_sorted, 1.0)
+    return out
+
+
+def verdict(lo: float, hi: float) -> str:
+    """``raises`` / ``lowers`` / ``no detectable change`` from an interval for a difference."""
+    if lo > 0:
+        return "raises"
+    if hi < 0:
+        return "lowers"
+    return "no detectable change"
+
+
+# -- anytime-valid confidence sequence ---------------------------------------------------------
+
+#: Sample size at which the confidence sequence is tuned to be tightest, unless told otherwise.
+CS_TUNE_N = 10_000
+#: Concentration of the local mixing Beta, as a fraction of the tuning sample size.
+CS_LOCAL_FRACTION = 0.1
+
+
+def cs_log_martingale(k: np.ndarray | int, n: np.ndarray | int, p: float | np.ndarray,
+                      tune_n: int = CS_TUNE_N) -> np.ndarray:
+    """log of the mixture martingale behind :func:`confidence_sequence`, for H0: rate = ``p``.
+
+    ``M_n(p) = 1/2 U_n(p) + 1/2 L_n(p)`` where each part is a beta-binomial mixture likelihood
+    ratio ``B(a + k, b + n - k) / B(a, b) / (p^k (1 - p)^(n - k))`` (Robbins 1970): ``U`` mixes
+    over a uniform Beta(1, 1), ``L`` over a Beta centred on ``p`` with concentration
+    ``0.1 * tune_n`` (tight near the tuning size, as the tuned normal mixture of Howard et al.
+    2021, sec. 3.5, but adapting to the Bernoulli variance). Each is a non-negative martingale
+    with mean 1 under H0, hence so is ``M``; Ville's inequality gives
+    ``P(sup_n M_n(p) >= 1/alpha) <= alpha``.
+
+    Args:
+        k, n: successes and trials (scalars or broadcastable arrays).
+        p: the null rate(s), in (0, 1).
+        tune_n: the sample size the sequence is tuned for (fixed before seeing data).
+    """
+    k_arr = np.asarray(k, dtype=float)
+    n_arr = np.asarray(n, dtype=float)
+    p_arr = np.asarray(p, dtype=float)
+    null = special.xlogy(k_arr, p_arr) + special.xlog1py(n_arr - k_arr, -p_arr)
+    uniform = special.betaln(1 + k_arr, 1 + n_arr - k_arr) - null
+    m = CS_LOCAL_FRACTION * tune_n
+    a, b = p_arr * m, (1 - p_arr) * m
+    local = special.betaln(a + k_arr, b + n_arr - k_arr) - special.betaln(a, b) - null
+    return np.asarray(np.logaddexp(uniform, local) - np.log(2.0))
+
+
+_CS_GRID = np.linspace(0.0, 1.0, 4097)[1:-1]
+
+
+def confidence_sequence(k: int, n: int, level: float = LEVEL,
+                        tune_n: int = CS_TUNE_N) -> tuple[float, float]:
+    """Anytime-valid interval for a Bernoulli rate after ``k`` successes in ``n`` trials.
+
+    Unlike a Wilson interval, this one may be looked at after every game and the run stopped
+    when it is narrow enough: with probability at least ``level`` it covers the true rate at
+    every ``n`` simultaneously (see :func:`cs_log_martingale`). The price of optional stopping:
+    it is about 1.7 times as wide as Wilson near ``tune_n`` games.
+
+    Args:
+        k, n: successes and trials.
+        level: confidence level.
+        tune_n: the sample size the sequence is tuned for; fix it before looking at data.
+
+    Returns:
+        (lower, upper) in [0, 1]: the hull of ``{p : M_n(p) < 1 / (1 - level)}``; lower is 0 at
+        k = 0 and upper is 1 at k = n.
+
+    Raises:
+        ValueError: ``k`` outside [0, n] or a bad level.
+    """
+    if not 0 <= k <= n:
+        raise ValueError("successes must lie in [0, trials]")
+    _z(level)
+    if n == 0:
+        return 0.0, 1.0
+    thresh = float(np.log(1.0 / (1.0 - level)))
+
+    def g(p: float) -> float:
+        return float(cs_log_martingale(k, n, p, tune_n)) - thresh
+
+    inside = np.flatnonzero(cs_log_martingale(k, n, _CS_GRID, tune_n) < thresh)
+    p_hat = min(max(k / n, _CS_GRID[0]), _CS_GRID[-1])
+    if inside.size == 0:  # narrower than the grid: bracket around the estimate
+        i_lo = i_hi = int(np.searchsorted(_CS_GRID, p_hat))
+        a_lo = a_hi = p_hat
+    else:
+        i_lo, i_hi = int(inside[0]), int(inside[-1])
+        a_lo, a_hi = float(_CS_GRID[i_lo]), float(_CS_GRID[i_hi])
+    if k == 0:
+        lo = 0.0
+    else:
+        left = float(_CS_GRID[i_lo - 1]) if i_lo > 0 else 1e-15
+        lo = optimize.brentq(g, left, a_lo, xtol=1e-12) if g(left) > 0 else left
+    if k == n:
+        hi = 1.0
+    else:
+        right = float(_CS_GRID[i_hi + 1]) if i_hi + 1 < _CS_GRID.size else 1 - 1e-15
+        hi = optimize.brentq(g, a_hi, right, xtol=1e-12) if g(right) > 0 else right
+    return float(lo), float(hi)
+
+
+def precision_tune_n(half_width: float) -> int:
+    """The tuning size for a ``--precision`` target: about where ±``half_width`` is reached."""
+    if not 0 < half_width < 0.5:
+        raise ValueError(f"precision must be in (0, 0.5); got {half_width}")
+    return int(np.ceil(2.25 / half_width**2))
+
+
+# -- summaries ---------------------------------------------------------------------------------
+
+
+def summarize(frame: pl.DataFrame, column: str, by: Sequence[str] = ()) -> pl.DataFrame:
+    """Mean, sd, median and 95th percentile of a numeric column, per group.
+
+    Returns:
+        Columns: ``*by``, ``measure`` (str, the column name), ``n`` (non-null values), ``mean``,
+        ``sd`` (sample, ddof 1), ``median``, ``p95`` (linear interpolation), ``min``, ``max``
+        (all Float64). Sorted by ``by``.
+    """
+    col = pl.col(column).cast(pl.Float64)
+    aggs = [
+        pl.lit(column).alias("measure"),
+        col.count().cast(pl.Int64).alias("n"),
+        col.mean().alias("mean"),
+        col.std(ddof=1).alias("sd"),
+        col.median().alias("median"),
+        col.quantile(0.95, interpolation="linear").alias("p95"),
+        col.min().alias("min"),
+        col.max().alias("max"),
+    ]
+    if by:
+        return frame.group_by(list(by)).agg(aggs).sort(list(by))
+    return frame.select(aggs)

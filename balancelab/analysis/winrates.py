@@ -1,0 +1,308 @@
+"""Win rates by side, seat and policy; outcomes, end reasons, game length and measures.
+
+Every function takes a run folder or a games frame (see :mod:`balancelab.analysis.frames`) and
+returns a polars DataFrame whose columns are documented in its docstring. Intervals are Wilson
+score intervals at ``level`` (default 95%), exact at 0/n and n/n.
+
+*Contenders* are what the ``winner`` column names: the sides in team games (``hal``/``crew``,
+``expedition``/``aliens``) and the seats where wins go to seats (iss: ``seat0``…, solo ``fedor``).
+Draws (``draw``/``tie``) and capped games (``winner == ""``) are kept apart, so for each
+contender ``wins + draws + losses + capped == games``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import polars as pl
+
+from balancelab.analysis import stats
+from balancelab.analysis.frames import (
+    CAPPED,
+    DRAW_VALUES,
+    Source,
+    games_frame,
+    is_team_game,
+    measure_columns,
+    option_columns,
+    seat_policies,
+    seats_frame,
+    sides,
+)
+
+
+def with_interval(df: pl.DataFrame, k: str = "wins", n: str = "games",
+                  level: float = stats.LEVEL, prefix: str = "") -> pl.DataFrame:
+    """Add ``<prefix>rate``, ``<prefix>lo``, ``<prefix>hi`` (Wilson) for counts ``k`` of ``n``."""
+    kk = df.get_column(k).to_numpy()
+    nn = df.get_column(n).to_numpy()
+    lo, hi = stats.wilson(kk, nn, level)
+    rate = np.where(nn > 0, kk / np.where(nn > 0, nn, 1), np.nan)
+    return df.with_columns(
+        pl.Series(f"{prefix}rate", rate, dtype=pl.Float64),
+        pl.Series(f"{prefix}lo", lo, dtype=pl.Float64),
+        pl.Series(f"{prefix}hi", hi, dtype=pl.Float64),
+    )
+
+
+def contender_rows(source: Source) -> pl.DataFrame:
+    """One row per game and contender.
+
+    Returns:
+        Columns: ``variant`` (Int32), ``game_index``, ``seed``, ``contender`` (str),
+        ``seat`` (Int32; -1 for a side), ``policy`` (str), ``win``, ``draw``, ``capped``
+        (bool). Team games give one row per side; seat games one per seat.
+    """
+    df = games_frame(source)
+    capped = (pl.col("winner") == CAPPED) | (pl.col("end_reason") == "cap")
+    draw = pl.col("winner").is_in(list(DRAW_VALUES))
+    seed = pl.col("seed") if "seed" in df.columns else pl.lit(0, dtype=pl.Int64)
+    base = df.select("variant", "game_index", seed.alias("seed"), "winner",
+                     capped.alias("capped"), draw.alias("draw"),
+                     *[pl.col(f"policy_{s}") for s in sides(df)])
+    if is_team_game(df):
+        parts = [
+            base.select(
+                "variant", "game_index", "seed",
+                pl.lit(s).alias("contender"),
+                pl.lit(-1, dtype=pl.Int32).alias("seat"),
+                pl.col(f"policy_{s}").alias("policy"),
+                (pl.col("winner") == s).alias("win"), "draw", "capped",
+            )
+            for s in sides(df)
+        ]
+        return pl.concat(parts).sort(["variant", "game_index", "contender"])
+    sp = seat_policies(df)
+    return (
+        sp.join(base, on=["variant", "game_index"], how="left")
+        .select(
+            "variant", "game_index", "seed",
+            pl.col("seat_name").alias("contender"), "seat", "policy",
+            (pl.col("winner") == pl.col("seat_name")).alias("win"), "draw", "capped",
+        )
+        .sort(["variant", "game_index", "seat"])
+    )
+
+
+def _labels(df: pl.DataFrame) -> pl.DataFrame:
+    cols = ["variant", "variant_label", *option_columns(df)]
+    return df.select(cols).unique(subset=["variant"]).sort("variant")
+
+
+def win_rates(source: Source, level: float = stats.LEVEL) -> pl.DataFrame:
+    """Each contender's win rate per variant.
+
+    Returns:
+        Columns: ``variant``, ``variant_label``, the option columns, ``contender``, ``seat``
+        (-1 for sides), ``games``, ``wins``, ``draws``, ``losses``, ``capped`` (Int64),
+        ``rate``, ``lo``, ``hi`` (Float64, Wilson at ``level``), ``fair_share`` (1 / number of
+        contenders in the variant). Sorted by variant, then seat / side order.
+    """
+    df = games_frame(source)
+    rows = contender_rows(df)
+    order = {s: i for i, s in enumerate(sides(df))}
+    out = (
+        rows.group_by(["variant", "contender", "seat"])
+        .agg(
+            pl.len().cast(pl.Int64).alias("games"),
+            pl.col("win").sum().cast(pl.Int64).alias("wins"),
+            (pl.col("draw") & ~pl.col("win")).sum().cast(pl.Int64).alias("draws"),
+            pl.col("capped").sum().cast(pl.Int64).alias("capped"),
+        )
+        .with_columns(
+            (pl.col("games") - pl.col("wins") - pl.col("draws") - pl.col("capped"))
+            .alias("losses"),
+            (1.0 / pl.col("contender").count().over("variant")).alias("fair_share"),
+            pl.col("contender").replace_strict(order, default=None, return_dtype=pl.Int64)
+            .alias("_o"),
+        )
+        .sort(["variant", "_o", "seat", "contender"], nulls_last=True)
+        .drop("_o")
+    )
+    out = with_interval(out, level=level)
+    out = _labels(df).join(out, on="variant", how="right")
+    return out.select(
+        "variant", "variant_label", *option_columns(df), "contender", "seat", "games", "wins",
+        "draws", "losses", "capped", "rate", "lo", "hi", "fair_share",
+    )
+
+
+def policy_rates(source: Source, level: float = stats.LEVEL) -> pl.DataFrame:
+    """Win rate by policy: per side and policy (team games) or per policy over all seats.
+
+    In seat games with rotated policies every seat a policy played counts once, so the rate
+    of a policy is its wins over the seats it played.
+
+    Returns:
+        Columns: ``variant``, ``variant_label``, ``contender`` (the side; ``any seat`` in seat
+        games), ``policy``, ``games`` (seat-games), ``wins``, ``rate``, ``lo``, ``hi``,
+        ``fair_share``.
+    """
+    df = games_frame(source)
+    rows = contender_rows(df)
+    team = is_team_game(df)
+    if not team:
+        n_seats = rows.group_by(["variant", "game_index"]).len().select(
+            "variant", pl.col("len").alias("n_seats")).unique("variant")
+        rows = rows.with_columns(pl.lit("any seat").alias("contender")).join(
+            n_seats, on="variant")
+    else:
+        rows = rows.with_columns(pl.lit(2, dtype=pl.UInt32).alias("n_seats"))
+    out = (
+        rows.group_by(["variant", "contender", "policy"])
+        .agg(
+            pl.len().cast(pl.Int64).alias("games"),
+            pl.col("win").sum().cast(pl.Int64).alias("wins"),
+            (1.0 / pl.col("n_seats").first().cast(pl.Float64)).alias("fair_share"),
+        )
+        .sort(["variant", "contender", "policy"])
+    )
+    if team:
+        out = out.with_columns(pl.lit(float("nan")).alias("fair_share"))
+    out = with_interval(out, level=level)
+    return _labels(df).select("variant", "variant_label").join(out, on="variant", how="right") \
+        .select("variant", "variant_label", "contender", "policy", "games", "wins", "rate", "lo",
+                "hi", "fair_share")
+
+
+def outcome_rates(source: Source, level: float = stats.LEVEL) -> pl.DataFrame:
+    """How games ended, per variant: every ``winner`` value, with capped games apart.
+
+    Returns:
+        Columns: ``variant``, ``variant_label``, ``outcome`` (a side or seat, ``draw``/``tie``,
+        or ``capped``), ``count``, ``games``, ``rate``, ``lo``, ``hi``. Every outcome the game
+        declares (``Game.outcomes``, or the sides when the engine cannot be loaded) and
+        ``capped`` appear even at 0; the counts of a variant sum to its games.
+    """
+    df = games_frame(source)
+    observed = (
+        df.with_columns(
+            pl.when(pl.col("winner") == CAPPED).then(pl.lit("capped"))
+            .otherwise(pl.col("winner")).alias("outcome")
+        )
+        .group_by(["variant", "outcome"])
+        .agg(pl.len().cast(pl.Int64).alias("count"))
+    )
+    names = [*_declared_outcomes(df), "capped"]
+    names += sorted(set(observed.get_column("outcome").to_list()) - set(names))
+    order = {o: i for i, o in enumerate(names)}
+    grid = df.select("variant").unique().join(
+        pl.DataFrame({"outcome": names}), how="cross")
+    out = (
+        grid.join(observed, on=["variant", "outcome"], how="left")
+        .with_columns(pl.col("count").fill_null(0))
+        .filter((pl.col("count") > 0) | pl.col("outcome").is_in(_declared_outcomes(df)))
+        .with_columns(
+            pl.col("count").sum().over("variant").alias("games"),
+            pl.col("outcome").replace_strict(order, return_dtype=pl.Int64).alias("_o"),
+        )
+        .sort(["variant", "_o"]).drop("_o")
+    )
+    out = with_interval(out, k="count", level=level)
+    return _labels(df).select("variant", "variant_label").join(out, on="variant", how="right") \
+        .select("variant", "variant_label", "outcome", "count", "games", "rate", "lo", "hi")
+
+
+def _declared_outcomes(df: pl.DataFrame) -> list[str]:
+    """The game's declared ``outcomes`` (when its engine can be loaded), else the sides."""
+    if "game" in df.columns and df.height:
+        try:
+            from balancelab.games import get_game
+
+            return [o for o in get_game(str(df["game"][0])).outcomes if o != CAPPED]
+        except (ImportError, ValueError, AttributeError):
+            pass
+    return sides(df) if is_team_game(df) else []
+
+
+def end_reasons(source: Source) -> pl.DataFrame:
+    """Why games ended, per variant and winner.
+
+    Returns:
+        Columns: ``variant``, ``variant_label``, ``winner`` (``capped`` for the round cap),
+        ``end_reason``, ``count``, ``share`` (of the variant's games).
+    """
+    df = games_frame(source)
+    out = (
+        df.with_columns(
+            pl.when(pl.col("winner") == CAPPED).then(pl.lit("capped"))
+            .otherwise(pl.col("winner")).alias("winner")
+        )
+        .group_by(["variant", "variant_label", "winner", "end_reason"])
+        .agg(pl.len().cast(pl.Int64).alias("count"))
+        .with_columns((pl.col("count") / pl.col("count").sum().over("variant")).alias("share"))
+        .sort(["variant", "count", "winner", "end_reason"],
+              descending=[False, True, False, False])
+    )
+    return out
+
+
+def length_summary(source: Source) -> pl.DataFrame:
+    """Game length per variant: ``rounds`` and ``decisions``.
+
+    Returns:
+        Columns of :func:`stats.summarize` with ``variant``, ``variant_label`` first:
+        ``measure``, ``n``, ``mean``, ``sd``, ``median``, ``p95``, ``min``, ``max``.
+    """
+    df = games_frame(source)
+    cols = [c for c in ("rounds", "decisions") if c in df.columns]
+    return pl.concat(
+        [stats.summarize(df, c, by=["variant", "variant_label"]) for c in cols]
+    ).sort(["variant", "measure"], maintain_order=True)
+
+
+def measure_summary(source: Source, columns: Sequence[str] | None = None) -> pl.DataFrame:
+    """The game's own measures (numeric columns after ``decisions``) per variant.
+
+    Returns:
+        Same columns as :func:`length_summary`; empty when the game has no measures.
+    """
+    df = games_frame(source)
+    cols = list(columns) if columns is not None else measure_columns(df)
+    if not cols:
+        return pl.DataFrame(schema={"variant": pl.Int32, "variant_label": pl.String,
+                                    "measure": pl.String})
+    frames = [stats.summarize(df, c, by=["variant", "variant_label"]) for c in cols]
+    order = {c: i for i, c in enumerate(cols)}
+    return (
+        pl.concat(frames)
+        .with_columns(pl.col("measure").replace_strict(order, return_dtype=pl.Int64).alias("_o"))
+        .sort(["variant", "_o"]).drop("_o")
+    )
+
+
+def seat_score_summary(source: Source, seats: pl.DataFrame | None = None) -> pl.DataFrame:
+    """Score distribution per variant and seat (games with a seats table holding ``score``).
+
+    Returns:
+        Columns: ``variant``, ``seat_name``, ``measure`` (``score``), ``n``, ``mean``, ``sd``,
+        ``median``, ``p95``, ``min``, ``max``; empty when there is no score.
+    """
+    st = seats if seats is not None else seats_frame(source)
+    if st is None or "score" not in st.columns:
+        return pl.DataFrame()
+    return stats.summarize(st, "score", by=["variant", "seat", "seat_name"]).drop("seat")
+
+
+def winner_margin(source: Source, seats: pl.DataFrame | None = None) -> pl.DataFrame:
+    """The winner's score margin over the runner-up, per game (seat games with scores).
+
+    Returns:
+        Columns: ``variant``, ``game_index``, ``winner_score``, ``margin`` (Float64; 0 for ties).
+        Empty when there is no seats table with ``score``.
+    """
+    st = seats if seats is not None else seats_frame(source)
+    if st is None or "score" not in st.columns:
+        return pl.DataFrame()
+    return (
+        st.group_by(["variant", "game_index"])
+        .agg(pl.col("score").cast(pl.Float64).sort(descending=True).alias("_s"))
+        .filter(pl.col("_s").list.len() >= 2)
+        .select(
+            "variant", "game_index",
+            pl.col("_s").list.get(0).alias("winner_score"),
+            (pl.col("_s").list.get(0) - pl.col("_s").list.get(1)).alias("margin"),
+        )
+        .sort(["variant", "game_index"])
+    )

@@ -1,0 +1,326 @@
+"""A search policy for any seat of any game: determinized flat Monte Carlo with paired worlds.
+
+At each decision where more than one action is legal, the policy
+
+1. samples *worlds* consistent with its seat's view through the one game-specific function
+   the engine contract offers for it, ``Game.determinize(view, rng)`` (hidden cards and deck
+   order re-dealt from what the seat cannot see). It reads the view and the legal actions
+   only, never the real state, so two states that differ only in what the seat cannot see
+   give the same decisions for the same seed (tested);
+2. plays each candidate action in a world, then plays the world on with a fast *rollout
+   policy* until the game ends or ``depth`` decisions have been made;
+3. allocates its budget of ``rollouts`` playouts per decision by **sequential halving**
+   (Karnin, Koren & Somekh 2013): ``ceil(log2 k)`` rounds over the ``k`` legal actions, each
+   round spending an equal share of the budget on the surviving actions and keeping the better
+   half. It is the budget-counted bandit for picking the best arm (simple regret), and needs
+   no exploration constant;
+4. evaluates the actions of one round on **common worlds**: every surviving action is played
+   from a copy of the same sampled world (same hidden cards, same chance stream, same rollout
+   random numbers), so the comparison between actions is paired and the noise of the deal
+   cancels out of it;
+5. plays the survivor (ties: the first in ``legal`` order).
+
+Value of a playout, for this seat: 1 if its side won (``GameRecord.winner`` equals
+``game.side_of_seat(seat)`` or the seat's name), 0.5 for ``"tie"`` or ``"draw"``, 0 for a loss
+or a game stopped by the round cap (``""``, not a win). A playout cut after ``depth``
+decisions scores 0.5 (unknown outcome): the contract offers no evaluation function, and a
+neutral value keeps the comparison between actions fair — cut playouts only add noise, equal
+for every action of a paired world. ``depth=0`` plays every playout to the end.
+
+Where the budget goes. A turn made of many small decisions (move, then each action, then end
+turn) makes search costly, so the budget is spent only where a decision exists:
+
+* the game loop (:func:`~balancelab.simulate.core.play`) never asks a seat with one legal
+  action, so those cost nothing;
+* inside a playout, only decisions with more than one legal action count toward ``depth``;
+* with ``k`` legal actions, sequential halving spends about ``rollouts`` playouts in all, not
+  ``rollouts`` per action, and drops the clearly worse actions after a few worlds.
+
+Rollout policies (``rollout=``): ``random`` (uniform over the legal actions, from a block of
+pre-drawn uniforms; the fastest) or ``default`` (the game's scripted default policy for every
+seat, as named by ``Game.default_policies``; slower per step but much more informed). Which
+pays depends on the game; see the README ladder.
+
+Reproducibility: every random number (world sampling, rollout choices, the scripted rollout
+policies' streams) derives from the seat's own Generator, drawn in a fixed order, so a game is
+a pure function of its seed.
+
+Budgets are counted in playouts, never in seconds, so results do not depend on machine load.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from balancelab.policies import base
+from balancelab.policies.base import Policy, PolicyError, register
+from balancelab.simulate.core import Action, Game, State, View
+from balancelab.simulate.options import RuleOptions
+
+#: Uniforms drawn per refill of a world's rollout random numbers.
+_BLOCK = 512
+#: Winner values that share the win.
+_SHARED = ("tie", "draw")
+#: Policy names that would recurse if used as the rollout policy.
+_SEARCHERS = ("search",)
+
+RolloutFn = Callable[[State, int], float]
+
+
+class SearchPolicy(Policy):
+    """Determinized flat Monte Carlo with sequential halving over paired worlds.
+
+    Parameters (spec ``search:rollouts=400,depth=40,rollout=default``):
+        rollouts: playouts per decision (the budget; >= 1).
+        depth: decisions (with more than one legal action) per playout after the candidate
+            action; a playout cut there scores 0.5. ``0`` plays to the end.
+        rollout: ``random`` or ``default`` (the game's scripted default policies).
+
+    Raises:
+        PolicyError: a bad parameter value (at construction).
+        NotImplementedError: the game offers no ``determinize`` (at the first decision).
+        RuntimeError: ``determinize`` returned a world in which this seat is not to move (an
+            engine bug). A world whose legal actions differ from the real ones is not an
+            error: that decision falls back to the scripted default (counted in ``fallbacks``).
+    """
+
+    name = "search"
+    params = {"rollouts": 200, "depth": 40, "rollout": "random", "opponents": "same"}
+
+    def __init__(
+        self,
+        game: Game,
+        options: RuleOptions,
+        seat: int,
+        rng: np.random.Generator,
+        **params: Any,
+    ) -> None:
+        super().__init__(game, options, seat, rng, **params)
+        self.rollouts = _int_param(self.cfg, "rollouts", low=1)
+        self.depth = _int_param(self.cfg, "depth", low=0)
+        self.rollout = str(self.cfg["rollout"])
+        if self.rollout not in ("random", "default"):
+            raise PolicyError(f"search: rollout must be random or default; got {self.rollout!r}")
+        self.opponents = str(self.cfg["opponents"])
+        if self.opponents not in ("same", "random"):
+            raise PolicyError(
+                f"search: opponents must be same or random; got {self.opponents!r}"
+            )
+        self.side = game.side_of_seat(options, seat)
+        self.seat_name = game.seats(options)[seat]
+        self._n_seats = len(game.seats(options))
+        self._default_factories: list[Callable[..., Policy]] | None = None
+        #: Playouts made by this policy so far (for benchmarks).
+        self.playouts = 0
+        #: Decisions left to the scripted default because a sampled world's legal actions
+        #: differed from the real ones (the view lacks something the legal actions show,
+        #: e.g. a pile the seat is looking through).
+        self.fallbacks = 0
+
+    # -- the decision ------------------------------------------------------------------------
+
+    def act(self, view: View, legal: Sequence[Action]) -> Action:
+        """Choose one of ``legal`` by sequential halving over sampled worlds.
+
+        The scripted default's choice for this seat (the *favourite*) is never eliminated
+        and wins ties, so search departs from the default only on evidence: where playouts
+        cannot tell the actions apart (a decision that does not matter, or a win too rare to
+        be seen) it plays like the default, not like the first legal action.
+
+        Args:
+            view: this seat's view (the only information read).
+            legal: the legal actions (non-empty).
+
+        Returns:
+            The action with the best mean playout value among the survivors.
+        """
+        k = len(legal)
+        if k == 1:
+            return legal[0]
+        fav = self._favourite(view, legal)
+        prio = [0 if legal[i] == fav else i + 1 for i in range(k)]
+        fav_i = prio.index(0) if fav is not None and 0 in prio else None
+        alive = list(range(k))
+        total = [0.0] * k
+        count = [0] * k
+        rounds = max(1, math.ceil(math.log2(k)))
+        per_round = self.rollouts / rounds
+        for r in range(rounds):
+            if len(alive) == 1:
+                break
+            worlds = max(1, int(per_round // len(alive)))
+            for _ in range(worlds):
+                sampled = self._sample_world(view, legal)
+                if sampled is None:
+                    self.fallbacks += 1
+                    return fav if fav is not None else legal[0]
+                world, uniforms = sampled
+                for i in alive:
+                    s = world.copy()
+                    s._apply(legal[i])
+                    total[i] += self._playout(s, uniforms)
+                    count[i] += 1
+            if r == rounds - 1:
+                break
+            keep = math.ceil(len(alive) / 2)
+            alive = sorted(alive, key=lambda i: (-total[i] / count[i], prio[i]))[:keep]
+            if fav_i is not None and fav_i not in alive:
+                alive.append(fav_i)
+        best = max(alive, key=lambda i: (total[i] / count[i], -prio[i]))
+        return legal[best]
+
+    def _favourite(self, view: View, legal: Sequence[Action]) -> Action | None:
+        """The scripted default's choice for this seat (a fresh instance on a stream drawn
+        from the seat's own), or None when the seat's default is not a scripted policy."""
+        name = self.game.default_policies.get(self.side, "random")
+        factory = _factory(self.game.name, self.side, name)
+        if factory is base.RandomPolicy:
+            return None
+        seed = int(self.rng.integers(2**63))
+        pol = factory(self.game, self.options, self.seat, np.random.default_rng(seed))
+        a = pol.act(view, legal)
+        return a if a in legal else None
+
+    # -- worlds and playouts -----------------------------------------------------------------
+
+    def _sample_world(
+        self, view: View, legal: Sequence[Action]
+    ) -> tuple[State, _Uniforms] | None:
+        """One world consistent with ``view``, and the rollout random numbers shared by its
+        candidate actions (common random numbers); None when the world's legal actions differ
+        from the real ones."""
+        world_ss, rollout_ss = np.random.SeedSequence(int(self.rng.integers(2**63))).spawn(2)
+        world = self.game.determinize(view, np.random.default_rng(world_ss))
+        if world.current_seat != self.seat:
+            raise RuntimeError(
+                f"{self.game.name}.determinize gave a world where seat {world.current_seat} "
+                f"moves, but seat {self.seat} is to decide"
+            )
+        wlegal = world.legal_actions()
+        if len(wlegal) != len(legal) or any(a not in wlegal for a in legal):
+            return None
+        return world, _Uniforms(np.random.default_rng(rollout_ss))
+
+    def _playout(self, s: State, uniforms: _Uniforms) -> float:
+        self.playouts += 1
+        if self.rollout == "random":
+            finished = self._random_playout(s, uniforms)
+        else:
+            finished = self._default_playout(s, uniforms)
+        if not finished:
+            return 0.5
+        winner = s.result().winner
+        if winner == self.side or winner == self.seat_name:
+            return 1.0
+        if winner in _SHARED:
+            return 0.5
+        return 0.0
+
+    def _random_playout(self, s: State, uniforms: _Uniforms) -> bool:
+        """Uniform playout; True if the game ended, False if cut at ``depth``."""
+        depth = self.depth or -1
+        u = uniforms.values
+        j = 0
+        steps = 0
+        while not s.is_terminal():
+            legal = s.legal_actions()
+            n = len(legal)
+            if n == 1:
+                s._apply(legal[0])
+                continue
+            if steps == depth:
+                return False
+            steps += 1
+            if j == len(u):
+                uniforms.extend()
+            s._apply(legal[int(u[j] * n)])
+            j += 1
+        return True
+
+    def _default_playout(self, s: State, uniforms: _Uniforms) -> bool:
+        """Playout with the game's scripted default policy at every seat."""
+        depth = self.depth or -1
+        seeds = uniforms.seeds(self._n_seats)
+        factories = self._defaults()
+        pols = [
+            f(self.game, self.options, k, np.random.default_rng(seeds[k]))
+            for k, f in enumerate(factories)
+        ]
+        steps = 0
+        while not s.is_terminal():
+            legal = s.legal_actions()
+            if len(legal) == 1:
+                s._apply(legal[0])
+                continue
+            if steps == depth:
+                return False
+            steps += 1
+            seat = s.current_seat
+            a = pols[seat].act(s.view(seat), legal)
+            s._apply(a)
+        return True
+
+    def _defaults(self) -> list[Callable[..., Policy]]:
+        """The factory of each seat's scripted default policy (random where the default is a
+        searcher, to avoid recursion)."""
+        if self._default_factories is None:
+            out: list[Callable[..., Policy]] = []
+            for k in range(self._n_seats):
+                side = self.game.side_of_seat(self.options, k)
+                name = self.game.default_policies.get(side, "random")
+                if self.opponents == "random" and side != self.side:
+                    name = "random"
+                out.append(_factory(self.game.name, side, name))
+            self._default_factories = out
+        return self._default_factories
+
+
+class _Uniforms:
+    """A growing list of uniforms in [0, 1) from one Generator, shared by the playouts of the
+    candidate actions of one world so that they see the same random numbers."""
+
+    __slots__ = ("rng", "values", "_seeds")
+
+    def __init__(self, rng: np.random.Generator) -> None:
+        self.rng = rng
+        self.values: list[float] = []
+        self._seeds: list[int] | None = None
+
+    def extend(self) -> None:
+        self.values.extend(self.rng.random(_BLOCK).tolist())
+
+    def seeds(self, n: int) -> list[int]:
+        """``n`` seeds for the rollout policies' Generators (the same for every action)."""
+        if self._seeds is None:
+            self._seeds = [int(x) for x in self.rng.integers(2**63, size=n)]
+        return self._seeds
+
+
+def _factory(game: str, side: str, name: str) -> Callable[..., Policy]:
+    """The registered factory of policy ``name`` for ``side`` of ``game``; the random policy
+    when the name is a searcher or is not registered for that side."""
+    if name not in _SEARCHERS:
+        for e in base._REGISTRY.get(name, []):
+            if (e.games is None or game in e.games) and (e.sides is None or side in e.sides):
+                return e.factory
+    return base.RandomPolicy
+
+
+def _int_param(cfg: dict[str, Any], key: str, low: int) -> int:
+    v = cfg[key]
+    if isinstance(v, bool) or not isinstance(v, int) or v < low:
+        raise PolicyError(f"search: {key} must be an integer >= {low}; got {v!r}")
+    return v
+
+
+register(
+    "search",
+    SearchPolicy,
+    help="determinized flat Monte Carlo (sequential halving, paired worlds); "
+    "params rollouts (per decision), depth (decisions per playout, 0 = to the end), "
+    "rollout=random|default",
+)

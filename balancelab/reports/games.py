@@ -1,0 +1,153 @@
+"""Small per-game hooks for reports: which contender the headline speaks of, what-if options
+that move a game off a ceiling, measure names in words, and game-specific sections.
+
+Everything else in a report is driven by the data (the columns present in the run).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import polars as pl
+
+from balancelab import analysis
+
+
+@dataclass(frozen=True)
+class Section:
+    """A game-specific report section: a title, paragraphs and tables (name, frame)."""
+
+    title: str
+    paragraphs: list[str] = field(default_factory=list)
+    tables: list[tuple[str, pl.DataFrame]] = field(default_factory=list)
+    headline: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class GameHook:
+    """What a report needs to know about one game beyond its data.
+
+    Attributes:
+        primary: the contender the headline speaks of first (None: every contender).
+        what_if: options that move the game off a ceiling (used when one side wins > 95%).
+        words: column name → words for tables.
+        sections: functions (games frame, seats frame or None) → extra sections.
+    """
+
+    primary: str | None = None
+    what_if: tuple[str, ...] = ()
+    words: dict[str, str] = field(default_factory=dict)
+    sections: tuple[Callable[[pl.DataFrame, pl.DataFrame | None], list[Section]], ...] = ()
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def _obcy_equal_chances(games: pl.DataFrame, seats: pl.DataFrame | None) -> list[Section]:
+    """The rulebook's claim that "the ALIENS and the expedition have equal chances of winning"."""
+    if not {"expedition", "aliens"} & set(games.get_column("winner").unique().to_list()):
+        return []
+    d = analysis.rate_difference_within(games, "aliens", "expedition")
+    lines, head = [], []
+    for r in d.iter_rows(named=True):
+        held = r["verdict"] == "no detectable change"
+        words = ("consistent with equal chances" if held else
+                 "the expedition wins more often" if r["verdict"] == "raises" else
+                 "the ALIENS win more often")
+        txt = (f"At {r['variant_label']}: the expedition wins {_pct(r['rate_b'])}, the ALIENS "
+               f"{_pct(r['rate_a'])}; expedition minus ALIENS is "
+               f"{100 * r['diff']:+.1f} points [{100 * r['lo']:+.1f}, {100 * r['hi']:+.1f}] "
+               f"(paired on the same games, 95%) — {words}.")
+        lines.append(txt)
+        head.append(f"Equal chances? {txt}")
+    table = d.select(
+        "variant_label",
+        pl.col("rate_b").alias("expedition"), pl.col("rate_a").alias("aliens"),
+        pl.col("diff").alias("expedition − aliens"), "lo", "hi", "p_value", "verdict",
+    )
+    return [Section(
+        "The rulebook's claim: equal chances",
+        ["The rulebook says that \"the ALIENS and the expedition have equal chances of "
+         "winning\". Tested per variant as the difference between the two sides' win rates "
+         "on the same games (draws and capped games count for neither)."] + lines,
+        [("Expedition against ALIENS", table)],
+        head,
+    )]
+
+
+def _seat_scores(games: pl.DataFrame, seats: pl.DataFrame | None) -> list[Section]:
+    """Score distributions per seat and the winner's margin (games with a seats table)."""
+    if seats is None or "score" not in seats.columns:
+        return []
+    summ = analysis.seat_score_summary(games, seats)
+    labels = games.select("variant", "variant_label").unique()
+    summ = labels.join(summ, on="variant", how="right").sort(["variant", "seat_name"])
+    margin = analysis.winner_margin(games, seats)
+    out_tables = [("Score per seat", summ.drop("variant"))]
+    paras = []
+    if margin.height:
+        ms = labels.join(analysis.summarize(margin, "margin", by=["variant"]), on="variant",
+                         how="right").sort("variant")
+        out_tables.append(("Winner's margin over the runner-up (points)", ms.drop("variant")))
+        paras.append("The margin is the winner's score minus the runner-up's (0 for a tie).")
+    parts = [c for c in seats.columns if c not in
+             ("run_id", "game", "game_version", "variant_label", "game_index", "seat_name",
+              "policy", "seat", "variant", "score") and seats.schema[c].is_numeric()]
+    if parts:
+        long = pl.concat([
+            analysis.summarize(seats, c, by=["variant", "variant_label"]) for c in parts
+        ]).sort(["variant"], maintain_order=True)
+        out_tables.append(("Score parts per seat-game (all seats)", long.drop("variant")))
+    return [Section("Scores", paras, out_tables)]
+
+
+HOOKS: dict[str, GameHook] = {
+    "odyssey": GameHook(
+        primary="hal",
+        what_if=("hal_turn_every", "crew_talk"),
+        words={"hal": "HAL", "crew": "the crew"},
+    ),
+    "obcy": GameHook(
+        primary="expedition",
+        what_if=(),
+        words={"expedition": "the expedition", "aliens": "the ALIENS", "draw": "draw"},
+        sections=(_obcy_equal_chances,),
+    ),
+    "iss": GameHook(primary=None, sections=(_seat_scores,)),
+}
+
+
+def hook_for(game: str) -> GameHook:
+    """The hook of a game (a neutral one for games without a hook)."""
+    return HOOKS.get(game, GameHook(sections=(_seat_scores,)))
+
+
+def what_if_options(game: str) -> list[str]:
+    """Options marked ``what-if`` in the game's options dataclass, or the hook's list."""
+    names: list[str] = list(hook_for(game).what_if)
+    try:
+        from balancelab.games import get_game
+        from balancelab.simulate.options import describe
+
+        for d in describe(get_game(game).options_type):
+            if str(d["source"]).startswith("what-if") and d["name"] not in names:
+                names.append(d["name"])
+    except (ImportError, ValueError, AttributeError):
+        pass
+    return names
+
+
+def word(game: str, name: str) -> str:
+    """A contender or column in words (``hal`` → ``HAL``)."""
+    return hook_for(game).words.get(name, name)
+
+
+def extra_sections(game: str, games: pl.DataFrame, seats: pl.DataFrame | None
+                   ) -> list[Section]:
+    """The game's own sections for a report."""
+    out: list[Section] = []
+    for fn in hook_for(game).sections:
+        out.extend(fn(games, seats))
+    return out

@@ -1,0 +1,455 @@
+"""Sweeps, comparisons and the one-command studies behind ``balancelab sweep|compare|study``.
+
+* :func:`sweep` plays every combination of the grid options in ONE run (one variant each; the
+  runner partitions by variant and plays game *i* of every variant from the same seed, so
+  differences between variants are paired). With ``precision`` it plays in rounds, extending
+  the run (``runner.run(..., resume=True)``) until every variant's anytime-valid 95% interval
+  (:func:`balancelab.analysis.stats.confidence_sequence`) is within ±``precision``; the rounds
+  are recorded in ``<run>/study.json`` and shown in the report.
+* :func:`compare` reports two or more runs against the first.
+* :func:`run_study` runs a named study (:data:`STUDIES`) once per policy pairing, writes each
+  pairing's run and report, and a study report with the verdicts side by side.
+
+Errors are :class:`StudyError` (a RuntimeError) or ValueError with one-line messages.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from balancelab import analysis
+from balancelab.analysis import stats
+from balancelab.reports import games as hooks
+from balancelab.reports import render
+from balancelab.simulate import runner
+from balancelab.simulate.core import Game
+from balancelab.simulate.options import RuleOptions
+
+#: Games of the first precision round, per variant.
+PRECISION_START = 1000
+#: Games per variant after which a precision run stops even if the target is not reached.
+PRECISION_MAX = 200_000
+
+
+class StudyError(RuntimeError):
+    """A study or sweep cannot run (engine missing, bad grid, bad policy pairing)."""
+
+
+@dataclass(frozen=True)
+class Study:
+    """A named question: a game, a grid of options, and the question in words."""
+
+    name: str
+    game: str
+    grid: dict[str, list[Any]]
+    question: str
+    base: dict[str, Any] = field(default_factory=dict)
+
+
+STUDIES: dict[str, Study] = {
+    "hal-difficulty": Study(
+        "hal-difficulty", "odyssey", {"crew": [2, 3, 4], "hal_extra_turns": [-1, 0, 1]},
+        "2001: how does each HAL difficulty step (−1 easier, +1 harder) change who wins, at "
+        "2, 3 and 4 crew?",
+    ),
+    "queen-variants": Study(
+        "queen-variants", "obcy", {"queen_variant": ["roll", "tasks"]},
+        "Obcy: does killing the ALIEN QUEEN by a die roll (Variant 1) or by 3 tasks "
+        "(Variant 2) change who wins, and are the chances equal as the rulebook claims?",
+    ),
+    "iss-shuttle-removal": Study(
+        "iss-shuttle-removal", "iss", {"players": [1, 2, 3, 4], "remove_shuttles": [False, True]},
+        "1998 ISS: what does returning one Russian and one US shuttle to the box do to game "
+        "length, scores and seat balance, at 1–4 players?",
+    ),
+}
+
+
+# -- helpers ---------------------------------------------------------------------------------
+
+
+def load_game(name: str) -> Game:
+    """The game, or a clear StudyError when its engine cannot be imported yet.
+
+    Raises:
+        StudyError: the engine module is missing or broken.
+        UnknownGameError: not a game name.
+    """
+    from balancelab.games import get_game
+
+    try:
+        return get_game(name)
+    except ImportError as exc:
+        raise StudyError(
+            f"the {name!r} engine is not available in this installation ({exc}); "
+            f"this needs the {name} game, which is not built yet"
+        ) from None
+
+
+def parse_grid(items: Sequence[str]) -> dict[str, list[str]]:
+    """``["crew=2,3,4", "hal_extra_turns=-1,0,1"]`` → ``{"crew": ["2","3","4"], …}``.
+
+    Raises:
+        ValueError: an item without ``=`` or without values, or an option given twice.
+    """
+    out: dict[str, list[str]] = {}
+    for item in items:
+        key, eq, vals = item.partition("=")
+        key = key.strip().replace("-", "_")
+        values = [v.strip() for v in vals.split(",") if v.strip()]
+        if not eq or not key or not values:
+            raise ValueError(f"--grid takes OPTION=V1,V2,…; got {item!r}")
+        if key in out:
+            raise ValueError(f"--grid option {key!r} given twice")
+        out[key] = values
+    return out
+
+
+def grid_variants(game: Game, grid: Mapping[str, Sequence[Any]], base: dict[str, Any] | None = None
+                  ) -> list[RuleOptions]:
+    """Every combination of the grid (first option slowest), on top of ``base`` options.
+
+    Raises:
+        OptionError: an unknown option or a bad value (the message names the valid ones).
+    """
+    base = dict(base or {})
+    names = list(grid)
+    clash = sorted(set(names) & {k.replace("-", "_") for k in base})
+    if clash:
+        raise ValueError(f"option {clash[0]!r} is both fixed and in --grid")
+    out = []
+    for combo in itertools.product(*(grid[n] for n in names)):
+        out.append(game.options_type.from_strings({**base, **dict(zip(names, combo,
+                                                                       strict=True))}))
+    labels = [v.label() for v in out]
+    if len(set(labels)) < len(labels):
+        raise ValueError("the grid repeats a variant (a value listed twice?)")
+    return out
+
+
+def parse_pairing(text: str, game: Game) -> dict[str, str]:
+    """One policy pairing: ``"hal=random;crew=default"`` (``,`` also separates sides).
+
+    A comma separates sides only where the next piece starts with a side or seat name and
+    ``=``, so policy parameters (``search:rollouts=200,depth=40``) survive.
+
+    Raises:
+        ValueError: a piece that is not SIDE=POLICY.
+    """
+    names = set(game.sides)
+    try:
+        names |= set(game.seats(game.options_type()))
+    except Exception:  # noqa: BLE001 - seat names are a convenience only
+        pass
+    pieces: list[str] = []
+    for chunk in re.split(r"[;\s]+", text.strip()):
+        for part in chunk.split(","):
+            if not part:
+                continue
+            head = part.partition("=")[0].strip()
+            if pieces and ("=" not in part or head not in names):
+                pieces[-1] += "," + part
+            else:
+                pieces.append(part)
+    out = {}
+    for p in pieces:
+        key, eq, spec = p.partition("=")
+        if not eq or not spec.strip():
+            raise ValueError(f"--policies takes SIDE=POLICY[;SIDE=POLICY…]; got {text!r}")
+        out[key.strip()] = spec.strip()
+    return out
+
+
+def pairing_name(pairing: dict[str, str]) -> str:
+    """``{"hal": "random", "crew": "default"}`` → ``crew=default;hal=random`` (``default``
+    for the empty pairing)."""
+    return ";".join(f"{k}={v}" for k, v in sorted(pairing.items())) or "default"
+
+
+def _slug(text: str) -> str:
+    """A folder name for a pairing; no ``=`` (polars would read it as a hive partition)."""
+    text = text.replace("=", "-").replace(";", "_")
+    return re.sub(r"[^A-Za-z0-9_.-]+", "-", text).strip("-") or "default"
+
+
+# -- sweep -------------------------------------------------------------------------------------
+
+
+@dataclass
+class SweepResult:
+    """What :func:`sweep` did: the run folder, games per variant, precision rounds."""
+
+    path: Path
+    games: int
+    rounds: list[dict[str, Any]]
+    interrupted: bool = False
+
+
+def _next_games(n: int, half_width: float, target: float, chunk: int, cap: int) -> int:
+    """Games per variant for the next round: scale by (width / target)², at least ×1.25."""
+    want = int(n * max(1.25, min(4.0, 1.1 * (half_width / target) ** 2)))
+    want = -(-want // chunk) * chunk
+    return min(max(want, n + chunk), cap)
+
+
+def sweep(
+    game: str,
+    grid: Mapping[str, Sequence[Any]],
+    path: Path,
+    *,
+    base: dict[str, Any] | None = None,
+    policies: dict[str, str] | None = None,
+    seed: int = 0,
+    games: int | None = None,
+    precision: float | None = None,
+    max_games: int = PRECISION_MAX,
+    jobs: int = -1,
+    backend: str = "loky",
+    rotate: bool = True,
+    chunk_games: int | None = None,
+    force: bool = False,
+    resume: bool = False,
+    progress: Callable[[int, int], None] | None = None,
+    study: dict[str, Any] | None = None,
+) -> SweepResult:
+    """Play every combination of ``grid`` in one run (paired across variants by seed).
+
+    Args:
+        game: game name.
+        grid: option → values; every combination becomes a variant.
+        path: the run folder.
+        base: options fixed for every variant.
+        policies: side/seat → policy spec.
+        seed: run seed.
+        games: games per variant (fixed-size mode; the first round's size with ``precision``).
+        precision: target half-width E (e.g. 0.01): extend the run in rounds until every
+            variant's anytime-valid 95% interval of every side's / seat's win rate is within
+            ±E, or ``max_games`` is reached.
+        max_games: the most games per variant a precision run may play.
+        jobs, backend, rotate, chunk_games, force, resume: as for :func:`runner.run`.
+        progress: called with (games written, total) after each chunk.
+        study: extra facts recorded in ``<run>/study.json``.
+
+    Returns:
+        A :class:`SweepResult`.
+
+    Raises:
+        StudyError: the engine is missing. OptionError / PolicyError / RunError: bad input.
+    """
+    g = load_game(game)
+    variants = grid_variants(g, grid, base)
+    if precision is not None:
+        stats.precision_tune_n(precision)  # validates
+    n = games if games is not None else (PRECISION_START if precision else 1000)
+    config = runner.RunConfig(game, variants, dict(policies or {}), seed, n, rotate, chunk_games)
+    path = Path(path)
+    facts = dict(study or {})
+    facts["grid"] = {k: [str(v) for v in vs] for k, vs in grid.items()}
+    rounds: list[dict[str, Any]] = []
+    first = True
+    while True:
+        summary = runner.run(config, path, jobs=jobs, backend=backend, progress=progress,
+                             force=force and first, resume=resume or not first)
+        first = False
+        if summary.interrupted:
+            return SweepResult(path, config.games, rounds, True)
+        if precision is None:
+            _write_study(path, facts)
+            return SweepResult(path, config.games, rounds)
+        tune = stats.precision_tune_n(precision)
+        status = analysis.precision_status(path, tune_n=tune)
+        widest = float(status.get_column("half_width").max())  # type: ignore[arg-type]
+        rounds.append({"games": config.games, "max_half_width": round(widest, 6)})
+        facts.update({"precision": precision, "tune_n": tune, "rounds": rounds,
+                      "method": stats.CS_METHOD})
+        _write_study(path, facts)
+        if widest <= precision or config.games >= max_games:
+            return SweepResult(path, config.games, rounds)
+        assert config.chunk_games is not None
+        config.games = _next_games(config.games, widest, precision, config.chunk_games,
+                                   max_games)
+
+
+def _write_study(path: Path, facts: dict[str, Any]) -> None:
+    f = Path(path) / render.STUDY_FILE
+    tmp = f.with_name(f.name + ".tmp")
+    tmp.write_text(json.dumps(facts, indent=2, sort_keys=True) + "\n")
+    os.replace(tmp, f)
+
+
+# -- compare -------------------------------------------------------------------------------------
+
+
+def compare(runs: Sequence[Path], out: Path | None = None) -> render.ReportPaths:
+    """Compare two or more runs against the first and write the comparison report.
+
+    Raises:
+        ValueError: fewer than two runs or runs of different games. RunError: not a run.
+    """
+    if len(runs) < 2:
+        raise ValueError("compare needs at least two run folders")
+    return render.write_report([Path(r) for r in runs], out)
+
+
+# -- studies -------------------------------------------------------------------------------------
+
+
+def check_study(name: str) -> tuple[Study, Game]:
+    """The study and its game.
+
+    Raises:
+        StudyError: unknown study, or its game's engine cannot be imported.
+    """
+    if name not in STUDIES:
+        raise StudyError(f"unknown study {name!r}; valid studies: {', '.join(sorted(STUDIES))}")
+    st = STUDIES[name]
+    return st, load_game(st.game)
+
+
+@dataclass
+class StudyResult:
+    """What :func:`run_study` wrote."""
+
+    path: Path
+    runs: dict[str, Path]
+    report: render.ReportPaths
+    interrupted: bool = False
+
+
+def run_study(
+    name: str,
+    out: Path | None = None,
+    *,
+    policies: Sequence[str] = (),
+    seed: int = 0,
+    games: int | None = None,
+    precision: float | None = None,
+    max_games: int = PRECISION_MAX,
+    jobs: int = -1,
+    backend: str = "loky",
+    force: bool = False,
+    resume: bool = False,
+    progress: Callable[[int, int], None] | None = None,
+) -> StudyResult:
+    """Run a named study once per policy pairing and write its report.
+
+    Args:
+        name: a key of :data:`STUDIES`.
+        out: the study folder (default ``runs/study-<name>-seed<seed>``); each pairing's run is
+            a sub-folder, an ordinary run that ``report`` and polars can read.
+        policies: policy pairings, each ``"SIDE=POLICY;SIDE=POLICY"``; none = the defaults.
+        seed, games, precision, max_games, jobs, backend, force, resume: as for :func:`sweep`
+            (``games`` defaults to 2000 per variant without ``precision``).
+
+    Raises:
+        StudyError: unknown study, or its game's engine cannot be imported.
+    """
+    st, g = check_study(name)
+    pairings = [parse_pairing(p, g) for p in policies] or [{}]
+    names = [pairing_name(p) for p in pairings]
+    if len(set(names)) < len(names):
+        raise ValueError("the same policy pairing is given twice")
+    folder = Path(out) if out is not None else Path("runs") / f"study-{name}-seed{seed}"
+    folder.mkdir(parents=True, exist_ok=True)
+    runs: dict[str, Path] = {}
+    n = games if games is not None else (None if precision else 2000)
+    for pname, pairing in zip(names, pairings, strict=True):
+        path = folder / _slug(pname)
+        res = sweep(st.game, st.grid, path, base=st.base, policies=pairing, seed=seed, games=n,
+                    precision=precision, max_games=max_games, jobs=jobs, backend=backend,
+                    force=force, resume=resume, progress=progress,
+                    study={"study": name, "question": st.question, "pairing": pname})
+        runs[pname] = path
+        if res.interrupted:
+            return StudyResult(folder, runs, render.write_report(path), True)
+        render.write_report(path)
+    _write_study(folder, {"study": name, "question": st.question,
+                          "runs": {k: v.name for k, v in runs.items()}})
+    rep = build_study_report(st, runs)
+    return StudyResult(folder, runs, render.write(rep, folder / "report"))
+
+
+def verdict_table(runs: dict[str, Path], contenders: Sequence[str] | None = None
+                  ) -> pl.DataFrame:
+    """Verdicts per comparison (rows) and policy pairing (columns), with the differences.
+
+    Returns:
+        Columns: ``option``, ``value_a``, ``value_b``, ``context``, ``contender``, then per
+        pairing ``<pairing>`` (verdict) and ``<pairing> diff`` (formatted difference), and
+        ``holds`` (bool: the same verdict under every pairing).
+    """
+    key = ["option", "value_a", "value_b", "context", "contender"]
+    merged: pl.DataFrame | None = None
+    for pname, path in runs.items():
+        comp = analysis.compare_variants(path, adjacent_only=True, contenders=contenders)
+        part = comp.select(
+            *key, pl.col("verdict").alias(pname),
+            pl.struct("diff", "lo", "hi").map_elements(
+                lambda s: render.points(s["diff"], s["lo"], s["hi"]), return_dtype=pl.String
+            ).alias(f"{pname} diff"),
+        )
+        merged = part if merged is None else merged.join(part, on=key, how="full",
+                                                         coalesce=True, maintain_order="left")
+    assert merged is not None
+    cols = list(runs)
+    holds = merged.select(
+        pl.concat_list([pl.col(c) for c in cols]).list.n_unique().eq(1).alias("holds"))
+    return merged.with_columns(holds)
+
+
+def build_study_report(st: Study, runs: dict[str, Path]) -> render.Report:
+    """The study's report: per-pairing answers, verdicts side by side, warnings."""
+    hook = hooks.hook_for(st.game)
+    first = next(iter(runs.values()))
+    df0 = runner.load_games(first)
+    team = analysis.frames.is_team_game(df0)
+    prim = hook.primary if hook.primary else (analysis.sides(df0)[0] if team else None)
+    vt = verdict_table(runs, [prim] if prim else None)
+    headline = [st.question]
+    warns: list[str] = []
+    sections: list[render.Section] = []
+    for pname, path in runs.items():
+        rep = render.build_run_report(path)
+        if len(runs) > 1:
+            headline.append(f"With policies {pname}:")
+        headline.extend(rep.headline)
+        warns.extend(f"[{pname}] {w}" if len(runs) > 1 else w for w in rep.warnings)
+        sections.append(render.Section(
+            f"Policies: {pname}",
+            [f"Full report: {path.name}/report/report.md (run folder {path.name})."]
+            + [b for s in rep.sections if s.title in ("Win rates",) for b in s.blocks
+               if isinstance(b, (render.Table, render.Image))][:2],
+        ))
+    if len(runs) > 1:
+        changed = vt.filter(~pl.col("holds"))
+        if changed.height == 0:
+            headline.append(f"The verdicts hold across all {len(runs)} policy pairings "
+                            f"({', '.join(runs)}).")
+        else:
+            rows = "; ".join(
+                f"{r['option']} {r['value_a']}→{r['value_b']} at {r['context'] or 'all'} for "
+                f"{hooks.word(st.game, r['contender'])}: "
+                + ", ".join(f"{p} {r[p]}" for p in runs)
+                for r in changed.iter_rows(named=True))
+            headline.append(f"The verdict changes with the policies in {changed.height} of "
+                            f"{vt.height} comparisons.")
+            warns.append(f"Verdict changes with the policies used: {rows}. A verdict that "
+                         "depends on the players says more about the players than the rules.")
+    table = vt.with_columns(pl.col("holds").map_elements(lambda b: "yes" if b else "NO",
+                                                         return_dtype=pl.String))
+    sections.insert(0, render.Section("Verdicts side by side", [
+        "Each neighbouring pair of settings, per policy pairing: the verdict read from the "
+        "95% interval of the paired difference (Holm within each run), and whether it holds "
+        "under every pairing.",
+        render.Table("Verdicts", table.with_columns(pl.all().cast(pl.String).fill_null("–"))),
+    ]))
+    return render.Report(f"balancelab study: {st.name}", headline, warns, sections)

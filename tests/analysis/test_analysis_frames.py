@@ -1,0 +1,148 @@
+"""Win rates, comparisons and sweeps on hand-made frames and on runs of a tiny test game."""
+
+import shutil
+from pathlib import Path
+
+import polars as pl
+import pytest
+from coin_game import install
+
+from balancelab import analysis, studies
+
+
+def _seat_frame(policies_by_game):
+    """A seat game (wins named by seat) with one variant; winner = seat holding policy 'strong'."""
+    rows = []
+    for i, pols in enumerate(policies_by_game):
+        seats = [f"seat{k}" for k in range(len(pols))]
+        strong = [s for s, p in zip(seats, pols, strict=True) if p == "strong"]
+        winner = strong[0] if (i % 5) else seats[-1]
+        rows.append({"run_id": "r", "game": "fake", "game_version": "1",
+                     "variant_label": "players=3", "players": 3, "policy_player": "mixed",
+                     "policies": ";".join(f"{s}={p}" for s, p in zip(seats, pols, strict=True)),
+                     "game_index": i, "seed": 1, "winner": winner, "end_reason": "score",
+                     "rounds": 10, "decisions": 50})
+    return pl.DataFrame(rows)
+
+
+def test_wins_draws_losses_capped_add_up():
+    df = pl.DataFrame({
+        "variant_label": ["x"] * 6, "policy_a": ["p"] * 6, "policy_b": ["q"] * 6,
+        "policies": ["a=p;b=q"] * 6, "game_index": list(range(6)), "seed": [0] * 6,
+        "winner": ["a", "a", "b", "draw", "", "a"],
+        "end_reason": ["w", "w", "w", "d", "cap", "w"], "rounds": [1] * 6,
+    })
+    r = analysis.win_rates(df)
+    assert r["contender"].to_list() == ["a", "b"]
+    a = r.row(0, named=True)
+    assert (a["wins"], a["draws"], a["losses"], a["capped"], a["games"]) == (3, 1, 1, 1, 6)
+    assert all((r["wins"] + r["draws"] + r["losses"] + r["capped"] == r["games"]).to_list())
+    o = analysis.outcome_rates(df)
+    assert o["count"].sum() == 6
+    assert dict(zip(o["outcome"], o["count"], strict=True))["capped"] == 1
+
+
+def test_seat_swap_mirrors_seat_results():
+    """Exchanging two seats' policies mirrors the seat results (here seat0 <-> seat1)."""
+    n = 200
+    one = _seat_frame([["strong", "weak", "weak"]] * n)
+    two = _seat_frame([["weak", "strong", "weak"]] * n)
+    r1 = analysis.win_rates(one).select("contender", "wins", "rate")
+    r2 = analysis.win_rates(two).select("contender", "wins", "rate")
+    w1 = dict(zip(r1["contender"], r1["wins"], strict=True))
+    w2 = dict(zip(r2["contender"], r2["wins"], strict=True))
+    assert w1["seat0"] == w2["seat1"] and w1["seat1"] == w2["seat0"]
+    assert w1["seat2"] == w2["seat2"]
+    pol1 = analysis.policy_rates(one)
+    pol2 = analysis.policy_rates(two)
+    assert pol1.drop("variant_label").equals(pol2.drop("variant_label"))
+    strong = pol1.filter(pl.col("policy") == "strong").row(0, named=True)
+    assert strong["games"] == n and strong["wins"] == n * 4 // 5
+    assert strong["fair_share"] == pytest.approx(1 / 3)
+
+
+@pytest.fixture(scope="module")
+def coin_sweep(tmp_path_factory):
+    install()
+    path = tmp_path_factory.mktemp("runs") / "coin-sweep"
+    studies.sweep("coin", {"edge": [450, 500, 550], "draw": [0, 100]}, path, games=600,
+                  jobs=1, seed=5)
+    return path
+
+
+def test_sweep_is_one_run_paired_by_seed(coin_sweep: Path):
+    df = analysis.games_frame(coin_sweep)
+    assert df["variant"].n_unique() == 6 and df.height == 3600
+    assert analysis.swept_options(df) == ["edge", "draw"]
+    comp = analysis.compare_variants(coin_sweep)
+    assert comp["paired"].all()
+    # 3 edge pairs x 2 draw values + 1 draw pair x 3 edges = 9 pairs, 2 sides each
+    assert comp.height == 18
+    assert comp["p_holm"].to_list() == pytest.approx(
+        list(__import__("balancelab").analysis.holm(comp["p_value"].to_numpy())))
+    red_edge = comp.filter((pl.col("option") == "edge") & (pl.col("contender") == "red")
+                           & (pl.col("value_a") == "450") & (pl.col("value_b") == "550"))
+    assert set(red_edge["verdict"]) == {"raises"}
+    # adding draws cannot change red's wins (same uniform draw decides red first)
+    red_draw = comp.filter((pl.col("option") == "draw") & (pl.col("contender") == "red"))
+    assert red_draw["diff"].to_list() == [0.0, 0.0, 0.0]
+    assert set(red_draw["verdict"]) == {"no detectable change"}
+    grid = analysis.heat_grid(analysis.sweep_table(coin_sweep), "edge", "draw", "red")
+    assert grid.columns == ["draw", "450", "500", "550"] and grid.height == 2
+
+
+def test_compare_runs_paired_and_unpaired(tmp_path: Path, coin_sweep: Path):
+    from balancelab.games import get_game
+    from balancelab.simulate import runner
+
+    install()
+    g = get_game("coin")
+    for name, seed, edge in (("a", 1, 500), ("b", 1, 600), ("c", 2, 600)):
+        cfg = runner.RunConfig("coin", [g.options_type(edge=edge)], seed=seed, games=500)
+        runner.run(cfg, tmp_path / name, jobs=1)
+    comp = analysis.compare_runs([tmp_path / "a", tmp_path / "b", tmp_path / "c"])
+    assert comp.height == 4
+    assert comp.filter(pl.col("value_b") == "b")["paired"].all()
+    assert not comp.filter(pl.col("value_b") == "c")["paired"].any()
+    assert "edge 500→600" in comp["context"][0]
+    with pytest.raises(ValueError):
+        analysis.compare_runs([tmp_path / "a"])
+
+
+def test_precision_rounds_extend_the_run(tmp_path: Path):
+    install()
+    path = tmp_path / "prec"
+    res = studies.sweep("coin", {"edge": [200, 800]}, path, precision=0.06, games=250, jobs=1)
+    assert res.rounds[-1]["max_half_width"] <= 0.06
+    assert len(res.rounds) >= 2 and res.games == res.rounds[-1]["games"]
+    st = analysis.precision_status(path, tune_n=analysis.stats.precision_tune_n(0.06))
+    assert st["half_width"].max() <= 0.06
+    assert analysis.games_frame(path).height == 2 * res.games
+    shutil.rmtree(path)
+
+
+def test_study_for_a_missing_engine_says_so(monkeypatch):
+    from balancelab import games
+
+    monkeypatch.setitem(games.GAME_MODULES, "ghost", "balancelab.simulate.ghost")
+    monkeypatch.setitem(studies.STUDIES, "ghost-study",
+                        studies.Study("ghost-study", "ghost", {"x": [1, 2]}, "?"))
+    with pytest.raises(studies.StudyError, match="not available"):
+        studies.run_study("ghost-study")
+    with pytest.raises(studies.StudyError, match="valid studies"):
+        studies.run_study("no-such-study")
+
+
+def test_parse_grid_and_pairing():
+    install()
+    from balancelab.games import get_game
+
+    assert studies.parse_grid(["crew=2,3,4", "hal-extra-turns=-1,0,1"]) == {
+        "crew": ["2", "3", "4"], "hal_extra_turns": ["-1", "0", "1"]}
+    with pytest.raises(ValueError):
+        studies.parse_grid(["crew"])
+    g = get_game("coin")
+    assert studies.parse_pairing("red=search:rollouts=20,depth=3,blue=random", g) == {
+        "red": "search:rollouts=20,depth=3", "blue": "random"}
+    assert studies.parse_pairing("red=random;blue=random", g) == {"red": "random",
+                                                                   "blue": "random"}

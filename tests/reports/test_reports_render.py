@@ -1,0 +1,75 @@
+"""Reports: printed aggregates match the raw parquet, same data gives the same bytes."""
+
+import re
+from pathlib import Path
+
+import pyarrow.dataset as ds
+import pytest
+from coin_game import install
+from typer.testing import CliRunner
+
+from balancelab import studies
+from balancelab.reports import write_report
+
+
+@pytest.fixture(scope="module")
+def run_dir(tmp_path_factory) -> Path:
+    install()
+    path = tmp_path_factory.mktemp("runs") / "coin-report"
+    studies.sweep("coin", {"edge": [450, 990], "cap": [0, 30]}, path, base={"draw": 20},
+                  games=500, jobs=1, seed=11)
+    return path
+
+
+def test_report_numbers_equal_raw_parquet(run_dir: Path, tmp_path: Path):
+    paths = write_report([run_dir], tmp_path / "rep")
+    md = paths.markdown.read_text()
+    table = ds.dataset(run_dir / "games", format="parquet", partitioning="hive").to_table(
+        columns=["variant_label", "winner"]).to_pylist()
+    counts: dict[tuple[str, str], int] = {}
+    totals: dict[str, int] = {}
+    for r in table:
+        counts[(r["variant_label"], r["winner"])] = counts.get(
+            (r["variant_label"], r["winner"]), 0) + 1
+        totals[r["variant_label"]] = totals.get(r["variant_label"], 0) + 1
+    printed = re.findall(r"^\| ([^|]+) \| (red|blue) \| ([\d,]+) / ([\d,]+) \| ([\d.]+)%",
+                         md, re.M)
+    assert len(printed) == 16  # the win-rate table and the outcomes table, 8 rows each
+    for label, side, wins, games, rate in printed:
+        k = counts.get((label, side), 0)
+        assert int(wins.replace(",", "")) == k
+        assert int(games.replace(",", "")) == totals[label]
+        assert float(rate) == pytest.approx(round(100 * k / totals[label], 1))
+    assert "Warning.** Ceiling" in md and "bonus" in md  # the coin game's what-if option
+    assert "Capped games" in md
+    assert "data:image/png;base64," in paths.html.read_text()
+
+
+def test_same_data_same_bytes(run_dir: Path, tmp_path: Path):
+    a = write_report([run_dir], tmp_path / "a")
+    b = write_report([run_dir], tmp_path / "b")
+    assert a.markdown.read_bytes() == b.markdown.read_bytes()
+    assert a.html.read_bytes() == b.html.read_bytes()
+    assert [p.read_bytes() for p in a.figures] == [p.read_bytes() for p in b.figures]
+    assert a.figures and "heatmap.png" in {p.name for p in a.figures}
+
+
+def test_html_is_self_contained(run_dir: Path, tmp_path: Path):
+    page = write_report([run_dir], tmp_path / "h").html.read_text()
+    assert "<script" not in page and 'src="http' not in page and "<link" not in page
+
+
+def test_cli_report_compare_and_study_errors(run_dir: Path, tmp_path: Path):
+    from balancelab.cli import app
+
+    runner = CliRunner()
+    res = runner.invoke(app, ["report", str(run_dir), "--out", str(tmp_path / "c")])
+    assert res.exit_code == 0, res.output
+    assert "red wins" in res.output
+    res = runner.invoke(app, ["report", str(tmp_path / "nowhere")])
+    assert res.exit_code == 1 and "error" in res.output
+    res = runner.invoke(app, ["compare", str(run_dir), str(run_dir), "--out",
+                              str(tmp_path / "cmp")])
+    assert res.exit_code == 0, res.output
+    res = runner.invoke(app, ["study", "no-such-study"])
+    assert res.exit_code == 1 and "valid studies" in res.output

@@ -1,0 +1,76 @@
+"""Runner pieces that need no game: chunk plans, seat rotation, seeding, CLI argument parsing."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from balancelab.cli import parse_game_args, parse_policies
+from balancelab.policies.base import PolicyError, canonical_spec, parse_spec
+from balancelab.simulate.core import game_streams
+from balancelab.simulate.runner import plan_chunks, seat_assignment
+
+
+def test_plan_chunks_covers_every_game_once_interleaving_variants() -> None:
+    chunks = plan_chunks(2, 2500, 1000)
+    assert [(c.variant, c.index, c.start, c.stop) for c in chunks] == [
+        (0, 0, 0, 1000), (1, 0, 0, 1000),
+        (0, 1, 1000, 2000), (1, 1, 1000, 2000),
+        (0, 2, 2000, 2500), (1, 2, 2000, 2500),
+    ]
+
+
+def test_plan_chunks_is_a_prefix_when_a_run_is_extended() -> None:
+    small = plan_chunks(1, 3000, 1000)
+    big = plan_chunks(1, 5000, 1000)
+    assert [c.key for c in small] == [c.key for c in big[:3]]
+
+
+def test_seat_rotation_plays_every_permutation_equally_often() -> None:
+    specs = ["a", "b", "c", "c"]
+    sides = ["player"] * 4
+    seen = [tuple(seat_assignment(specs, sides, i, True)) for i in range(24)]
+    perms = list(itertools.permutations(specs))
+    assert seen == perms  # 4! = 24 orderings (with repeats), each once
+    assert seat_assignment(specs, sides, 5, False) == specs
+
+
+def test_rotation_stays_within_a_side() -> None:
+    specs = ["h", "x", "y"]
+    sides = ["hal", "crew", "crew"]
+    assert seat_assignment(specs, sides, 1, True) == ["h", "y", "x"]
+
+
+def test_game_streams_depend_only_on_seed_and_index() -> None:
+    r1, s1 = game_streams(7, 3, 2)
+    r2, s2 = game_streams(7, 3, 2)
+    assert r1.integers(1 << 30) == r2.integers(1 << 30)
+    assert [g.integers(1 << 30) for g in s1] == [g.integers(1 << 30) for g in s2]
+    r3, _ = game_streams(7, 4, 2)
+    r4, _ = game_streams(8, 3, 2)
+    assert len({r1.integers(1 << 62), r3.integers(1 << 62), r4.integers(1 << 62)}) == 3
+
+
+def test_parse_game_args_flags_values_and_sets() -> None:
+    got = parse_game_args(
+        ["--crew", "3", "--hal-extra-turns", "-1", "--remove-shuttles", "--x=4"], ["limit=5"]
+    )
+    assert got == {"crew": "3", "hal-extra-turns": "-1", "remove-shuttles": True, "x": "4",
+                   "limit": "5"}
+    with pytest.raises(ValueError, match="unexpected argument"):
+        parse_game_args(["3"], [])
+    with pytest.raises(ValueError, match="--set takes key=value"):
+        parse_game_args([], ["limit"])
+
+
+def test_parse_policies_and_specs() -> None:
+    assert parse_policies(["crew=search:rollouts=400,depth=40", "hal=random"]) == {
+        "crew": "search:rollouts=400,depth=40", "hal": "random"}
+    with pytest.raises(ValueError, match="SIDE=POLICY"):
+        parse_policies(["crew"])
+    assert parse_spec("search:rollouts=400,c=1.5,mode=uct") == (
+        "search", {"rollouts": 400, "c": 1.5, "mode": "uct"})
+    assert canonical_spec("search:rollouts=4,depth=2") == "search:depth=2,rollouts=4"
+    with pytest.raises(PolicyError, match="key=value"):
+        parse_spec("search:400")
