@@ -168,10 +168,11 @@ def games(
     opts = g.options_type()
     console.print(f"[bold]{g.name}[/] — {g.title} (rules version {g.version})")
     console.print(f"seats (default options): {', '.join(g.seats(opts))}")
-    t = Table("option", "default", "allowed", "source", "meaning")
+    t = Table("option", "default", "allowed", "meaning [source]")
+    t.columns[0].no_wrap = True
     for d in describe(g.options_type):
         t.add_row(f"--{d['name'].replace('_', '-')}", d["default"], d["allowed"],
-                  d["source"], d["help"])
+                  escape(f"{d['help']} [{d['source']}]"))
     console.print(t)
     p = Table("side", "default policy", "policies")
     for side in g.sides:

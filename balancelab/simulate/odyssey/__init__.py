@@ -1,0 +1,40 @@
+"""2001: A Space Odyssey, the board game (Phil Walker-Harding, Maestro Media): HAL vs 2-4 crew.
+
+Rulebook: ../shared/rulebooks/odyssey-2001.txt; board and rulings: ../shared/design/odyssey.md.
+
+==============  ===============================================================================
+seats           0 ``hal``; 1..crew the crewmembers in clockwise order, seat 1 always Bowman.
+                With ``crew_members=random`` (default) Bowman's companions are drawn from
+                Poole/Hunter/Kaminski/Whitehead by the rules' rng at setup (seat names
+                ``crew2``..; the ``crew_members`` column records who played), else the fixed
+                list names the seats.
+sides           ``hal``, ``crew``; winner ``hal`` / ``crew`` / ``""`` (cap)
+decisions       HAL: play a card (hidden or revealed), Target (crewmember + card named), Scan
+                (crewmember), reveal a card to refill the row, discard after a Disconnect.
+                Crew: move (destination), then actions one by one (GIVE, REPAIR one card at a
+                time, OPEN, CANCEL, RECOVER then the card taken, DISCONNECT, Bowman's ask),
+                then end + draw k; discards over the hand limit, the card shown to a Scan, the
+                card given to Bowman when asked. Actions are ints ``op*1000+arg``
+                (table in ``state.py``).
+chance          shuffles of both decks (setup and each reshuffle of a Discard), the first
+                crewmember, the random roster; all from the state's Generator.
+end             HAL: LIF terminated (``lif_terminated``) or any 3 systems terminated
+                (``three_systems_terminated``), checked after every effect. Crew: third Logic
+                sequence (``third_sequence``). ``max_rounds`` crew turns: ``cap`` (no
+                winner). ``rounds`` = crew turns taken.
+options         ``crew`` (2,3,4; key), ``hal_extra_turns`` (-1,0,+1; key), every rulebook
+                constant, the assumed readings (``pod_strict``, ``whitehead_remote_repair``,
+                ``optional_draw``, ``draw_at_system``, ``board_file``), what-if options
+                ``hal_turn_every``, ``crew_talk``, ``max_rounds``. See ``rules.py``.
+information     crew views: own hand + public (positions, revealed row, malfunctions, doors,
+                TRASH piles, pile sizes, hand sizes, announcements); HAL view: hidden hand +
+                public. Announcements (``crew_talk``) go to every view, none under Lipread.
+versions        1: first engine (issue 2).
+==============  ===============================================================================
+"""
+
+from balancelab.simulate.odyssey.engine import GAME, OdysseyGame
+from balancelab.simulate.odyssey.rules import OdysseyOptions
+from balancelab.simulate.odyssey.state import OdysseyState, OdysseyView
+
+__all__ = ["GAME", "OdysseyGame", "OdysseyOptions", "OdysseyState", "OdysseyView"]

@@ -1,0 +1,176 @@
+"""The odyssey :class:`~balancelab.simulate.core.Game`: seats, sides, schema, determinization."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+import polars as pl
+
+from balancelab.simulate.core import Game, State, View
+from balancelab.simulate.odyssey import cards as C
+from balancelab.simulate.odyssey.rules import CREWMEMBERS, OdysseyOptions
+from balancelab.simulate.odyssey.state import OdysseyState, OdysseyView, ctx_for
+
+_I8, _I16 = pl.Int8, pl.Int16
+
+
+class OdysseyGame(Game):
+    """2001: A Space Odyssey, the board game (HAL against 2-4 crewmembers)."""
+
+    name: ClassVar[str] = "odyssey"
+    title: ClassVar[str] = "2001: A Space Odyssey, the board game"
+    version: ClassVar[str] = "1"
+    options_type = OdysseyOptions
+    sides: ClassVar[tuple[str, ...]] = ("hal", "crew")
+    outcomes: ClassVar[tuple[str, ...]] = ("hal", "crew", "")
+    measure_schema: ClassVar[dict[str, Any]] = {
+        "crew_members": pl.String,
+        "first_crewmember": pl.String,
+        "systems_terminated": _I8,
+        "terminated_systems": pl.String,
+        "malfunctions_grv": _I8,
+        "malfunctions_mem": _I8,
+        "malfunctions_com": _I8,
+        "malfunctions_lif": _I8,
+        "disconnects": _I8,
+        "hal_marker": _I8,
+        "malfunctions_played": _I16,
+        "malfunctions_repaired": _I16,
+        "played_grv": _I16,
+        "played_mem": _I16,
+        "played_com": _I16,
+        "played_lif": _I16,
+        "repaired_grv": _I16,
+        "repaired_mem": _I16,
+        "repaired_com": _I16,
+        "repaired_lif": _I16,
+        "hal_draw_left": _I8,
+        "hal_reshuffles": _I16,
+        "crew_reshuffles": _I16,
+        "doors_closed": _I8,
+        "doors_opened": _I8,
+        "hal_played_door": _I8,
+        "hal_played_target": _I16,
+        "hal_played_scan": _I16,
+        "hal_played_lipread": _I16,
+        "target_hits": _I16,
+        "cancels": _I16,
+        "recovers": _I16,
+        "gives": _I16,
+        "hal_turns": _I16,
+    }
+    chunk_games = 200
+    default_policies: ClassVar[dict[str, str]] = {"hal": "hal-pressure", "crew": "crew-team"}
+
+    def seats(self, options: Any) -> tuple[str, ...]:
+        """``("hal", "bowman", ...)``: named crewmembers for a fixed roster, else
+        ``("hal", "bowman", "crew2", ...)`` (the companions are drawn per game)."""
+        fixed = options.roster_fixed()
+        if fixed:
+            return ("hal", *fixed)
+        return ("hal", "bowman", *(f"crew{i}" for i in range(2, options.crew + 1)))
+
+    def side_of_seat(self, options: Any, seat: int) -> str:
+        return "hal" if seat == 0 else "crew"
+
+    def new_initial_state(self, options: Any, rng: np.random.Generator) -> State:
+        return OdysseyState.new(options, rng)
+
+    def determinize(self, view: View, rng: np.random.Generator) -> State:
+        """A full state consistent with ``view``: every card the seat cannot see re-dealt at
+        random (other hands, HAL's hidden hand, both Draw and Discard piles), each pile and
+        hand keeping its public size; the card multiset is preserved.
+
+        Args:
+            view: an :class:`OdysseyView`.
+            rng: source of the re-deal; the new state's own Generator is spawned from it.
+
+        Raises:
+            TypeError: ``view`` is not an :class:`OdysseyView`.
+        """
+        if not isinstance(view, OdysseyView):
+            raise TypeError(f"expected an OdysseyView, got {type(view).__name__}")
+        ctx = ctx_for(view.options)
+        n = ctx.n
+        s = OdysseyState.__new__(OdysseyState)
+        s.ctx = ctx
+        s.rng = np.random.default_rng(int(rng.integers(2**63)))
+        s.roles = tuple(view.roles)
+        s.pos = list(view.pos)
+        # crew cards: all minus TRASH minus what the seat sees in hand
+        pool = list(ctx.crew_deck)
+        for k, c in enumerate(view.crew_trash):
+            for _ in range(c):
+                pool.remove(k)
+        s.hands = [[0] * C.N_CREW_KINDS for _ in range(n + 1)]
+        s.hand_n = [0] * (n + 1)
+        if view.seat > 0:
+            s.hands[view.seat] = list(view.hand)
+            s.hand_n[view.seat] = sum(view.hand)
+            for k, c in enumerate(view.hand):
+                for _ in range(c):
+                    pool.remove(k)
+        rng.shuffle(pool)
+        for t in range(1, n + 1):
+            if t == view.seat:
+                continue
+            for _ in range(view.hand_n[t]):
+                k = pool.pop()
+                s.hands[t][k] += 1
+                s.hand_n[t] += 1
+        s.crew_disc = [pool.pop() for _ in range(view.crew_discard_n)]
+        s.crew_draw = pool
+        s.crew_trash = [k for k, c in enumerate(view.crew_trash) for _ in range(c)]
+        # HAL cards: all minus TRASH, revealed row and board
+        hpool = list(ctx.hal_deck)
+        for k, c in enumerate(view.hal_trash):
+            for _ in range(c):
+                hpool.remove(k)
+        for k in view.hal_revealed:
+            hpool.remove(k)
+        for k in range(4):
+            for _ in range(view.malfunctions[k]):
+                hpool.remove(k)
+        s.hal_hidden = [0] * C.N_HAL_KINDS
+        if view.seat == 0:
+            s.hal_hidden = list(view.hand)
+            for k, c in enumerate(view.hand):
+                for _ in range(c):
+                    hpool.remove(k)
+        rng.shuffle(hpool)
+        if view.seat != 0:
+            for _ in range(view.hand_n[0] - len(view.hal_revealed)):
+                s.hal_hidden[hpool.pop()] += 1
+        s.hal_disc = [hpool.pop() for _ in range(view.hal_discard_n)]
+        s.hal_draw = hpool
+        s.hal_trash = [k for k, c in enumerate(view.hal_trash) for _ in range(c)]
+        s.trash_counts = None
+        s.hal_rev = list(view.hal_revealed)
+        s.mal = list(view.malfunctions)
+        s.doors = list(view.doors)
+        s.closed_mask = sum(1 << d for d in range(1, 8) if view.doors[d] == 1)
+        s.marker = view.marker
+        s.sequences = view.sequences
+        s.logic_trashed = view.logic_trashed
+        s.monolith = view.monolith
+        s.first = view.monolith
+        s.crew_turns = view.crew_turns
+        s.hal_turns = 0
+        s.stack = list(view.stack)
+        s.actor = view.actor
+        s.used = view.used
+        s.repair_open = view.repair_open
+        s.start_pos = view.start_pos
+        s.current_seat = view.stack[-1][1] if view.stack else -1
+        s.phase = view.phase
+        s.terminal = not view.stack
+        s.winner = ""
+        s.end_reason = ""
+        s.m = [0] * OdysseyState.N_M
+        s.log = None
+        return s
+
+
+GAME = OdysseyGame()
+__all__ = ["GAME", "OdysseyGame", "CREWMEMBERS"]

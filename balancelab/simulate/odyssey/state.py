@@ -1,0 +1,1048 @@
+"""The state of a game of 2001: the rules, turn structure, views, and rule events.
+
+Every rule is cited by its rulebook section in the method that implements it. Decisions are
+small ints ``op * 1000 + argument`` (see :data:`OPS` and :meth:`OdysseyState.action_text`):
+
+=======  ================================  ======================================================
+op       who / when                        argument
+=======  ================================  ======================================================
+0        crew: end actions and DRAW        k = cards drawn (0..n)
+1        crew: GIVE                        to_seat * 32 + crew card
+2        crew: REPAIR (one card)           system * 32 + crew card
+3        crew: OPEN a door                 door 1..7
+4        crew: CANCEL a revealed HAL card  HAL card
+5        crew: RECOVER (play the card)     0
+6        crew: DISCONNECT                  lowest Logic number of the sequence
+7        crew (Bowman): ask a card         seat asked
+8        crew: MOVE                        destination space (the current one = stay)
+9        HAL: play a card                  HAL card (+50 when played from the revealed row)
+10       HAL: Target                       crew seat * 32 + crew card named
+11       HAL: Scan                         crew seat
+12       HAL: reveal a card                HAL card moved from the hidden hand to the row
+13       HAL: discard after a Disconnect   HAL card (+50 from the revealed row)
+14       crew: discard over the hand limit crew card
+15       crew: discard to a Scan           crew card (revealed to all)
+16       crew: give to Bowman when asked   crew card
+17       crew: take a card after RECOVER   crew card
+=======  ================================  ======================================================
+
+Turn structure (rulebook: Gameplay, HAL Turn, Crewmember Turn): a stack of pending tasks. Setup
+pushes the first crew turn, HAL's opening turns and HAL's three reveals; every effect pushes the
+decisions it causes (a Scan pushes the scanned crewmember's discard, a Cancel pushes HAL's draw
+and reveal, a MEM termination pushes hand-limit discards clockwise from the Monolith holder).
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from balancelab.simulate.core import GameRecord, State, View
+from balancelab.simulate.odyssey import cards as C
+from balancelab.simulate.odyssey.board import Board, default_board, load_board
+from balancelab.simulate.odyssey.rules import CREWMEMBERS, OdysseyOptions
+
+# -- tasks / phases (the decision a pending task asks for) ------------------------------------
+T_HAL_PLAY = 1
+T_HAL_TARGET = 2
+T_HAL_SCAN = 3
+T_HAL_REVEAL = 4
+T_HAL_DISCARD = 5
+T_HAL_DRAW = 6  # automatic
+T_CREW_TURN = 7  # automatic
+T_MOVE = 8
+T_ACT = 9
+T_LIMIT = 10
+T_SCAN_DISCARD = 11
+T_ASK_GIVE = 12
+T_RECOVER_TAKE = 13
+T_END_TURN = 14  # automatic
+PHASE_NAMES = {T_HAL_PLAY: "hal_play", T_HAL_TARGET: "hal_target", T_HAL_SCAN: "hal_scan",
+               T_HAL_REVEAL: "hal_reveal", T_HAL_DISCARD: "hal_discard", T_MOVE: "move",
+               T_ACT: "actions", T_LIMIT: "hand_limit", T_SCAN_DISCARD: "scan_discard",
+               T_ASK_GIVE: "ask_give", T_RECOVER_TAKE: "recover_take"}
+
+# -- action ops -------------------------------------------------------------------------------
+OP_END, OP_GIVE, OP_REPAIR, OP_OPEN, OP_CANCEL, OP_RECOVER, OP_DISCONNECT, OP_ASK = range(8)
+OP_MOVE, OP_HAL_PLAY, OP_TARGET, OP_SCAN, OP_REVEAL, OP_HAL_DISCARD = range(8, 14)
+OP_LIMIT, OP_SCAN_DISCARD, OP_ASK_GIVE, OP_RECOVER_TAKE = range(14, 18)
+REV = 50  # added to a HAL card to mean "from the revealed row"
+OPS = ("end+draw", "give", "repair", "open", "cancel", "recover", "disconnect", "ask", "move",
+       "hal_play", "target", "scan", "reveal", "hal_discard", "limit_discard", "scan_discard",
+       "ask_give", "recover_take")
+
+# action-type bits for "each different type of action at most once per turn"
+U_GIVE, U_REPAIR, U_OPEN, U_CANCEL, U_RECOVER, U_DISCONNECT, U_ASK = (1 << i for i in range(1, 8))
+_USE_BIT = {OP_GIVE: U_GIVE, OP_OPEN: U_OPEN, OP_CANCEL: U_CANCEL, OP_RECOVER: U_RECOVER,
+            OP_DISCONNECT: U_DISCONNECT, OP_ASK: U_ASK}
+
+BOWMAN, POOLE, HUNTER, KAMINSKI, WHITEHEAD = range(5)
+#: which system each crewmember's Repair cards double (Crewmember Special Abilities)
+SPECIALITY = {BOWMAN: C.C_REPAIR_LIF, POOLE: C.C_REPAIR_MEM, HUNTER: C.C_REPAIR_GRV,
+              KAMINSKI: C.C_REPAIR_COM, WHITEHEAD: -1}
+
+END_REASONS = ("lif_terminated", "three_systems_terminated", "third_sequence", "cap",
+               "hal_cannot_play")
+
+
+class Ctx:
+    """Per-options constants shared (read-only) by all states of one configuration."""
+
+    def __init__(self, options: OdysseyOptions) -> None:
+        o = options
+        self.options = o
+        self.board: Board = load_board(o.board_file) if o.board_file else default_board()
+        b = self.board
+        self.n = o.crew
+        self.limits = o.limits()
+        self.pod = b.system_space[C.LIF]
+        self.core = b.core
+        self.start = b.start
+        self.sys_space = b.system_space
+        self.space_system = b.system
+        self.n_spaces = len(b.names)
+        self.reach: dict[tuple[int, int, int, bool], tuple[int, ...]] = {}
+        self.dist_cache: dict[tuple[int, ...], tuple[tuple[int, ...], ...]] = {}
+        self.windows_cache: dict[tuple[int, int, bool], tuple[int, ...]] = {}
+        self.hal_deck = C.hal_deck(o.deck_grv, o.deck_mem, o.deck_com, o.deck_lif,
+                                   7 if o.deck_close_door else 0, o.deck_target, o.deck_scan,
+                                   o.deck_lipread)
+        self.crew_deck = C.crew_deck(o.deck_wild_repair, o.deck_typed_repair, o.deck_override,
+                                     o.deck_cancel, o.deck_recover)
+        self.L = o.sequence_length
+        self.silence: tuple[None, ...] = (None,) * (self.n + 1)
+        seats = range(1, self.n + 1)
+        self.target_actions = [OP_TARGET * 1000 + s * 32 + k for s in seats
+                               for k in range(C.N_CREW_KINDS)]
+        # doors adjacent to each space: (door, other space)
+        self.doors_at: list[list[tuple[int, int]]] = [[] for _ in b.names]
+        for a, bb, d in b.edges:
+            if d:
+                self.doors_at[a].append((d, bb))
+                self.doors_at[bb].append((d, a))
+
+    def dist(self, doors: tuple[int, ...] | list[int]) -> tuple[tuple[int, ...], ...]:
+        """All-pairs distances with the doors whose state is 1 (closed) shut (cached)."""
+        key = tuple(doors)
+        d = self.dist_cache.get(key)
+        if d is None:
+            mask = sum(1 << x for x in range(1, len(key)) if key[x] == 1)
+            d = self.dist_cache[key] = self.board.distances(mask)
+        return d
+
+    def reachable(self, start: int, mask: int, steps: int, hunter: bool) -> tuple[int, ...]:
+        key = (start, mask, steps, hunter)
+        r = self.reach.get(key)
+        if r is None:
+            r = self.reach[key] = self.board.reachable(start, mask, steps, hunter)
+        return r
+
+
+_CTX: dict[OdysseyOptions, Ctx] = {}
+
+
+def ctx_for(options: OdysseyOptions) -> Ctx:
+    """The shared constants of an options object (cached)."""
+    c = _CTX.get(options)
+    if c is None:
+        c = _CTX[options] = Ctx(options)
+    return c
+
+
+_ViewFields = namedtuple("_ViewFields", [
+    "seat", "phase", "roles", "pos", "hand", "hand_n", "hal_revealed", "malfunctions", "doors",
+    "marker", "sequences", "logic_trashed", "crew_trash", "hal_trash", "crew_draw_n",
+    "crew_discard_n", "hal_draw_n", "hal_discard_n", "monolith", "crew_turns", "actor", "used",
+    "repair_open", "start_pos", "talk", "lipread", "stack", "options"])
+
+
+class OdysseyView(_ViewFields, View):
+    """What one seat may know.
+
+    Crew seats see their own hand (``hand``: counts per crew card kind, length 20); HAL sees its
+    hidden hand (``hand``: counts per HAL card kind, length 14). Everything else is public:
+    positions, the revealed row, malfunctions, doors, piles' sizes, both TRASH piles, the HAL
+    marker, and whatever the crew announced (``talk``; empty under Lipread or with
+    ``crew_talk='none'``).
+
+    Attributes:
+        seat: the viewing seat (0 = HAL).
+        phase: the pending decision (a ``T_*`` code of this module).
+        roles: crewmember index per seat (``-1`` for HAL; 0 Bowman .. 4 Whitehead).
+        pos: space per seat (``-1`` for HAL).
+        hand: own hand as counts per kind.
+        hand_n: cards in hand per seat (HAL: hidden + revealed).
+        hal_revealed: HAL's face-up cards, sorted.
+        malfunctions: malfunction cards at GRV, MEM, COM, LIF.
+        doors: per door 0..7 (0 unused): 0 open (tile beside the board), 1 closed, 2 opened.
+        marker: HAL marker (HAL hand size).
+        sequences: Logic sequences played.
+        logic_trashed: bit n set when Logic n is in the crew TRASH.
+        crew_trash: crew TRASH counts per kind; hal_trash: HAL TRASH counts per kind.
+        crew_draw_n, crew_discard_n, hal_draw_n, hal_discard_n: pile sizes.
+        monolith: the seat holding the Monolith.
+        crew_turns: crew turns taken.
+        actor: the crewmember whose turn it is (0 during HAL's turn).
+        used: action-type bits used this turn (see ``U_*``).
+        start_pos: the actor's space at the start of the turn.
+        talk: per seat, the announced cards (tuple of kinds) or None.
+        lipread: Lipread is revealed.
+        stack: the pending tasks (public turn structure).
+        options: the game's rule options (public, immutable).
+    """
+
+    __slots__ = ()
+
+
+def _counts(kinds: Sequence[int], n: int) -> list[int]:
+    out = [0] * n
+    for k in kinds:
+        out[k] += 1
+    return out
+
+
+class OdysseyState(State):
+    """A game in progress. Build with :meth:`new` (setup) or :meth:`OdysseyGame.determinize`."""
+
+    __slots__ = (
+        "ctx", "rng", "roles", "pos", "hands", "hand_n", "crew_draw", "crew_disc", "crew_trash",
+        "hal_draw", "hal_disc", "hal_trash", "hal_hidden", "hal_rev", "mal", "doors",
+        "closed_mask", "marker", "sequences", "logic_trashed", "monolith", "crew_turns",
+        "hal_turns", "stack", "actor", "used", "repair_open", "start_pos", "current_seat",
+        "phase", "terminal", "winner", "end_reason", "m", "log", "first", "trash_counts",
+    )
+
+    ctx: Ctx
+    roles: tuple[int, ...]
+    pos: list[int]
+    hands: list[list[int]]
+    hand_n: list[int]
+    crew_draw: list[int]
+    crew_disc: list[int]
+    crew_trash: list[int]
+    hal_draw: list[int]
+    hal_disc: list[int]
+    hal_trash: list[int]
+    hal_hidden: list[int]
+    hal_rev: list[int]
+    mal: list[int]
+    doors: list[int]
+    closed_mask: int
+    marker: int
+    sequences: int
+    logic_trashed: int
+    monolith: int
+    crew_turns: int
+    hal_turns: int
+    stack: list[tuple[int, int]]
+    actor: int
+    used: int
+    repair_open: bool
+    start_pos: int
+    phase: int
+    terminal: bool
+    winner: str
+    end_reason: str
+    m: list[int]
+    log: list[str] | None
+    first: int
+    trash_counts: tuple[tuple[int, ...], tuple[int, ...]] | None
+
+    # measure counters (indices into self.m)
+    M_PLAYED = 0  # 0..3 malfunctions played per system
+    M_REPAIRED = 4  # 4..7 malfunctions removed per system
+    M_DISCONNECTS = 8
+    M_DOORS_CLOSED = 9
+    M_DOORS_OPENED = 10
+    M_TARGET = 11
+    M_TARGET_HITS = 12
+    M_SCAN = 13
+    M_LIPREAD = 14
+    M_CANCELS = 15
+    M_HAL_RESHUFFLES = 16
+    M_CREW_RESHUFFLES = 17
+    M_RECOVERS = 18
+    M_GIVES = 19
+    N_M = 20
+
+    def __init__(self) -> None:  # fields are set by new() / _clone()
+        pass
+
+    # -- setup (rulebook: General Setup, HAL Setup, Crewmember Setup) -----------------------
+    @classmethod
+    def new(cls, options: OdysseyOptions, rng: np.random.Generator) -> OdysseyState:
+        """A new game after setup, every chance event drawn from ``rng``."""
+        ctx = ctx_for(options)
+        s = cls()
+        s.ctx = ctx
+        s.rng = rng
+        n = ctx.n
+        fixed = options.roster_fixed()
+        if fixed:
+            roles = [CREWMEMBERS.index(x) for x in fixed]
+        else:
+            others = [int(x) + 1 for x in rng.permutation(4)[: n - 1]]
+            roles = [BOWMAN, *sorted(others)]
+        s.roles = (-1, *roles)
+        s.pos = [-1] + [ctx.start] * n
+        s.hands = [[0] * C.N_CREW_KINDS for _ in range(n + 1)]
+        s.hand_n = [0] * (n + 1)
+        s.crew_draw = list(ctx.crew_deck)
+        rng.shuffle(s.crew_draw)
+        s.crew_disc = []
+        s.crew_trash = []
+        s.hal_draw = list(ctx.hal_deck)
+        rng.shuffle(s.hal_draw)
+        s.hal_disc = []
+        s.hal_trash = []
+        s.trash_counts = None
+        s.hal_hidden = [0] * C.N_HAL_KINDS
+        s.hal_rev = []
+        s.mal = [0, 0, 0, 0]
+        s.doors = [0] * 8
+        s.closed_mask = 0
+        s.marker = options.hal_marker_start
+        s.sequences = 0
+        s.logic_trashed = 0
+        s.monolith = 1 + int(rng.integers(n))
+        s.first = s.monolith
+        s.crew_turns = 0
+        s.hal_turns = 0
+        s.actor = 0
+        s.used = 0
+        s.repair_open = False
+        s.start_pos = -1
+        s.current_seat = -1
+        s.phase = 0
+        s.terminal = False
+        s.winner = ""
+        s.end_reason = ""
+        s.m = [0] * cls.N_M
+        s.log = None
+        for _ in range(options.hal_marker_start):
+            s._hal_draw()
+        for seat in range(1, n + 1):
+            s._crew_draw(seat, options.crew_start_hand)
+        stack = [(T_CREW_TURN, s.monolith)]
+        stack += [(T_HAL_PLAY, 0)] * options.opening_turns()
+        stack += [(T_HAL_REVEAL, 0)] * options.hal_revealed
+        s.stack = stack
+        s._run()
+        return s
+
+    # -- contract --------------------------------------------------------------------------
+    def is_terminal(self) -> bool:
+        return self.terminal
+
+    def copy(self) -> OdysseyState:
+        s = OdysseyState.__new__(OdysseyState)
+        s.ctx = self.ctx
+        s.rng = np.random.default_rng()
+        s.rng.bit_generator.state = self.rng.bit_generator.state
+        s.roles = self.roles
+        s.pos = self.pos[:]
+        s.hands = [h[:] for h in self.hands]
+        s.hand_n = self.hand_n[:]
+        s.crew_draw = self.crew_draw[:]
+        s.crew_disc = self.crew_disc[:]
+        s.crew_trash = self.crew_trash[:]
+        s.hal_draw = self.hal_draw[:]
+        s.hal_disc = self.hal_disc[:]
+        s.hal_trash = self.hal_trash[:]
+        s.trash_counts = self.trash_counts
+        s.hal_hidden = self.hal_hidden[:]
+        s.hal_rev = self.hal_rev[:]
+        s.mal = self.mal[:]
+        s.doors = self.doors[:]
+        s.closed_mask = self.closed_mask
+        s.marker = self.marker
+        s.sequences = self.sequences
+        s.logic_trashed = self.logic_trashed
+        s.monolith = self.monolith
+        s.first = self.first
+        s.crew_turns = self.crew_turns
+        s.hal_turns = self.hal_turns
+        s.stack = self.stack[:]
+        s.actor = self.actor
+        s.used = self.used
+        s.repair_open = self.repair_open
+        s.start_pos = self.start_pos
+        s.current_seat = self.current_seat
+        s.phase = self.phase
+        s.terminal = self.terminal
+        s.winner = self.winner
+        s.end_reason = self.end_reason
+        s.m = self.m[:]
+        s.log = None if self.log is None else []
+        return s
+
+    # -- derived facts -----------------------------------------------------------------------
+    def terminated(self, system: int) -> bool:
+        """Whether ``system`` has at least its limit of malfunctions (System Tiles)."""
+        return self.mal[system] >= self.ctx.limits[system]
+
+    def lipread(self) -> bool:
+        """Lipread is one of the revealed HAL cards (LIPREAD CARD)."""
+        return C.H_LIPREAD in self.hal_rev
+
+    def hand_limit(self, seat: int) -> int:
+        """The seat's hand size now (Hand Size; Poole's ability)."""
+        o = self.ctx.options
+        mem_down = self.mal[C.MEM] >= self.ctx.limits[C.MEM]
+        if self.roles[seat] == POOLE:
+            return o.poole_hand_size_mem_terminated if mem_down else o.poole_hand_size
+        return o.hand_size_mem_terminated if mem_down else o.hand_size
+
+    def draw_count(self, seat: int) -> int:
+        """Cards the seat may draw at the end of its turn (DRAW CARDS; Kaminski)."""
+        ctx = self.ctx
+        o = ctx.options
+        space = self.pos[seat]
+        b = ctx.board
+        if b.picturephone[space]:
+            n = o.draw_picturephone_com_terminated if self.terminated(C.COM) else \
+                o.draw_picturephone
+        elif ctx.space_system[space] >= 0 and ctx.space_system[space] != C.LIF:
+            n = o.draw_at_system
+        else:
+            n = b.draw[space]
+        if self.roles[seat] == KAMINSKI and (space == ctx.start or space == ctx.core):
+            n += o.kaminski_draw
+        return n
+
+    def hal_hand_n(self) -> int:
+        return sum(self.hal_hidden) + len(self.hal_rev)
+
+    # -- the task loop -------------------------------------------------------------------
+    def _run(self) -> None:
+        """Execute automatic tasks until a decision is pending or the game is over."""
+        stack = self.stack
+        while stack:
+            code, seat = stack[-1]
+            if code == T_HAL_DRAW:
+                stack.pop()
+                self._hal_draw()
+                continue
+            if code == T_CREW_TURN:
+                stack.pop()
+                self.actor = seat
+                self.used = 0
+                self.repair_open = False
+                self.start_pos = self.pos[seat]
+                stack.append((T_END_TURN, seat))
+                stack.append((T_ACT, seat))
+                stack.append((T_MOVE, seat))
+                self._event(f"-- {self.seat_name(seat)}'s turn")
+                continue
+            if code == T_END_TURN:
+                stack.pop()
+                self._end_crew_turn(seat)
+                if self.terminal:
+                    return
+                continue
+            if code == T_HAL_REVEAL:
+                if len(self.hal_rev) >= self.ctx.options.hal_revealed or not any(
+                        self.hal_hidden):
+                    stack.pop()
+                    continue
+            elif code == T_LIMIT:
+                if self.hand_n[seat] <= self.hand_limit(seat):
+                    stack.pop()
+                    continue
+            elif code == T_SCAN_DISCARD or code == T_ASK_GIVE:
+                if self.hand_n[seat] == 0:
+                    stack.pop()
+                    self._event(f"{self.seat_name(seat)} has no card")
+                    continue
+            elif code == T_RECOVER_TAKE:
+                if all(k == C.C_RECOVER for k in self.crew_disc):
+                    stack.pop()
+                    self._event("nothing to recover")
+                    continue
+            elif code == T_HAL_PLAY:
+                if not self.hal_rev and not any(self.hal_hidden):
+                    # guard (design notes 1(c)11: cannot arise with the printed decks)
+                    stack.pop()
+                    self._event("HAL has no card to play")
+                    continue
+                self.hal_turns += 1
+                self.actor = 0
+            elif code == T_HAL_DISCARD:
+                if not self.hal_rev and not any(self.hal_hidden):
+                    stack.pop()
+                    continue
+            self.phase = code
+            self.current_seat = seat
+            return
+        # an empty stack with no result cannot happen; guard anyway
+        self._finish("", "hal_cannot_play")
+
+    def _finish(self, winner: str, reason: str) -> None:
+        self.terminal = True
+        self.winner = winner
+        self.end_reason = reason
+        self.stack.clear()
+        self.current_seat = -1
+        self.phase = 0
+        self._event(f"== game over: {winner or 'no winner'} ({reason})")
+
+    def _end_crew_turn(self, seat: int) -> None:
+        """Pass the Monolith clockwise; then HAL's turn (Crewmember Turn, last paragraph)."""
+        self.crew_turns += 1
+        self.actor = 0
+        n = self.ctx.n
+        self.monolith = seat % n + 1
+        o = self.ctx.options
+        if self.crew_turns >= o.max_rounds:
+            self._finish("", "cap")
+            return
+        self.stack.append((T_CREW_TURN, self.monolith))
+        if self.crew_turns % o.hal_turn_every == 0:
+            self.stack.append((T_HAL_PLAY, 0))
+
+    # -- piles -----------------------------------------------------------------------------
+    def _hal_draw(self) -> None:
+        """HAL draws 1 into the hidden hand; the Discard is reshuffled when the Draw pile is
+        empty (HAL Actions, last paragraph). Nothing happens if both are empty."""
+        if not self.hal_draw:
+            if not self.hal_disc:
+                return
+            self.hal_draw = self.hal_disc
+            self.hal_disc = []
+            self.rng.shuffle(self.hal_draw)
+            self.m[self.M_HAL_RESHUFFLES] += 1
+            self._event("HAL Discard reshuffled into a new Draw pile")
+        self.hal_hidden[self.hal_draw.pop()] += 1
+
+    def _crew_draw(self, seat: int, k: int) -> None:
+        """The seat draws ``k`` cards; the crew Discard is reshuffled when the Draw pile runs
+        out (Hand Size, last paragraph); no draw if both are empty (design notes 1(c)12)."""
+        hand = self.hands[seat]
+        for _ in range(k):
+            if not self.crew_draw:
+                if not self.crew_disc:
+                    return
+                self.crew_draw = self.crew_disc
+                self.crew_disc = []
+                self.rng.shuffle(self.crew_draw)
+                self.m[self.M_CREW_RESHUFFLES] += 1
+                self._event("crew Discard reshuffled into a new Draw pile")
+            hand[self.crew_draw.pop()] += 1
+            self.hand_n[seat] += 1
+
+    # -- legal actions -----------------------------------------------------------------------
+    def legal_actions(self) -> list[Any]:
+        """The legal decisions of ``current_seat`` (see the module table); [] when over."""
+        ph = self.phase
+        if self.terminal:
+            return []
+        if ph == T_ACT:
+            return self._legal_act()
+        if ph == T_MOVE:
+            return self._legal_move()
+        if ph == T_HAL_PLAY or ph == T_HAL_DISCARD:
+            base = (OP_HAL_PLAY if ph == T_HAL_PLAY else OP_HAL_DISCARD) * 1000
+            hid = self.hal_hidden
+            out = [base + k for k in range(C.N_HAL_KINDS) if hid[k]]
+            for k in sorted(set(self.hal_rev)):
+                out.append(base + REV + k)
+            return out
+        if ph == T_HAL_REVEAL:
+            hid = self.hal_hidden
+            return [OP_REVEAL * 1000 + k for k in range(C.N_HAL_KINDS) if hid[k]]
+        if ph == T_HAL_TARGET:
+            return list(self.ctx.target_actions)
+        if ph == T_HAL_SCAN:
+            seats = [s for s in range(1, self.ctx.n + 1) if self.roles[s] != WHITEHEAD]
+            return [OP_SCAN * 1000 + s for s in seats]
+        if ph == T_RECOVER_TAKE:
+            kinds = sorted({k for k in self.crew_disc if k != C.C_RECOVER})
+            return [OP_RECOVER_TAKE * 1000 + k for k in kinds]
+        op = {T_LIMIT: OP_LIMIT, T_SCAN_DISCARD: OP_SCAN_DISCARD, T_ASK_GIVE: OP_ASK_GIVE}[ph]
+        hand = self.hands[self.current_seat]
+        return [op * 1000 + k for k in range(C.N_CREW_KINDS) if hand[k]]
+
+    def _legal_move(self) -> list[int]:
+        """MOVE (Crewmember Actions; GRV tile; Hunter; POD capacity)."""
+        seat = self.current_seat
+        ctx = self.ctx
+        o = ctx.options
+        steps = o.move_grv_terminated if self.terminated(C.GRV) else o.move
+        dests = ctx.reachable(self.pos[seat], self.closed_mask, steps,
+                              self.roles[seat] == HUNTER)
+        cap = ctx.board.capacity
+        out = []
+        for d in dests:
+            if cap[d] and d != self.pos[seat]:
+                here = sum(1 for t in range(1, ctx.n + 1) if t != seat and self.pos[t] == d)
+                if here >= cap[d]:
+                    continue
+            out.append(OP_MOVE * 1000 + d)
+        return out
+
+    def _legal_act(self) -> list[int]:
+        """TAKE ACTIONS and DRAW (Crewmember Actions; POD; abilities)."""
+        seat = self.current_seat
+        ctx = self.ctx
+        o = ctx.options
+        pos = self.pos[seat]
+        hand = self.hands[seat]
+        used = self.used
+        n_draw = self.draw_count(seat)
+        out = list(range(n_draw + 1)) if o.optional_draw else [n_draw]
+        pod = ctx.pod
+        moved = pos != self.start_pos
+        if pod == pos or pod == self.start_pos:
+            # POD: move OR repair (design notes 1(c)5)
+            if pos != pod or (moved and o.pod_strict):
+                return out
+            self._legal_repair(seat, pos, hand, out)
+            return out
+        role = self.roles[seat]
+        lip = C.H_LIPREAD in self.hal_rev
+        if self.repair_open or not used & U_REPAIR:
+            self._legal_repair(seat, pos, hand, out)
+        if not lip:
+            mates = [t for t in range(1, ctx.n + 1) if t != seat and self.pos[t] == pos]
+            if mates:
+                if not used & U_GIVE:
+                    for t in mates:
+                        base = OP_GIVE * 1000 + t * 32
+                        out.extend(base + k for k in range(C.N_CREW_KINDS) if hand[k])
+                if role == BOWMAN and not used & U_ASK:
+                    out.extend(OP_ASK * 1000 + t for t in mates if self.hand_n[t])
+        if hand[C.C_OVERRIDE] and not used & U_OPEN:
+            for d, _other in ctx.doors_at[pos]:
+                if self.doors[d] == 1:
+                    out.append(OP_OPEN * 1000 + d)
+        if hand[C.C_CANCEL] and not used & U_CANCEL and ctx.board.cancel[pos]:
+            out.extend(OP_CANCEL * 1000 + k for k in sorted(set(self.hal_rev)))
+        if (hand[C.C_RECOVER] and not used & U_RECOVER and ctx.board.picturephone[pos]
+                and self.crew_disc):
+            out.append(OP_RECOVER * 1000)
+        if pos == ctx.core and not used & U_DISCONNECT:
+            L = ctx.L
+            for low in range(1, 14 - L):
+                if all(hand[C.C_LOGIC1 + low - 1 + i] for i in range(L)) and \
+                        self._sequence_allowed(low):
+                    out.append(OP_DISCONNECT * 1000 + low)
+        return out
+
+    def _legal_repair(self, seat: int, pos: int, hand: list[int], out: list[int]) -> None:
+        """REPAIR (Crewmember Actions; Whitehead; design notes 1(c)6-8, 22-23)."""
+        ctx = self.ctx
+        role = self.roles[seat]
+        if role == WHITEHEAD and ctx.options.whitehead_remote_repair:
+            systems = [k for k in range(4) if self.mal[k]]
+        else:
+            k = ctx.space_system[pos]
+            systems = [k] if k >= 0 and self.mal[k] else []
+        for sysk in systems:
+            base = OP_REPAIR * 1000 + sysk * 32
+            if hand[C.C_WILD]:
+                out.append(base + C.C_WILD)
+            if role == WHITEHEAD:
+                out.extend(base + k for k in (1, 2, 3, 4) if hand[k])
+            elif hand[C.SYSTEM_REPAIR[sysk]]:
+                out.append(base + C.SYSTEM_REPAIR[sysk])
+
+    def _sequence_allowed(self, low: int) -> bool:
+        """The second sequence must leave a possible third (DISCONNECT, IMPORTANT)."""
+        if self.sequences != 1 or not self.ctx.options.third_sequence_guard:
+            return True
+        L = self.ctx.L
+        gone = self.logic_trashed
+        for i in range(L):
+            gone |= 1 << (low + i)
+        return _has_run(gone, L)
+
+    # -- apply -----------------------------------------------------------------------------
+    def _apply(self, action: Any) -> None:
+        op, arg = divmod(action, 1000)
+        stack = self.stack
+        stack.pop()  # the task that asked for this decision
+        seat = self.current_seat
+        if op <= OP_ASK:
+            if op != OP_REPAIR and self.repair_open:
+                self.repair_open = False
+                self.used |= U_REPAIR
+            if op == OP_END:
+                if arg:
+                    self._crew_draw(seat, arg)
+                self._event(f"{self.seat_name(seat)} draws {arg}")
+                stack.append((T_LIMIT, seat))
+            else:
+                stack.append((T_ACT, seat))
+                self._crew_action(seat, op, arg)
+        elif op == OP_MOVE:
+            self.pos[seat] = arg
+        elif op == OP_HAL_PLAY:
+            self._hal_play(arg)
+        elif op == OP_REVEAL:
+            self.hal_hidden[arg] -= 1
+            self.hal_rev.append(arg)
+        elif op == OP_LIMIT or op == OP_SCAN_DISCARD:
+            self.hands[seat][arg] -= 1
+            self.hand_n[seat] -= 1
+            self.crew_disc.append(arg)
+            if op == OP_LIMIT:
+                stack.append((T_LIMIT, seat))
+            else:
+                self._event(f"{self.seat_name(seat)} reveals and discards "
+                            f"{C.crew_card_name(arg)}")
+        elif op == OP_TARGET:
+            t, k = divmod(arg, 32)
+            self.m[self.M_TARGET] += 1
+            if self.hands[t][k]:
+                self.hands[t][k] -= 1
+                self.hand_n[t] -= 1
+                self.crew_disc.append(k)
+                self.m[self.M_TARGET_HITS] += 1
+                self._event(f"hit: {self.seat_name(t)} reveals and discards "
+                            f"{C.crew_card_name(k)}")
+            else:
+                self._event("miss")
+        elif op == OP_SCAN:
+            self.m[self.M_SCAN] += 1
+            stack.append((T_SCAN_DISCARD, arg))
+        elif op == OP_HAL_DISCARD:
+            if arg >= REV:
+                self.hal_rev.remove(arg - REV)
+                self.hal_disc.append(arg - REV)
+                stack.append((T_HAL_REVEAL, 0))
+            else:
+                self.hal_hidden[arg] -= 1
+                self.hal_disc.append(arg)
+        elif op == OP_ASK_GIVE:
+            b = self.actor
+            self.hands[seat][arg] -= 1
+            self.hand_n[seat] -= 1
+            self.hands[b][arg] += 1
+            self.hand_n[b] += 1
+        elif op == OP_RECOVER_TAKE:
+            self.crew_disc.remove(arg)
+            self.hands[seat][arg] += 1
+            self.hand_n[seat] += 1
+        else:
+            raise ValueError(f"unknown action {action!r}")
+        if not self.terminal:
+            self._run()
+
+    def _crew_action(self, seat: int, op: int, arg: int) -> None:
+        """One crew action of the "take actions" step (Crewmember Actions)."""
+        hand = self.hands[seat]
+        stack = self.stack
+        if op == OP_REPAIR:
+            sysk, k = divmod(arg, 32)
+            hand[k] -= 1
+            self.hand_n[seat] -= 1
+            self.crew_disc.append(k)
+            amount = 1
+            if k != C.C_WILD and SPECIALITY[self.roles[seat]] == k:
+                amount = self.ctx.options.specialist_repair
+            amount = min(amount, self.mal[sysk])
+            self.mal[sysk] -= amount
+            self.hal_disc.extend([sysk] * amount)
+            self.m[self.M_REPAIRED + sysk] += amount
+            self.repair_open = True
+            self._event(f"{C.SYSTEMS[sysk]} malfunctions {self.mal[sysk] + amount} -> "
+                        f"{self.mal[sysk]}")
+            return
+        self.used |= _USE_BIT[op]
+        if op == OP_GIVE:
+            t, k = divmod(arg, 32)
+            hand[k] -= 1
+            self.hand_n[seat] -= 1
+            self.hands[t][k] += 1
+            self.hand_n[t] += 1
+            self.m[self.M_GIVES] += 1
+            stack.append((T_LIMIT, t))
+        elif op == OP_OPEN:
+            hand[C.C_OVERRIDE] -= 1
+            self.hand_n[seat] -= 1
+            self.crew_trash.append(C.C_OVERRIDE)
+            self.trash_counts = None
+            self.doors[arg] = 2
+            self.closed_mask &= ~(1 << arg)
+            self.m[self.M_DOORS_OPENED] += 1
+        elif op == OP_CANCEL:
+            hand[C.C_CANCEL] -= 1
+            self.hand_n[seat] -= 1
+            self.crew_disc.append(C.C_CANCEL)
+            self.hal_rev.remove(arg)
+            self.hal_disc.append(arg)
+            self.m[self.M_CANCELS] += 1
+            stack.append((T_HAL_REVEAL, 0))
+            stack.append((T_HAL_DRAW, 0))
+        elif op == OP_RECOVER:
+            hand[C.C_RECOVER] -= 1
+            self.hand_n[seat] -= 1
+            self.crew_disc.append(C.C_RECOVER)
+            self.m[self.M_RECOVERS] += 1
+            stack.append((T_RECOVER_TAKE, seat))
+        elif op == OP_DISCONNECT:
+            for i in range(self.ctx.L):
+                hand[C.C_LOGIC1 + arg - 1 + i] -= 1
+                self.crew_trash.append(C.C_LOGIC1 + arg - 1 + i)
+                self.logic_trashed |= 1 << (arg + i)
+            self.trash_counts = None
+            self.hand_n[seat] -= self.ctx.L
+            self.marker -= 1
+            self.sequences += 1
+            self.m[self.M_DISCONNECTS] += 1
+            self._event(f"HAL Marker -> {self.marker}")
+            if self.sequences >= self.ctx.options.sequences_to_win:
+                self._finish("crew", "third_sequence")
+                return
+            stack.append((T_HAL_DISCARD, 0))
+        elif op == OP_ASK:
+            stack.append((T_LIMIT, seat))
+            stack.append((T_ASK_GIVE, arg))
+
+    def _hal_play(self, arg: int) -> None:
+        """HAL plays one card, then draws; a revealed card is replaced (HAL Actions)."""
+        stack = self.stack
+        if arg >= REV:
+            k = arg - REV
+            self.hal_rev.remove(k)
+            stack.append((T_HAL_REVEAL, 0))
+        else:
+            k = arg
+            self.hal_hidden[k] -= 1
+        stack.append((T_HAL_DRAW, 0))
+        if k <= C.H_LIF:
+            self.mal[k] += 1
+            self.m[self.M_PLAYED + k] += 1
+            lim = self.ctx.limits[k]
+            if self.mal[k] == lim:
+                self._event(f"{C.SYSTEMS[k]} terminated")
+                if self._check_hal_win():
+                    return
+                if k == C.MEM:
+                    # discard down, clockwise from the Monolith holder (Hand Size)
+                    n = self.ctx.n
+                    order = [(self.monolith - 1 + i) % n + 1 for i in range(n)]
+                    for t in reversed(order):
+                        stack.append((T_LIMIT, t))
+        elif k < C.H_TARGET:
+            d = k - C.H_DOOR1 + 1
+            assert self.doors[d] == 0, "a door is closed at most once (design notes 1(c)2)"
+            self.doors[d] = 1
+            self.closed_mask |= 1 << d
+            self.hal_trash.append(k)
+            self.trash_counts = None
+            self.m[self.M_DOORS_CLOSED] += 1
+        elif k == C.H_TARGET:
+            self.hal_disc.append(k)
+            stack.append((T_HAL_TARGET, 0))
+        elif k == C.H_SCAN:
+            self.hal_disc.append(k)
+            stack.append((T_HAL_SCAN, 0))
+        else:
+            self.hal_disc.append(k)
+            self.m[self.M_LIPREAD] += 1
+
+    def _check_hal_win(self) -> bool:
+        """HAL wins at once with LIF or any 3 systems terminated (End of the Game)."""
+        lim = self.ctx.limits
+        mal = self.mal
+        if mal[C.LIF] >= lim[C.LIF]:
+            self._finish("hal", "lif_terminated")
+            return True
+        down = sum(1 for i in range(4) if mal[i] >= lim[i])
+        if down >= self.ctx.options.systems_to_win:
+            self._finish("hal", "three_systems_terminated")
+            return True
+        return False
+
+    # -- views -----------------------------------------------------------------------------
+    def view(self, seat: int) -> OdysseyView:
+        """What ``seat`` may know (see :class:`OdysseyView`)."""
+        hand = tuple(self.hal_hidden) if seat == 0 else tuple(self.hands[seat])
+        hand_n = self.hand_n[:]
+        hand_n[0] = sum(self.hal_hidden) + len(self.hal_rev)
+        ct = self.trash_counts
+        if ct is None:
+            ct = self.trash_counts = (tuple(_counts(self.crew_trash, C.N_CREW_KINDS)),
+                                      tuple(_counts(self.hal_trash, C.N_HAL_KINDS)))
+        rev = self.hal_rev
+        return OdysseyView(
+            seat, self.phase, self.roles, tuple(self.pos), hand, tuple(hand_n),
+            tuple(sorted(rev)), tuple(self.mal), tuple(self.doors), self.marker,
+            self.sequences, self.logic_trashed, ct[0], ct[1], len(self.crew_draw),
+            len(self.crew_disc), len(self.hal_draw), len(self.hal_disc), self.monolith,
+            self.crew_turns, self.actor, self.used, self.repair_open, self.start_pos,
+            self.talk(), C.H_LIPREAD in rev, tuple(self.stack), self.ctx.options)
+
+    def talk(self) -> tuple[tuple[int, ...] | None, ...]:
+        """What the crew announce now, heard by every seat (design notes 1(c)19).
+
+        ``crew_talk='logic'``: each crewmember's Logic cards; ``'open'``: whole hands (as
+        sorted kinds); nothing under Lipread or with ``'none'``.
+        """
+        mode = self.ctx.options.crew_talk
+        if mode == "none" or C.H_LIPREAD in self.hal_rev:
+            return self.ctx.silence
+        n = self.ctx.n
+        out: list[tuple[int, ...] | None] = [None]
+        for s in range(1, n + 1):
+            h = self.hands[s]
+            kinds = C.LOGIC_KINDS if mode == "logic" else range(C.N_CREW_KINDS)
+            out.append(tuple(k for k in kinds for _ in range(h[k])))
+        return tuple(out)
+
+    # -- result ----------------------------------------------------------------------------
+    def result(self) -> GameRecord:
+        """The record of a finished game; ``rounds`` = crew turns taken.
+
+        Raises:
+            RuntimeError: the game is not over.
+        """
+        if not self.terminal:
+            raise RuntimeError("the game is not over")
+        m = self.m
+        down = [C.SYSTEMS[i] for i in range(4) if self.terminated(i)]
+        measures = {
+            "crew_members": ",".join(CREWMEMBERS[r] for r in self.roles[1:]),
+            "first_crewmember": CREWMEMBERS[self.roles[self.first]],
+            "systems_terminated": len(down),
+            "terminated_systems": ",".join(down),
+            "malfunctions_grv": self.mal[0],
+            "malfunctions_mem": self.mal[1],
+            "malfunctions_com": self.mal[2],
+            "malfunctions_lif": self.mal[3],
+            "disconnects": m[self.M_DISCONNECTS],
+            "hal_marker": self.marker,
+            "malfunctions_played": sum(m[0:4]),
+            "malfunctions_repaired": sum(m[4:8]),
+            "played_grv": m[0], "played_mem": m[1], "played_com": m[2], "played_lif": m[3],
+            "repaired_grv": m[4], "repaired_mem": m[5], "repaired_com": m[6],
+            "repaired_lif": m[7],
+            "hal_draw_left": len(self.hal_draw),
+            "hal_reshuffles": m[self.M_HAL_RESHUFFLES],
+            "crew_reshuffles": m[self.M_CREW_RESHUFFLES],
+            "doors_closed": m[self.M_DOORS_CLOSED],
+            "doors_opened": m[self.M_DOORS_OPENED],
+            "hal_played_door": m[self.M_DOORS_CLOSED],
+            "hal_played_target": m[self.M_TARGET],
+            "hal_played_scan": m[self.M_SCAN],
+            "hal_played_lipread": m[self.M_LIPREAD],
+            "target_hits": m[self.M_TARGET_HITS],
+            "cancels": m[self.M_CANCELS],
+            "recovers": m[self.M_RECOVERS],
+            "gives": m[self.M_GIVES],
+            "hal_turns": self.hal_turns,
+        }
+        return GameRecord(self.winner, self.end_reason, self.crew_turns, measures)
+
+    # -- words -----------------------------------------------------------------------------
+    def seat_name(self, seat: int) -> str:
+        if seat == 0:
+            return "HAL"
+        return CREWMEMBERS[self.roles[seat]].capitalize()
+
+    def action_text(self, action: Any) -> str:
+        """The action in the rulebook's words (``"Bowman moves to PICTUREPHONE_1"``)."""
+        try:
+            op, arg = divmod(int(action), 1000)
+        except (TypeError, ValueError):
+            return repr(action)
+        names = self.ctx.board.names
+        who = self.seat_name(self.current_seat) if self.current_seat >= 0 else "?"
+        if op == OP_END:
+            return f"{who} ends the turn and draws {arg}"
+        if op == OP_GIVE:
+            t, k = divmod(arg, 32)
+            return f"{who} gives {C.crew_card_name(k)} to {self.seat_name(t)}"
+        if op == OP_REPAIR:
+            s, k = divmod(arg, 32)
+            return f"{who} plays {C.crew_card_name(k)} at {C.SYSTEMS[s]}"
+        if op == OP_OPEN:
+            return f"{who} plays Manual Override: opens Door {arg}"
+        if op == OP_CANCEL:
+            return f"{who} plays Cancel on HAL's revealed {C.hal_card_name(arg)}"
+        if op == OP_RECOVER:
+            return f"{who} plays Recover"
+        if op == OP_DISCONNECT:
+            seq = "-".join(str(arg + i) for i in range(self.ctx.L))
+            return f"{who} disconnects with Logic {seq}"
+        if op == OP_ASK:
+            return f"{who} asks {self.seat_name(arg)} for a card"
+        if op == OP_MOVE:
+            if self.current_seat > 0 and self.pos[self.current_seat] == arg:
+                return f"{who} stays on {names[arg]}"
+            return f"{who} moves to {names[arg]}"
+        if op == OP_HAL_PLAY:
+            k = arg % REV
+            where = " (revealed)" if arg >= REV else ""
+            extra = ""
+            if k <= C.H_LIF:
+                after = self.mal[k] + 1
+                lim = self.ctx.limits[k]
+                nth = {1: "1st", 2: "2nd", 3: "3rd"}.get(after, f"{after}th")
+                extra = f" ({nth}" + (f": {C.SYSTEMS[k]} terminated)" if after == lim else ")")
+            return f"HAL plays {C.hal_card_name(k)}{where}{extra}"
+        if op == OP_TARGET:
+            t, k = divmod(arg, 32)
+            return f"HAL targets {self.seat_name(t)}, naming {C.crew_card_name(k)}"
+        if op == OP_SCAN:
+            return f"HAL scans {self.seat_name(arg)}"
+        if op == OP_REVEAL:
+            return f"HAL reveals {C.hal_card_name(arg)}"
+        if op == OP_HAL_DISCARD:
+            where = " (revealed)" if arg >= REV else ""
+            return f"HAL discards {C.hal_card_name(arg % REV)}{where} after the Disconnect"
+        if op == OP_LIMIT:
+            return f"{who} discards {C.crew_card_name(arg)} (hand limit)"
+        if op == OP_SCAN_DISCARD:
+            return f"{who} reveals and discards {C.crew_card_name(arg)} (Scan)"
+        if op == OP_ASK_GIVE:
+            return f"{who} gives {C.crew_card_name(arg)} to {self.seat_name(self.actor)}"
+        if op == OP_RECOVER_TAKE:
+            return f"{who} takes {C.crew_card_name(arg)} from the Discard"
+        return repr(action)
+
+    def _event(self, text: str) -> None:
+        if self.log is not None:
+            self.log.append(text)
+
+    def events(self) -> list[str]:
+        """Rule events since the last call (terminations, reshuffles, hits…); the first call
+        switches the log on."""
+        if self.log is None:
+            self.log = []
+            return []
+        out = self.log
+        self.log = []
+        return out
+
+    # -- checks for tests ----------------------------------------------------------------
+    def card_census(self) -> tuple[list[int], list[int]]:
+        """Counts per kind of every crew card and every HAL card, wherever it lies."""
+        crew = _counts(self.crew_draw + self.crew_disc + self.crew_trash, C.N_CREW_KINDS)
+        for h in self.hands[1:]:
+            for k, c in enumerate(h):
+                crew[k] += c
+        hal = _counts(self.hal_draw + self.hal_disc + self.hal_trash + self.hal_rev,
+                      C.N_HAL_KINDS)
+        for k, c in enumerate(self.hal_hidden):
+            hal[k] += c
+        for k in range(4):
+            hal[k] += self.mal[k]
+        return crew, hal
+
+
+def _has_run(gone_mask: int, length: int) -> bool:
+    """Whether Logic numbers 1..12 not in ``gone_mask`` contain ``length`` consecutive ones."""
+    run = 0
+    for n in range(1, 13):
+        if gone_mask >> n & 1:
+            run = 0
+        else:
+            run += 1
+            if run >= length:
+                return True
+    return False

@@ -1,0 +1,106 @@
+"""The engine contract, checked on every registered game with every registered policy.
+
+Random and default games end; legal actions are non-empty until the end; copy() evolves
+identically; the same seed gives the same game; illegal actions raise; views hold no State.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from balancelab.games import GAME_MODULES, get_game
+from balancelab.policies.base import entries_for
+from balancelab.simulate.core import IllegalActionError, State, game_streams
+from balancelab.simulate.runner import RunConfig, play_game, play_one
+
+GAMES = sorted(GAME_MODULES)
+
+
+def _pairings(name: str) -> list[dict[str, str]]:
+    g = get_game(name)
+    out = [dict.fromkeys(g.sides, "random"), dict.fromkeys(g.sides, "default")]
+    for side in g.sides:
+        for pol in entries_for(name, side):
+            if pol not in ("random", "search"):
+                out.append({**dict.fromkeys(g.sides, "default"), side: pol})
+    return out
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_policy_plays_games_to_the_end(name: str) -> None:
+    for pairing in _pairings(name):
+        config = RunConfig(game=name, variants=[], policies=pairing, seed=11, games=3)
+        for i in range(3):
+            played = play_one(config, 0, i)
+            assert played.state.is_terminal()
+            rec = played.record
+            assert rec.winner in (*get_game(name).outcomes, ""), rec.winner
+            assert (rec.winner == "") == (rec.end_reason == "cap")
+            assert set(rec.measures) == set(get_game(name).measure_schema)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_same_seed_same_game_and_other_seeds_differ(name: str) -> None:
+    config = RunConfig(game=name, variants=[], seed=5, games=4)
+    a = [play_one(config, 0, i).record for i in range(4)]
+    b = [play_one(config, 0, i).record for i in range(4)]
+    assert a == b
+    assert len({(r.rounds, r.winner, tuple(sorted(r.measures.items()))) for r in a}) > 1
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_copy_evolves_identically_and_legal_actions_never_empty(name: str) -> None:
+    game = get_game(name)
+    options = game.options_type()
+    rules, seats = game_streams(3, 0, len(game.seats(options)))
+    state = game.new_initial_state(options, rules)
+    steps = 0
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        assert legal, "legal actions must be non-empty until the end"
+        pick = legal[int(seats[0].integers(len(legal)))]
+        if steps % 7 == 0:
+            twin = state.copy()
+            twin.apply(pick)
+            state.apply(pick)
+            assert twin.legal_actions() == state.legal_actions()
+            assert twin.current_seat == state.current_seat
+            assert twin.is_terminal() == state.is_terminal()
+        else:
+            state.apply(pick)
+        steps += 1
+    assert steps > 0
+    with pytest.raises(IllegalActionError, match="game is over"):
+        state.apply(legal[0])
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_illegal_action_raises_a_clear_error(name: str) -> None:
+    game = get_game(name)
+    options = game.options_type()
+    rules, _ = game_streams(1, 0, len(game.seats(options)))
+    state = game.new_initial_state(options, rules)
+    with pytest.raises(IllegalActionError, match="illegal action"):
+        state.apply(("not", "an", "action", 999))
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_views_hold_no_reference_to_the_state(name: str) -> None:
+    game = get_game(name)
+    options = game.options_type()
+    rules, _ = game_streams(2, 0, len(game.seats(options)))
+    state = game.new_initial_state(options, rules)
+    for seat in range(len(game.seats(options))):
+        view = state.view(seat)
+        refs = vars(view).values() if hasattr(view, "__dict__") else [
+            getattr(view, s) for s in getattr(view, "__slots__", ())]
+        assert not any(isinstance(v, State) for v in refs)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_runner_game_equals_direct_play(name: str) -> None:
+    game = get_game(name)
+    config = RunConfig(game=name, variants=[], seed=9, games=2)
+    specs = config.seat_specs(game.options_type())
+    direct = play_game(game, game.options_type(), specs, 9, 1).record
+    assert play_one(config, 0, 1).record == direct
