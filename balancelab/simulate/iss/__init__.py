@@ -1,0 +1,119 @@
+"""*1998 ISS* (Looping Games, 2022): rules engine, FEDOR solo bot and records.
+
+Rulebook: ../shared/rulebooks/iss-1998.txt. Missing data and rulings: ../shared/design/iss.md
+(every ASSUMED value is a rule option or a row of ``balancelab/data/iss_*.toml``).
+
+=================  ==========================================================================
+seats              ``seat0`` … ``seat{n-1}`` clockwise, ``seat0`` = start player; all on side
+                   ``player``. Solo (``players=1``): one seat ``seat0``; FEDOR is part of the
+                   rules (no seat, no policy) and the start player is drawn (``solo_start``).
+decisions          per turn, only where there is a real choice: cargo-check pad, extra action
+                   (or pass), cube to take back when the reserve is empty, the normal action
+                   with its parameters (one tuple, see ``engine``), experiments to keep,
+                   countdown pad, extra-action space after a launch (any seat may be asked),
+                   goal card when several are met; solo ``fedor_choice=human``: FEDOR's token.
+chance             action-card columns, module deck, shuttle decks (and the removed cards),
+                   goal cards, experiment decks, start player (solo), FEDOR deck: all from the
+                   state's Generator.
+end conditions     the last shuttle of a nation is placed after a launch → the round is
+                   finished, then a final round without module cubes or countdown; end reason
+                   ``last_shuttle``; ``max_turns`` reached → ``cap`` (winner ``""``).
+winner             the seat with most points, ties broken by most experiments, else ``tie``;
+                   solo: ``seat0``, ``fedor`` or ``tie``.
+rounds             ``turns // np`` where np counts FEDOR in solo (completed rounds, final
+                   round included).
+options            ``players`` 1-4 and ``remove_shuttles`` (key); ``fedor_choice``; every
+                   rulebook number and every assumed number (countdowns, pad sides, long-stay
+                   points, goal thresholds, FEDOR numbers…); ``max_turns``; ``data_dir``.
+version history    1.0 first engine (issue 3).
+=================  ==========================================================================
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+import polars as pl
+
+from balancelab.simulate.core import Game, State, View
+from balancelab.simulate.iss.cards import load_cards
+from balancelab.simulate.iss.engine import IssState, IssView, Static
+from balancelab.simulate.iss.rules import IssOptions
+from balancelab.simulate.options import RuleOptions
+
+
+class IssGame(Game):
+    """*1998 ISS* for balancelab."""
+
+    name = "iss"
+    title = "1998 ISS"
+    version = "1.0"
+    options_type = IssOptions
+    sides = ("player",)
+    outcomes = ("seat0", "seat1", "seat2", "seat3", "fedor", "tie")
+    measure_schema: ClassVar[dict[str, Any]] = {
+        "turns": pl.Int32,
+        "launches_russia": pl.Int16,
+        "launches_usa": pl.Int16,
+        "launches": pl.Int16,
+        "tie_break": pl.Boolean,
+        "shared_win": pl.Boolean,
+        "winning_score": pl.Int16,
+        "winning_margin": pl.Int16,
+        "end_nation": pl.String,
+        "shuttles_removed": pl.Boolean,
+        "modules_docked": pl.Int16,
+        "goals_taken": pl.Int16,
+        "extra_actions_won": pl.Int16,
+        "fedor_score": pl.Int16,
+        "fedor_experiments": pl.Int16,
+    }
+    seat_schema: ClassVar[dict[str, Any]] = {
+        "seat": pl.Int32,
+        "score": pl.Int16,
+        "tokens": pl.Int16,
+        "external": pl.Int16,
+        "long_stay": pl.Int16,
+        "goals": pl.Int16,
+        "shuttles": pl.Int16,
+        "experiments": pl.Int16,
+        "penalties": pl.Int16,
+        "n_experiments": pl.Int16,
+        "n_shuttles": pl.Int16,
+        "won": pl.Boolean,
+        "rank": pl.Int8,
+    }
+    chunk_games = 200
+    default_policies: ClassVar[dict[str, str]] = {"player": "builder"}
+
+    def seats(self, options: RuleOptions) -> tuple[str, ...]:
+        assert isinstance(options, IssOptions)
+        return tuple(f"seat{k}" for k in range(options.players))
+
+    def side_of_seat(self, options: RuleOptions, seat: int) -> str:
+        return "player"
+
+    def new_initial_state(self, options: RuleOptions, rng: np.random.Generator) -> IssState:
+        assert isinstance(options, IssOptions)
+        st = Static(options, load_cards(options.data_dir))
+        s = IssState(st, rng)
+        s.setup()
+        return s
+
+    def determinize(self, view: View, rng: np.random.Generator) -> State:
+        """A full state consistent with ``view``: hidden hands and deck orders re-dealt.
+
+        Other players' hands keep their sizes and levels; experiment decks keep their sizes;
+        the module, shuttle and FEDOR decks are reshuffled from the cards the seat has not seen
+        (the FEDOR deck keeps the visible back of its top card when possible).
+        """
+        from balancelab.simulate.iss.determinize import determinize
+
+        assert isinstance(view, IssView)
+        return determinize(view, rng)
+
+
+GAME = IssGame()
+
+__all__ = ["GAME", "IssGame", "IssOptions", "IssState", "IssView"]

@@ -1,0 +1,260 @@
+"""Rule options and constants of *1998 ISS* (rulebook: ../shared/rulebooks/iss-1998.txt).
+
+Every number the rulebook prints and every ASSUMED number of the design notes
+(../shared/design/iss.md, 2(c)/2(d)) is a field of :class:`IssOptions`, so a user who owns the
+game can replace an assumption with the printed value (``--set countdowns=1,1,2,2,2,1,2,1``).
+Card, module, shuttle and FEDOR-deck tables live in ``balancelab/data/iss_*.toml``
+(``data_dir`` points at a replacement copy).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from balancelab.simulate.options import OptionError, RuleOptions, option
+
+# -- the eight action cards (Earth 0-3, ISS 4-7) -----------------------------------------------
+TRAIN, LOAD, CONSTRUCT, PLAN, LONG_STAY, INSTALL, OUTSIDE, EXPERIMENT = range(8)
+ACTION_NAMES = (
+    "Train Astronauts",
+    "Load Material",
+    "Construct Modules",
+    "Plan Experiments",
+    "Long Stay",
+    "Install Compartments",
+    "Outside Jobs",
+    "Conduct Experiments",
+)
+EARTH_ACTIONS = (TRAIN, LOAD, CONSTRUCT, PLAN)
+ISS_ACTIONS = (LONG_STAY, INSTALL, OUTSIDE, EXPERIMENT)
+
+# -- compartment types ------------------------------------------------------------------------
+LAB, SW, LS, CRANE, COMM, ANY = range(6)
+COMP_CODES = ("LAB", "SW", "LS", "CRANE", "COMM", "?")
+COMP_NAMES = ("laboratory", "space walk", "long stay", "crane", "communication", "any")
+
+# -- nations / shuttle types ------------------------------------------------------------------
+RUSSIA, USA = 0, 1
+NATIONS = ("russia", "usa")
+SHUTTLE_TYPES = ("Soyuz", "Progress", "Endeavour", "Atlantis", "Discovery")
+
+# -- goal kinds (index = goal card id) ---------------------------------------------------------
+GOAL_KINDS = (
+    "experiments",
+    "advanced",
+    "astronauts_on_shuttles",
+    "materials_on_shuttles",
+    "cubes_on_module",
+    "tokens",
+    "long_stay",
+    "external",
+    "shuttles",
+    "one_of_each",
+)
+
+FEDOR_CHOICES = ("human", "first", "random")
+
+
+@dataclass(frozen=True)
+class IssOptions(RuleOptions):
+    """Rule options of *1998 ISS*. See the package docstring for the table of options."""
+
+    GAME: ClassVar[str] = "iss"
+
+    # key questions
+    players: int = option(
+        2, source="rulebook: Components (1-4 players), Solo Mode", low=1, high=4, key=True,
+        help="number of players; 1 = solo against FEDOR",
+    )
+    remove_shuttles: bool = option(
+        False, source="rulebook: Setup 7 (recommended for first games)", key=True,
+        help="return one random Russian and one random US shuttle card to the box",
+    )
+    # solo
+    fedor_choice: str = option(
+        "human", source="assumed: design notes 2(c)21 (FEDOR 'choose the one you prefer')",
+        choices=FEDOR_CHOICES,
+        help="who picks FEDOR's installation token when it can take only one of a module's two: "
+        "the human seat (a decision), the first printed compartment, or at random",
+    )
+    solo_start: str = option(
+        "random", source="assumed: design notes 2(c)22 (solo start player not stated)",
+        choices=("random", "player", "fedor"), help="start player in solo mode",
+    )
+    fedor_astronauts: int = option(
+        4, source="rulebook: Solo Mode Setup", low=1, high=5, help="astronauts FEDOR uses")
+    fedor_iss_start: int = option(
+        6, source="rulebook: Solo Mode Setup", low=0, high=8, help="FEDOR's start ISS material")
+    fedor_ext_start: int = option(
+        2, source="rulebook: Solo Mode Setup", low=0, high=8,
+        help="FEDOR's start external material")
+    fedor_soyuz_astronauts: int = option(
+        1, source="rulebook: Solo Mode Setup", low=0, high=4,
+        help="astronauts FEDOR puts on each new Soyuz")
+    fedor_cargo: int = option(
+        3, source="rulebook: Solo Mode Setup", low=0, high=9,
+        help="materials FEDOR puts on each new non-Soyuz shuttle")
+    fedor_tries: int = option(
+        3, source="rulebook: FEDOR's Turn, Conduct experiments (read as cards: 2(c)15)",
+        low=1, high=10, help="experiment cards FEDOR tries per experiment action")
+    fedor_outside_max: int = option(
+        3, source="assumed: design notes 2(c)14 (converts min(3, ISS material))", low=1, high=8,
+        help="most ISS materials FEDOR converts in Outside Jobs")
+    fedor_retrieve: str = option(
+        "bottom", source="assumed: 'the lowest module' read as the bottom of the column",
+        choices=("bottom", "top"),
+        help="which module FEDOR takes a cube back from when its reserve is empty")
+    # components and setup
+    astronauts: int = option(
+        5, source="rulebook: Setup 12 (5 astronauts per player)", low=1, high=9,
+        help="astronauts per player")
+    cubes: int = option(
+        8, source="rulebook: Setup 12 (8 action cubes)", low=3, high=20,
+        help="action cubes per player")
+    material_tokens: int = option(
+        9, source="rulebook: Setup 12 (9 material tokens)", low=1, high=30,
+        help="material tokens per player")
+    token_value: int = option(
+        2, source="rulebook: Load Material (a token flips to show 2 materials)", low=1, high=4,
+        help="materials one token can represent")
+    iss_start: int = option(
+        2, source="rulebook: Setup 12b", low=0, high=8, help="start ISS material (non-starters)")
+    iss_start_first: int = option(
+        1, source="rulebook: Setup 12b", low=0, high=8,
+        help="start ISS material of the start player")
+    ext_start: int = option(
+        1, source="rulebook: Setup 12c", low=0, high=8, help="start external material")
+    module_row: int = option(
+        4, source="rulebook: Setup 4 (four modules face up)", low=4, high=4,
+        help="modules face up in the column (fixed: one per action row)")
+    goals_offered: int = option(
+        4, source="rulebook: Setup 9 (four goals)", low=0, high=10, help="goal cards on offer")
+    hand_start: tuple[int, ...] = option(
+        (1, 1, 0), source="rulebook: Setup 10 (a basic and a medium experiment)", low=0, high=4,
+        help="experiments dealt per level (basic, medium, advanced)")
+    # tracks
+    iss_max: int = option(
+        8, source="rulebook: Launch 3 (limit of eight materials)", low=1, high=20,
+        help="top of the ISS material track")
+    ext_max: int = option(
+        8, source="assumed: design notes 2(d) (symmetric ITS pieces)", low=1, high=20,
+        help="top of the external material track")
+    long_stay_points: tuple[int, ...] = option(
+        (0, 1, 3, 5, 8, 11, 14, 18, 22), source="assumed: design notes 2(d) (long-stay track)",
+        low=0, high=100, help="points of long-stay levels 0..max (its length sets the max)")
+    # actions
+    countdowns: tuple[int, ...] = option(
+        (1, 1, 2, 2, 2, 1, 2, 1),
+        source="assumed: design notes 2(d) (Plan Experiments 2 is rulebook: Player Turn example)",
+        low=0, high=9,
+        help="countdown of Train, Load, Construct, Plan, Long Stay, Install, Outside, Experiment")
+    load_materials: int = option(
+        2, source="rulebook: Load Material", low=1, high=6, help="materials per Load action")
+    construct_cubes: int = option(
+        2, source="rulebook: Construct Modules", low=1, high=6,
+        help="cubes distributed by Construct Modules")
+    plan_draw: int = option(
+        2, source="rulebook: Plan Experiments (two, from different decks)", low=1, high=3,
+        help="experiments drawn by Plan Experiments")
+    hand_max: int = option(
+        4, source="rulebook: Plan Experiments", low=1, high=10, help="most experiments in hand")
+    install_max: int = option(
+        2, source="rulebook: Install Compartments", low=1, high=6,
+        help="astronauts (tokens) per Install action")
+    outside_max: int = option(
+        3, source="rulebook: Outside Jobs (one, two or three)", low=1, high=8,
+        help="most materials converted by Outside Jobs")
+    extra_actions_per_turn: int = option(
+        1, source="assumed: design notes 2(c)5 (step 2 is singular)", low=0, high=8,
+        help="extra-action cubes a player may use per turn")
+    # launch pads: countdown start for Soyuz, Progress, Endeavour, Atlantis, Discovery
+    pad_small: tuple[int, ...] = option(
+        (5, 4, 4, 5, 4), source="assumed: design notes 2(d) (launch pads, side A)", low=1,
+        high=9, help="countdown start S/P/E/A/D on the 1-2 player side")
+    pad_large: tuple[int, ...] = option(
+        (7, 5, 6, 7, 6), source="assumed: design notes 2(d) (launch pads, side B)", low=1,
+        high=9, help="countdown start S/P/E/A/D on the 3-4 player side")
+    pad_large_from: int = option(
+        3, source="assumed: design notes 2(c)2 (side B for 3-4 players)", low=1, high=5,
+        help="player count from which the large launch-pad side is used")
+    # goals (values at 2 / 3 / 4 players)
+    goal_points: int = option(5, source="rulebook: Endgame", low=0, high=20,
+                              help="points per goal card")
+    goal_experiments: tuple[int, ...] = option(
+        (5, 4, 4), source="rulebook: Goals", low=0, high=20, help="experiments, at 2/3/4 players")
+    goal_advanced: tuple[int, ...] = option(
+        (3, 2, 2), source="rulebook: Goals", low=0, high=20,
+        help="advanced experiments, at 2/3/4 players")
+    goal_astronauts: tuple[int, ...] = option(
+        (4, 4, 3), source="rulebook: Goals", low=0, high=20,
+        help="astronauts on the shuttles, at 2/3/4 players")
+    goal_materials: tuple[int, ...] = option(
+        (7, 7, 7), source="rulebook: Goals", low=0, high=40,
+        help="materials on the shuttles, at 2/3/4 players")
+    goal_cubes: tuple[int, ...] = option(
+        (6, 6, 6), source="rulebook: Goals", low=0, high=20,
+        help="cubes on one module, at 2/3/4 players")
+    goal_tokens: tuple[int, ...] = option(
+        (7, 6, 5), source="rulebook: Goals", low=0, high=20,
+        help="installation tokens, at 2/3/4 players")
+    goal_long_stay: tuple[int, ...] = option(
+        (5, 4, 3), source="rulebook: Goals", low=0, high=20,
+        help="long-stay level, at 2/3/4 players")
+    goal_external: tuple[int, ...] = option(
+        (6, 6, 6), source="rulebook: Goals", low=0, high=20,
+        help="external materials, at 2/3/4 players")
+    goal_shuttles: tuple[int, ...] = option(
+        (4, 4, 3), source="rulebook: Goals", low=0, high=20,
+        help="shuttle cards, at 2/3/4 players")
+    # scoring
+    token_points: int = option(2, source="rulebook: Endgame", low=0, high=20,
+                               help="points per installation token")
+    external_points: int = option(1, source="rulebook: Endgame", low=0, high=20,
+                                  help="points per external material")
+    set_points: tuple[int, ...] = option(
+        (2, 3, 5, 8, 12), source="rulebook: Endgame", low=0, high=100,
+        help="points for 1..5 different shuttle types")
+    unperformed_penalty: int = option(
+        1, source="rulebook: Endgame", low=0, high=20, help="minus points per experiment in hand")
+    # engine
+    max_turns: int = option(
+        300, source="what-if: safety cap on turns; a game stopped there ends with reason 'cap'",
+        low=1, high=100000, help="turn cap")
+    data_dir: str = option(
+        "", source="what-if: a directory with replacement iss_*.toml card tables",
+        help="directory of iss_*.toml card data ('' = the package's)")
+
+    def check(self) -> None:
+        """Cross-field validation.
+
+        Raises:
+            OptionError: a tuple option of the wrong length.
+        """
+        lengths = {
+            "countdowns": 8, "pad_small": 5, "pad_large": 5, "set_points": 5, "hand_start": 3,
+            "goal_experiments": 3, "goal_advanced": 3, "goal_astronauts": 3,
+            "goal_materials": 3, "goal_cubes": 3, "goal_tokens": 3, "goal_long_stay": 3,
+            "goal_external": 3, "goal_shuttles": 3,
+        }
+        for name, n in lengths.items():
+            if len(getattr(self, name)) != n:
+                raise OptionError(f"option {name!r} of game 'iss' needs {n} values; "
+                                  f"got {len(getattr(self, name))}")
+        if len(self.long_stay_points) < 2:
+            raise OptionError("option 'long_stay_points' of game 'iss' needs at least 2 values")
+        if sum(self.hand_start) > self.hand_max:
+            raise OptionError("option 'hand_start' of game 'iss' deals more than hand_max")
+
+    def goal_needs(self) -> tuple[int, ...]:
+        """Threshold of each goal card (index = goal id) at this player count (solo: 2p values).
+
+        Returns:
+            10 ints in :data:`GOAL_KINDS` order.
+        """
+        k = min(max(self.players, 2), 4) - 2
+        return (
+            self.goal_experiments[k], self.goal_advanced[k], self.goal_astronauts[k],
+            self.goal_materials[k], self.goal_cubes[k], self.goal_tokens[k],
+            self.goal_long_stay[k], self.goal_external[k], self.goal_shuttles[k], 1,
+        )

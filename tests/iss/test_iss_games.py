@@ -1,0 +1,118 @@
+"""Whole games of 1998 ISS: they end, conserve every piece, replay identically, hide hands."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from conftest import make_state
+from helpers import check_conservation
+from hypothesis import given, settings
+from hypothesis import strategies as hs
+
+from balancelab.games import get_game
+from balancelab.policies.base import build
+from balancelab.simulate.iss import GAME, IssOptions
+from balancelab.simulate.runner import play_game
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=hs.integers(0, 2**32 - 1), players=hs.integers(1, 4), remove=hs.booleans(),
+       choice=hs.sampled_from(["human", "first", "random"]))
+def test_random_games_end_and_conserve_everything(seed: int, players: int, remove: bool,
+                                                  choice: str) -> None:
+    s = make_state(players, seed=seed, remove_shuttles=remove, fedor_choice=choice)
+    prng = np.random.default_rng(seed + 1)
+    check_conservation(s)
+    while not s.is_terminal():
+        legal = s.legal_actions()
+        assert legal
+        s.apply(legal[int(prng.integers(len(legal)))])
+        check_conservation(s)
+    rec = s.result()
+    assert rec.end_reason == "last_shuttle"
+    assert rec.winner in GAME.outcomes
+    assert max(rec.measures["launches_russia"], rec.measures["launches_usa"]) >= (
+        4 if remove else 5)
+
+
+def test_same_seed_same_game_with_default_players() -> None:
+    g = get_game("iss")
+    o = IssOptions(players=4)
+    a = play_game(g, o, ["balanced"] * 4, 7, 3).record
+    b = play_game(g, o, ["balanced"] * 4, 7, 3).record
+    assert a == b
+    c = play_game(g, o, ["balanced"] * 4, 7, 4).record
+    assert c != a
+
+
+def test_cap_ends_with_no_winner() -> None:
+    g = get_game("iss")
+    rec = play_game(g, IssOptions(players=2, max_turns=6), ["random", "random"], 1, 0).record
+    assert rec.end_reason == "cap" and rec.winner == ""
+
+
+def test_views_hide_other_hands_and_decisions_do_not_depend_on_them() -> None:
+    s = make_state(3, seed=12)
+    v = s.view(0)
+    assert v.hand == tuple(s.hand[0]) and v.hand_sizes == (2, 2, 2)
+    assert not hasattr(v, "edeck") and not hasattr(v, "sdeck")
+    twin = s.copy()
+    # swap seat 1's hand for unseen cards of the same levels
+    lv = s.st.exp_level
+    for i, e in enumerate(twin.hand[1]):
+        d = twin.edeck[lv[e] - 1]
+        twin.hand[1][i], d[0] = d[0], e
+    assert twin.hand[1] != s.hand[1]
+    check_conservation(twin)
+    g = get_game("iss")
+    for name in ("balanced", "experimenter", "builder", "shuttler"):
+        pa = build(g, s.st.opts, 0, name, np.random.default_rng(5))
+        pb = build(g, s.st.opts, 0, name, np.random.default_rng(5))
+        legal = s.legal_actions()
+        assert pa.act(s.view(s.current_seat), legal) == pb.act(twin.view(s.current_seat), legal)
+
+
+def test_determinize_is_consistent_with_the_view() -> None:
+    s = make_state(4, seed=13, remove_shuttles=True)
+    prng = np.random.default_rng(0)
+    for _ in range(40):
+        legal = s.legal_actions()
+        s.apply(legal[int(prng.integers(len(legal)))])
+    assert not s.is_terminal()
+    seat = s.current_seat
+    v = s.view(seat)
+    d = GAME.determinize(v, np.random.default_rng(1))
+    check_conservation(d)
+    assert d.hand[seat] == s.hand[seat]
+    assert [len(h) for h in d.hand] == [len(h) for h in s.hand]
+    assert [len(x) for x in d.edeck] == [len(x) for x in s.edeck]
+    assert d.legal_actions() == s.legal_actions()
+    dv = d.view(seat)
+    for name in ("cocc", "colc", "iss", "ext", "pad", "cd", "offer", "owned", "hand"):
+        assert getattr(dv, name) == getattr(v, name)
+    while not d.is_terminal():
+        d.apply(d.legal_actions()[0])
+
+
+def test_determinize_solo_keeps_fedor_top_back() -> None:
+    s = make_state(1, seed=14)
+    v = s.view(0)
+    d = GAME.determinize(v, np.random.default_rng(2))
+    check_conservation(d)
+    assert d.view(0).fnext_back == v.fnext_back
+
+
+@pytest.mark.parametrize("name", ["builder", "balanced", "experimenter", "shuttler"])
+def test_scripted_players_beat_random(name: str) -> None:
+    g = get_game("iss")
+    o = IssOptions(players=2)
+    wins = 0
+    for i in range(20):
+        specs = [name, "random"] if i % 2 == 0 else ["random", name]
+        rec = play_game(g, o, specs, 3, i).record
+        wins += rec.winner == f"seat{specs.index(name)}"
+    assert wins >= 17
+
+
+def test_default_policy_is_builder() -> None:
+    assert GAME.default_policies == {"player": "builder"}
