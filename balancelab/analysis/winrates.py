@@ -13,6 +13,7 @@ contender ``wins + draws + losses + capped == games``.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import polars as pl
@@ -187,12 +188,14 @@ def outcome_rates(source: Source, level: float = stats.LEVEL) -> pl.DataFrame:
     names = [*_declared_outcomes(df), "capped"]
     names += sorted(set(observed.get_column("outcome").to_list()) - set(names))
     order = {o: i for i, o in enumerate(names)}
-    grid = df.select("variant").unique().join(
-        pl.DataFrame({"outcome": names}), how="cross")
+    possible = _possible_outcomes(df)
+    grid = pl.DataFrame(
+        [(v, o) for v, outs in possible.items() for o in [*outs, "capped"]],
+        schema={"variant": df.schema["variant"], "outcome": pl.String}, orient="row",
+    )
     out = (
-        grid.join(observed, on=["variant", "outcome"], how="left")
+        grid.join(observed, on=["variant", "outcome"], how="full", coalesce=True)
         .with_columns(pl.col("count").fill_null(0))
-        .filter((pl.col("count") > 0) | pl.col("outcome").is_in(_declared_outcomes(df)))
         .with_columns(
             pl.col("count").sum().over("variant").alias("games"),
             pl.col("outcome").replace_strict(order, return_dtype=pl.Int64).alias("_o"),
@@ -202,6 +205,28 @@ def outcome_rates(source: Source, level: float = stats.LEVEL) -> pl.DataFrame:
     out = with_interval(out, k="count", level=level)
     return _labels(df).select("variant", "variant_label").join(out, on="variant", how="right") \
         .select("variant", "variant_label", "outcome", "count", "games", "rate", "lo", "hi")
+
+
+def _possible_outcomes(df: pl.DataFrame) -> dict[Any, list[str]]:
+    """Per variant, the outcomes its options allow (``Game.possible_outcomes``).
+
+    Falls back to the declared outcomes when the engine or the option columns are missing.
+    """
+    declared = _declared_outcomes(df)
+    variants = df.get_column("variant").unique().sort().to_list()
+    try:
+        from balancelab.games import get_game
+
+        game = get_game(str(df["game"][0]))
+        names = [n for n in game.options_type.names() if n in df.columns]
+        firsts = df.group_by("variant").first()
+        out = {}
+        for row in firsts.iter_rows(named=True):
+            opts = game.options_type.from_strings({n: row[n] for n in names})
+            out[row["variant"]] = [o for o in game.possible_outcomes(opts) if o != CAPPED]
+        return out
+    except (ImportError, ValueError, AttributeError, KeyError, pl.exceptions.PolarsError):
+        return dict.fromkeys(variants, declared)
 
 
 def _declared_outcomes(df: pl.DataFrame) -> list[str]:

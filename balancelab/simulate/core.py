@@ -175,6 +175,13 @@ class Game(abc.ABC):
     def new_initial_state(self, options: RuleOptions, rng: np.random.Generator) -> State:
         """A new game after setup; every chance event draws from ``rng``."""
 
+    def possible_outcomes(self, options: RuleOptions) -> tuple[str, ...]:
+        """The ``winner`` values a game with these options can end with (cap aside).
+
+        Defaults to :attr:`outcomes`; a game whose seats depend on its options narrows it.
+        """
+        return self.outcomes
+
     def determinize(self, view: View, rng: np.random.Generator) -> State:
         """A full state consistent with ``view``: hidden cards re-dealt at random.
 

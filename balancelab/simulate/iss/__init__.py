@@ -87,6 +87,11 @@ class IssGame(Game):
     chunk_games = 200
     default_policies: ClassVar[dict[str, str]] = {"player": "builder"}
 
+    def possible_outcomes(self, options: RuleOptions) -> tuple[str, ...]:
+        """The seats in play, FEDOR in solo (Solo Mode), and a shared win (tie-break)."""
+        seats = self.seats(options)
+        return (*seats, "fedor", "tie") if len(seats) == 1 else (*seats, "tie")
+
     def seats(self, options: RuleOptions) -> tuple[str, ...]:
         assert isinstance(options, IssOptions)
         return tuple(f"seat{k}" for k in range(options.players))

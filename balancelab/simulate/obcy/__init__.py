@@ -1,0 +1,33 @@
+"""Obcy (Aliens, Gambit): the expedition against the ALIENS, and two ways to kill the QUEEN.
+
+=================  ============================================================================
+seats              0 ``expedition`` (one player steers all six characters, as 2. Character
+                   Cards allows), 1 ``aliens``. ``Game.sides = ("expedition", "aliens")``.
+decisions          Phase 1: transporter destination (or stay); which character acts next (or end
+                   the phase); that character's 1-AP actions — walk to a destination (one
+                   decision, cost = path length; the stop rule ends paths), pick up, drop, pass,
+                   heal (Bishop), read a mission, explosive charge, shoot (target, weapon,
+                   shots), grenade, board the transporter, re-enter from the passage track.
+                   Phase 2: hatching (one ALIEN at a time: strength and hatching space), each
+                   ALIEN's destination in token order, attack targets where an ALIEN touches two
+                   characters. Interrupts: retreat end space (the retreating piece's owner, when
+                   there is a choice); Variant 1 Queen fight after every completed task.
+chance             the state's Generator: mission deck shuffle, every die (combat, hatching,
+                   Queen's strength).
+end conditions     ``expedition`` / ``returned_to_ship``: a character reaches the landing pad (or
+                   rides the transporter onto it) after the Queen died; ``aliens`` /
+                   ``expedition_wiped_out``: all characters dead while the Queen lives; ``draw``
+                   / ``draw_all_died_after_queen``; ``""`` / ``cap`` after ``max_rounds``.
+rounds             completed game rounds (one EXPEDITION phase + one ALIENS phase each).
+options            ``queen_variant`` (roll|tasks, key), ``queen_tasks`` (key), ``max_rounds``
+                   and every rulebook/assumed number (see ``rules.ObcyOptions``).
+version history    1: first engine (issue 4).
+=================  ============================================================================
+"""
+
+from balancelab.simulate.obcy.engine import ObcyGame
+from balancelab.simulate.obcy.rules import ObcyOptions
+
+GAME = ObcyGame()
+
+__all__ = ["GAME", "ObcyGame", "ObcyOptions"]

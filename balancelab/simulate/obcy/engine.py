@@ -1,0 +1,136 @@
+"""The Obcy :class:`~balancelab.simulate.core.Game`: seats, record schema, determinization."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+import polars as pl
+
+from balancelab.simulate.core import Game, State, View
+from balancelab.simulate.obcy.rules import CHARACTER_NAMES, ObcyOptions
+from balancelab.simulate.obcy.state import N_MISSIONS, ObcyState, ObcyView
+from balancelab.simulate.options import RuleOptions
+
+SEATS = ("expedition", "aliens")
+
+
+class ObcyGame(Game):
+    """Obcy (Aliens), Gambit: one expedition player against the ALIENS player."""
+
+    name = "obcy"
+    title = "Obcy (Aliens)"
+    version = "1"
+    options_type = ObcyOptions
+    sides = SEATS
+    outcomes = ("expedition", "aliens", "draw", "")
+    measure_schema: ClassVar[dict[str, Any]] = {
+        "tasks_completed": pl.Int16,
+        "points_at_end": pl.Int16,
+        "queen_fights": pl.Int16,
+        "queen_killed": pl.Boolean,
+        "queen_round": pl.Int16,
+        "hatching_after_queen": pl.Boolean,
+        "survivors": pl.Int8,
+        "characters_killed": pl.Int8,
+        "aliens_hatched": pl.Int16,
+        "alien_strength_hatched": pl.Int16,
+        "aliens_killed": pl.Int16,
+        "aliens_merged": pl.Int16,
+        "aliens_on_board": pl.Int16,
+        "missions_drawn": pl.Int16,
+        "missions_discarded": pl.Int16,
+        "shots_fired": pl.Int16,
+        "grenades_thrown": pl.Int16,
+        "charges_used": pl.Int16,
+        "transporter_moves": pl.Int16,
+        "airlock_exits": pl.Int16,
+        **{f"alive_{n.lower()}": pl.Boolean for n in CHARACTER_NAMES},
+    }
+    chunk_games = 25
+    default_policies: ClassVar[dict[str, str]] = {"expedition": "dash", "aliens": "hunter"}
+
+    def seats(self, options: RuleOptions) -> tuple[str, ...]:
+        return SEATS
+
+    def side_of_seat(self, options: RuleOptions, seat: int) -> str:
+        return SEATS[seat]
+
+    def new_initial_state(self, options: RuleOptions, rng: np.random.Generator) -> State:
+        assert isinstance(options, ObcyOptions)
+        return ObcyState(options, rng)
+
+    def determinize(self, view: View, rng: np.random.Generator) -> State:
+        """A full state consistent with ``view``: the mission deck re-shuffled, and for the
+        ALIENS seat the open mission cards re-dealt from the cards it has not seen."""
+        assert isinstance(view, ObcyView)
+        return state_from_view(view, rng)
+
+
+def state_from_view(view: ObcyView, rng: np.random.Generator) -> ObcyState:
+    """Rebuild a state from a view; hidden cards are dealt at random from ``rng``."""
+    from balancelab.simulate.obcy import board as B
+
+    opt = view.options
+    s = ObcyState(opt, np.random.default_rng(0))
+    s.rng = rng
+    s.c_pos = list(view.c_pos)
+    s.c_state = list(view.c_state)
+    s.c_str = list(view.c_str)
+    s.c_ap = list(view.c_ap)
+    s.c_pk = [list(p) for p in view.c_pk]
+    s.c_done = list(view.c_done)
+    s.c_fired = list(view.c_fired)
+    s.c_stopped = list(view.c_stopped)
+    s.c_left = list(view.c_left)
+    s.c_track = list(view.c_track)
+    s.c_exit = list(view.c_exit)
+    s.a_id = list(view.a_id)
+    s.a_pos = list(view.a_pos)
+    s.a_str = list(view.a_str)
+    s.char_cnt = [0] * B.N
+    s.c_adj = [0] * B.N
+    s.alien_cnt = [0] * B.N
+    s.a_adj = [0] * B.N
+    for c in range(6):
+        if s.c_state[c] == 0:
+            s._char_in(s.c_pos[c])
+    for p in s.a_pos:
+        s._alien_in(p)
+    s.floor = {k: list(v) for k, v in view.floor}
+    s.supply = list(view.supply)
+    s.used = list(view.used)
+    s.tr_pos, s.tr_fuel, s.tr_moved = view.tr_pos, view.tr_fuel, view.tr_moved
+    s.collapsed = view.collapsed
+    s.done = list(view.done_missions)
+    s.discarded = list(view.discarded)
+    unseen = [m for m in range(N_MISSIONS) if m not in s.done and m not in s.discarded]
+    if view.open_missions or view.seat == 0:
+        s.open = list(view.open_missions)
+        unseen = [m for m in unseen if m not in s.open]
+        order = [unseen[int(i)] for i in rng.permutation(len(unseen))]
+    else:
+        order = [unseen[int(i)] for i in rng.permutation(len(unseen))]
+        s.open = [order.pop() for _ in range(view.n_open)]
+    s.deck = order[: view.deck_left]
+    s.points = view.points
+    s.queen_alive = view.queen_alive
+    s.hatching_on = view.hatching_on
+    s.hatch_pts = view.hatch_pts
+    s.kills_phase = view.kills_phase
+    s.round = view.round
+    s.active = view.active
+    s.st = dict(view.stats)
+    (
+        s.stage, s.interrupt, s.queen_pending, mo, s.move_ptr, tq, asg, grp, rq, s.r_opts,
+        s.next_aid, s.over, s.winner, s.end_reason,
+    ) = view.machine
+    s.move_order = list(mo)
+    s.tgt_queue = list(tq)
+    s.assign = list(asg)
+    s.groups = list(grp)
+    s.rq = list(rq)
+    s._legal = None
+    s._dest = None
+    s.current_seat = -1 if s.over else view.seat
+    return s

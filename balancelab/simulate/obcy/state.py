@@ -1,0 +1,1464 @@
+"""The Obcy game state: every rule of the rulebook, as a state machine of small decisions.
+
+Phase 1 EXPEDITION (rulebook: 1. Sequence of Play): the transporter moves (one decision), then
+characters act one at a time in an order the expedition chooses (design 3(c)16); each action
+costs AP as in 3. Action Points; a walk to a destination is one decision (cost = its length).
+Phase 2 ALIENS: hatching (one decision per new ALIEN), movement (one decision per ALIEN, in
+token order), metamorphosis (automatic), attack targets (a decision only where an ALIEN is
+adjacent to two or more characters), then the attacks are resolved.
+Retreats are chosen by their owner when there is more than one end space; a Variant 1 Queen
+fight is offered after every completed task.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from balancelab.simulate.core import GameRecord, State, View
+from balancelab.simulate.obcy import board as B
+from balancelab.simulate.obcy.actions import (
+    A_MOVE,
+    A_TARGET,
+    ABOARD,
+    ACT,
+    BOARD,
+    CHARGE,
+    D_ALIEN_MOVE,
+    D_ALIEN_TARGET,
+    D_CHAR,
+    D_HATCH,
+    D_OVER,
+    D_PICK,
+    D_QUEEN,
+    D_RETREAT,
+    D_TRANSPORT,
+    DEAD,
+    DROP,
+    END_ACT,
+    END_PHASE,
+    GIVE,
+    GRENADE,
+    HATCH,
+    HATCH_END,
+    HEAL,
+    MOVE,
+    NO_QUEEN,
+    ON_BOARD,
+    PICK,
+    QUEEN,
+    READ,
+    REENTER,
+    RETREAT,
+    SHOOT,
+    T_MOVE,
+    T_STAY,
+    TRACK,
+)
+from balancelab.simulate.obcy.combat import ATTACKER, DEFENDER, combat_result
+from balancelab.simulate.obcy.rules import (
+    BISHOP,
+    CHARACTER_NAMES,
+    CLIP0,
+    COMP,
+    DISK,
+    EMPTY,
+    FUEL,
+    HICKS,
+    LIMITED,
+    MED,
+    MISSIONS_DATA,
+    RIPLEY,
+    SUIT,
+    WEAPON_USE,
+    WEAPONS,
+    ObcyOptions,
+    starting_items,
+)
+from balancelab.simulate.obcy.rules import (
+    CHARGE as I_CHARGE,
+)
+from balancelab.simulate.obcy.rules import (
+    FLAMER as I_FLAMER,
+)
+from balancelab.simulate.obcy.rules import (
+    GRENADE as I_GRENADE,
+)
+
+NBR = B.NBR
+KIND = B.KIND
+N = B.N
+HATCH_SET = frozenset(B.HATCHES)
+
+# stages of a phase (the base decision; retreats and Queen fights interrupt them)
+ST_TRANSPORT, ST_PICK, ST_CHAR, ST_ALIENS_BEGIN, ST_HATCH, ST_AMOVE, ST_ATARGET, ST_ATTACK = (
+    range(8)
+)
+
+
+# -- missions, resolved to spaces ---------------------------------------------------------------
+def _space_arg(arg: str) -> int:
+    if "," in arg:
+        x, y = arg.split(",")
+        return B.idx(int(x), int(y))
+    return B.FEATURE[arg]
+
+
+def _mission_params() -> tuple[tuple[str, Any], ...]:
+    out: list[tuple[str, Any]] = []
+    for m in MISSIONS_DATA:
+        kind, arg = m["kind"], m["arg"]
+        p: Any = None
+        if kind in ("component", "transporter", "read", "clear", "bishop", "fuel_drop"):
+            p = _space_arg(arg)
+        elif kind == "collapse":
+            a, b = arg.split("-")
+            ax, ay = (int(v) for v in a.split(","))
+            bx, by = (int(v) for v in b.split(","))
+            p = frozenset(B.idx(ax, y) for y in range(ay, by + 1))
+        elif kind == "airlocks":
+            o, i = arg.split("-")
+            p = (int(o), int(i))
+        elif kind == "room":
+            p = "abcdefgh".index(arg)
+        out.append((kind, p))
+    return tuple(out)
+
+
+MISSIONS = _mission_params()
+N_MISSIONS = len(MISSIONS)
+MISSION_IDS = tuple(m["id"] for m in MISSIONS_DATA)
+MISSION_TEXT = tuple(m["text"] for m in MISSIONS_DATA)
+COMPONENT_MISSIONS = {p: i for i, (k, p) in enumerate(MISSIONS) if k == "component"}
+READ_MISSIONS = {p: i for i, (k, p) in enumerate(MISSIONS) if k == "read"}
+
+
+class ObcyView(View):
+    """What one seat may know. All fields are tuples/ints (copies), never the state.
+
+    The ALIENS' view has ``open_missions == ()`` (7. the content of a task is secret); the
+    number of open tasks is ``n_open``.
+    """
+
+    __slots__ = (
+        "seat", "decision", "round", "active", "alien", "retreat", "c_pos", "c_state",
+        "c_str", "c_max", "c_ap", "c_pk", "c_done", "c_fired", "c_stopped", "c_left",
+        "c_track", "c_exit", "a_id", "a_pos", "a_str", "floor", "supply", "used", "tr_pos",
+        "tr_fuel", "tr_moved", "collapsed", "open_missions", "n_open", "deck_left",
+        "done_missions", "discarded", "points", "queen_alive", "hatching_on", "hatch_pts",
+        "kills_phase", "options", "stats", "machine",
+    )
+
+    decision: Any
+    round: Any
+    active: Any
+    alien: Any
+    retreat: Any
+    c_pos: Any
+    c_state: Any
+    c_str: Any
+    c_max: Any
+    c_ap: Any
+    c_pk: Any
+    c_done: Any
+    c_fired: Any
+    c_stopped: Any
+    c_left: Any
+    c_track: Any
+    c_exit: Any
+    a_id: Any
+    a_pos: Any
+    a_str: Any
+    floor: Any
+    supply: Any
+    used: Any
+    tr_pos: Any
+    tr_fuel: Any
+    tr_moved: Any
+    collapsed: Any
+    open_missions: Any
+    n_open: Any
+    deck_left: Any
+    done_missions: Any
+    discarded: Any
+    points: Any
+    queen_alive: Any
+    hatching_on: Any
+    hatch_pts: Any
+    kills_phase: Any
+    options: Any
+    stats: Any
+    machine: Any
+
+    def __init__(self, **kw: Any) -> None:
+        for k, v in kw.items():
+            setattr(self, k, v)
+
+
+class ObcyState(State):
+    """A game of Obcy in progress (see the module docstring for the decision structure)."""
+
+    def __init__(self, options: ObcyOptions, rng: np.random.Generator) -> None:
+        self.opt = options
+        self.rng = rng
+        self._trace = False
+        self._ev: list[str] = []
+        o = options
+        self.duct = B.IS_DUCT_OR_GRATE if o.grate_is_duct else B.IS_DUCT_ONLY
+        self.dmul = o.duct_multiplier
+        self.wstats = o.weapon_stats()
+        self.full_clip = CLIP0 + o.clip_charges
+        self.limits = o.limits()
+        self.c_max = tuple(o.strengths)
+        # characters
+        self.c_pos = [B.PAD_SPACE] * 6
+        self.c_state = [ON_BOARD] * 6
+        self.c_str = list(o.strengths)
+        starts = starting_items(self.full_clip)
+        self.c_pk = [list(s) + [EMPTY] * (o.pockets - len(s)) for s in starts]
+        self.c_ap = [o.action_points] * 6
+        self.c_done = [False] * 6
+        self.c_fired = [False] * 6
+        self.c_stopped = [False] * 6
+        self.c_left = [False] * 6
+        self.c_track = [0] * 6
+        self.c_exit = [0] * 6
+        self.char_cnt = [0] * N
+        self.c_adj = [0] * N  # on-board characters on neighbouring spaces
+        self.alien_cnt = [0] * N
+        self.a_adj = [0] * N  # ALIENS on neighbouring spaces
+        for _ in range(6):
+            self._char_in(B.PAD_SPACE)
+        # aliens
+        self.a_id: list[int] = []
+        self.a_pos: list[int] = []
+        self.a_str: list[int] = []
+        self.next_aid = 0
+        # items
+        self.floor: dict[int, list[int]] = {}
+        held = {k: 0 for k in LIMITED}
+        for s in starts:
+            for it in s:
+                if it in held:
+                    held[it] += 1
+        self.supply = [0] * 10
+        for k in LIMITED:
+            self.supply[k] = self.limits[k] - held[k]
+        self.used = [0] * 10  # tokens set aside (used up or lost with a dead character)
+        # transporter
+        self.tr_pos = B.PAD_SPACE
+        self.tr_fuel = 0
+        self.tr_moved = False
+        self.collapsed: frozenset[int] = frozenset()
+        # missions
+        self.deck = [int(i) for i in rng.permutation(N_MISSIONS)]
+        self.open: list[int] = []
+        self.done: list[int] = []
+        self.discarded: list[int] = []
+        self.points = 0
+        self.queen_alive = True
+        self.hatching_on = True
+        self.queen_pending = False
+        # phase machinery
+        self.round = 0
+        self.stage = ST_TRANSPORT
+        self.interrupt = 0  # 0 none, D_RETREAT or D_QUEEN
+        self.active = -1
+        self.kills_phase = 0
+        self.hatch_pts = 0
+        self.move_order: list[int] = []
+        self.move_ptr = 0
+        self.tgt_queue: list[tuple[int, tuple[int, ...]]] = []  # (alien id, candidate chars)
+        self.assign: list[tuple[int, int]] = []  # (alien id, char)
+        self.groups: list[tuple[int, tuple[int, ...]]] = []
+        self.rq: list[tuple[int, int, int, int]] = []  # (0 char/1 alien, ident, spaces, weapon)
+        self.r_opts: tuple[int, ...] = ()
+        self.over = False
+        self.winner = ""
+        self.end_reason = ""
+        self.current_seat = 0
+        # measures
+        self.st = {
+            "queen_fights": 0, "aliens_hatched": 0, "alien_strength_hatched": 0,
+            "aliens_killed": 0, "aliens_merged": 0, "characters_killed": 0,
+            "shots_fired": 0, "grenades_thrown": 0, "charges_used": 0, "missions_drawn": 0,
+            "missions_discarded": 0, "transporter_moves": 0, "airlock_exits": 0,
+            "queen_round": -1, "queen_killed_by": 0,
+        }
+        self._legal: list[Any] | None = None
+        self._dest: dict[int, int] | None = None
+        self._begin_expedition(first=True)
+        self._settle()
+
+    # == occupancy helpers ==
+    def _char_in(self, p: int) -> None:
+        self.char_cnt[p] += 1
+        for n in NBR[p]:
+            self.c_adj[n] += 1
+
+    def _char_out(self, p: int) -> None:
+        self.char_cnt[p] -= 1
+        for n in NBR[p]:
+            self.c_adj[n] -= 1
+
+    def _alien_in(self, p: int) -> None:
+        self.alien_cnt[p] += 1
+        for n in NBR[p]:
+            self.a_adj[n] += 1
+
+    def _alien_out(self, p: int) -> None:
+        self.alien_cnt[p] -= 1
+        for n in NBR[p]:
+            self.a_adj[n] -= 1
+
+    def _log(self, msg: str) -> None:
+        if self._trace:
+            self._ev.append(msg)
+
+    def events(self) -> list[str]:
+        self._trace = True
+        out, self._ev = self._ev, []
+        return out
+
+    # == contract ==
+    def is_terminal(self) -> bool:
+        return self.over
+
+    def decision(self) -> int:
+        """The current decision code (``actions.D_*``)."""
+        if self.over:
+            return D_OVER
+        if self.interrupt:
+            return self.interrupt
+        return (D_TRANSPORT, D_PICK, D_CHAR, -1, D_HATCH, D_ALIEN_MOVE, D_ALIEN_TARGET, -1)[
+            self.stage
+        ]
+
+    def legal_actions(self) -> list[Any]:
+        if self._legal is not None:
+            return self._legal
+        if self.over:
+            self._legal = []
+            return self._legal
+        d = self.decision()
+        if d == D_CHAR:
+            out = self._char_legal(self.active)
+        elif d == D_PICK:
+            out = [(ACT, c) for c in range(6) if self._can_activate(c)]
+            out.append((END_PHASE,))
+        elif d == D_ALIEN_MOVE:
+            i = self.a_id.index(self.move_order[self.move_ptr])
+            out = [(A_MOVE, s) for s in self._alien_dests(i)]
+        elif d == D_HATCH:
+            out = [(HATCH_END,)]
+            top = min(self.hatch_pts, self.opt.alien_max_strength)
+            for k, h in enumerate(B.HATCHES):
+                if not self.char_cnt[h]:
+                    out.extend((HATCH, s, k) for s in range(1, top + 1))
+        elif d == D_RETREAT:
+            out = [(RETREAT, s) for s in self.r_opts]
+        elif d == D_ALIEN_TARGET:
+            out = [(A_TARGET, c) for c in self.tgt_queue[0][1]]
+        elif d == D_QUEEN:
+            out = [(QUEEN,), (NO_QUEEN,)]
+        else:  # D_TRANSPORT
+            out = [(T_STAY,)] + [(T_MOVE, s) for s in self._transport_dests()]
+        self._legal = out
+        return out
+
+    def _apply(self, action: Any) -> None:
+        self._legal = None
+        op = action[0]
+        if op == A_MOVE:
+            self._do_alien_move(action[1])
+        elif op == MOVE:
+            self._do_move(self.active, action[1])
+        elif op == ACT:
+            self._do_activate(action[1])
+        elif op == END_ACT:
+            self.c_done[self.active] = True
+            self.stage = ST_PICK
+        elif op == SHOOT:
+            self._do_shoot(self.active, action[1], action[2], action[3])
+        elif op == PICK:
+            self._do_pick(self.active, action[1])
+        elif op == DROP:
+            self._do_drop(self.active, action[1])
+        elif op == GIVE:
+            self._do_give(self.active, action[1], action[2])
+        elif op == HEAL:
+            self._do_heal(self.active, action[1])
+        elif op == READ:
+            self._do_read(self.active)
+        elif op == CHARGE:
+            self._do_charge(self.active, action[1])
+        elif op == GRENADE:
+            self._do_grenade(self.active, action[1], action[2], action[3])
+        elif op == BOARD:
+            self._do_board(self.active)
+        elif op == REENTER:
+            self._do_reenter(self.active, action[1])
+        elif op == END_PHASE:
+            self._end_expedition()
+        elif op == HATCH:
+            self._do_hatch(action[1], action[2])
+        elif op == HATCH_END:
+            self.hatch_pts = 0
+        elif op == A_TARGET:
+            aid, _ = self.tgt_queue.pop(0)
+            self.assign.append((aid, action[1]))
+        elif op == RETREAT:
+            self._finish_retreat(action[1])
+        elif op == QUEEN:
+            self._queen_fight()
+        elif op == NO_QUEEN:
+            self.queen_pending = False
+            self.interrupt = 0
+        elif op == T_MOVE:
+            self._do_transport(action[1])
+        elif op == T_STAY:
+            self.stage = ST_PICK
+        else:
+            raise ValueError(f"unknown action {action!r}")
+        self._settle()
+
+    # == the flow between decisions ==
+    def _settle(self) -> None:
+        """Run automatic steps until a seat must decide or the game is over."""
+        while True:
+            if self.over:
+                self.current_seat = -1
+                return
+            if self.interrupt:
+                return
+            if self.rq:
+                if not self._start_retreat():
+                    return
+                continue
+            if self.queen_pending:
+                self.interrupt = D_QUEEN
+                self.current_seat = 0
+                return
+            st = self.stage
+            if st == ST_CHAR:
+                c = self.active
+                if self.c_state[c] == DEAD or (self.c_state[c] == TRACK and self.c_track[c] == 0):
+                    self.c_done[c] = True
+                    self.stage = ST_PICK
+                    continue
+                self.current_seat = 0
+                return
+            if st == ST_PICK or st == ST_TRANSPORT:
+                self.current_seat = 0
+                return
+            if st == ST_ALIENS_BEGIN:
+                self.hatch_pts = 0
+                if self.hatching_on:
+                    self.hatch_pts = int(self.rng.integers(1, self.opt.hatch_die + 1))
+                    self._log(f"hatching roll {self.hatch_pts}")
+                self.stage = ST_HATCH
+                continue
+            if st == ST_HATCH:
+                lim = self.opt.alien_token_limit
+                if (
+                    self.hatch_pts > 0
+                    and (not lim or len(self.a_id) < lim)
+                    and any(not self.char_cnt[h] for h in B.HATCHES)
+                ):
+                    self.current_seat = 1
+                    return
+                self.stage = ST_AMOVE
+                self.move_order = list(self.a_id)
+                self.move_ptr = 0
+                continue
+            if st == ST_AMOVE:
+                if self._next_alien_to_move():
+                    self.current_seat = 1
+                    return
+                self._metamorphosis()
+                self._find_targets()
+                self.stage = ST_ATARGET
+                continue
+            if st == ST_ATARGET:
+                if self.tgt_queue:
+                    self.current_seat = 1
+                    return
+                groups: dict[int, list[int]] = {}
+                for aid, c in self.assign:
+                    groups.setdefault(c, []).append(aid)
+                self.groups = sorted((c, tuple(ids)) for c, ids in groups.items())
+                self.assign = []
+                self.stage = ST_ATTACK
+                continue
+            if st == ST_ATTACK:
+                if self.groups:
+                    c, ids = self.groups.pop(0)
+                    self._alien_attack(c, ids)
+                    continue
+                self._end_round()
+                continue
+            raise RuntimeError(f"bad stage {st}")
+
+    def _begin_expedition(self, first: bool = False) -> None:
+        ap = self.opt.action_points
+        last = self.opt.passage_len - 1
+        for c in range(6):
+            self.c_ap[c] = ap
+            self.c_done[c] = False
+            self.c_fired[c] = False
+            self.c_stopped[c] = False
+            self.c_left[c] = False
+            if self.c_state[c] == TRACK and not first and self.c_track[c] < last:
+                self.c_track[c] += 1
+        self.kills_phase = 0
+        self.tr_moved = False
+        self.active = -1
+        if self.tr_fuel > 0 and any(s == ABOARD for s in self.c_state):
+            self.stage = ST_TRANSPORT
+        else:
+            self.stage = ST_PICK
+
+    def _end_expedition(self) -> None:
+        # 7. tasks checked at the end of the phase (M08, M13, M18, M19)
+        for m in list(self.open):
+            kind, p = MISSIONS[m]
+            ok = False
+            if kind == "transporter":
+                ok = self.tr_pos == p and (self.tr_fuel > 0 or self.tr_moved)
+            elif kind == "clear":
+                r = self.opt.mission_radius
+                d = B.dist_from(p, self.collapsed)
+                ok = all(d[a] > r for a in self.a_pos)
+            elif kind == "bishop":
+                ok = (
+                    self.c_state[BISHOP] == ON_BOARD
+                    and self.c_pos[BISHOP] == p
+                    and COMP in self.c_pk[BISHOP]
+                )
+            elif kind == "room":
+                ok = all(
+                    self.c_state[c] == ON_BOARD and B.ROOM_OF[self.c_pos[c]] == p
+                    for c in (RIPLEY, HICKS)
+                )
+            if ok:
+                self._complete(m)
+        self._discard_impossible()
+        self.active = -1
+        self.stage = ST_ALIENS_BEGIN
+
+    def _end_round(self) -> None:
+        self.round += 1
+        if self.round >= self.opt.max_rounds:
+            self._finish("", "cap")
+            return
+        self._begin_expedition()
+
+    def _finish(self, winner: str, reason: str) -> None:
+        self.over = True
+        self.winner = winner
+        self.end_reason = reason
+        self.interrupt = 0
+        self.current_seat = -1
+        self._log(f"game over: {reason}")
+
+    def _check_all_dead(self) -> None:
+        if all(s == DEAD for s in self.c_state) and not self.over:
+            if self.queen_alive:
+                self._finish("aliens", "expedition_wiped_out")
+            else:
+                self._finish("draw", "draw_all_died_after_queen")
+
+    def _check_ship(self) -> None:
+        """8. After the Queen's death a character on the landing pad has reached the ship."""
+        if not self.queen_alive and not self.over:
+            for c in range(6):
+                if self.c_state[c] == ON_BOARD and self.c_pos[c] == B.PAD_SPACE:
+                    self._finish("expedition", "returned_to_ship")
+                    return
+
+    # == expedition: choosing a character ==
+    def _can_activate(self, c: int) -> bool:
+        if self.c_done[c]:
+            return False
+        s = self.c_state[c]
+        if s == ON_BOARD or s == ABOARD:
+            return True
+        if s == TRACK:
+            return self.c_track[c] == self.opt.passage_len - 1
+        return False
+
+    def _do_activate(self, c: int) -> None:
+        self.active = c
+        self.stage = ST_CHAR
+        if self.c_state[c] == ABOARD:  # 4.2 a rider leaves; the vehicle's space is its start
+            self.c_state[c] = ON_BOARD
+            self.c_pos[c] = self.tr_pos
+            self.c_left[c] = True
+            self._char_in(self.tr_pos)
+            self._log(f"{CHARACTER_NAMES[c]} leaves the transporter")
+            self._check_ship()
+
+    # == expedition: the character's actions ==
+    def _char_dests(self, c: int) -> dict[int, int]:
+        """4.1 destinations within the AP left → walking cost (the stop rule ends a path)."""
+        start = self.c_pos[c]
+        budget = self.c_ap[c]
+        alien = self.alien_cnt
+        aadj = self.a_adj
+        chars = self.char_cnt
+        col = self.collapsed
+        tr = self.tr_pos
+        pk = self.c_pk[c]
+        suit = SUIT in pk
+        pad_ok = (not self.queen_alive) or (FUEL in pk and tr == B.PAD_SPACE)
+        seen = {start}
+        out: dict[int, int] = {}
+        frontier = [start]
+        for step in range(1, budget + 1):
+            nxt = []
+            for u in frontier:
+                for v in NBR[u]:
+                    if v in seen:
+                        continue
+                    seen.add(v)
+                    if alien[v] or v in col:
+                        continue
+                    k = KIND[v]
+                    if k >= 5:  # airlock or pad: an end, never passed through
+                        if (k == 5 and suit) or (k == 6 and pad_ok):
+                            out[v] = step
+                        continue
+                    if chars[v] and v != tr:
+                        continue
+                    out[v] = step
+                    if not aadj[v]:
+                        nxt.append(v)
+            if not nxt:
+                break
+            frontier = nxt
+        return out
+
+    def _char_legal(self, c: int) -> list[Any]:
+        out: list[Any] = [(END_ACT,)]
+        st = self.c_state[c]
+        if st == TRACK:
+            for k, s in enumerate(B.AIRLOCKS):
+                if not self.char_cnt[s] and s not in self.collapsed:
+                    out.append((REENTER, k + 1))
+            return out
+        pos = self.c_pos[c]
+        pk = self.c_pk[c]
+        if pos == self.tr_pos and self.tr_fuel > 0 and not self.c_left[c]:
+            out.append((BOARD,))
+        ap = self.c_ap[c]
+        if ap <= 0:
+            return out
+        if not self.c_fired[c]:
+            if not self.c_stopped[c]:
+                self._dest = self._char_dests(c)
+                out.extend((MOVE, s) for s in self._dest)
+            free = EMPTY in pk
+            if free:
+                seen: set[int] = set()
+                fl = self.floor.get(pos)
+                if fl:
+                    for it in fl:
+                        if it not in seen:
+                            seen.add(it)
+                            out.append((PICK, it))
+                store = B.STORE_ITEMS.get(pos)
+                if store:
+                    for it in store:
+                        if it == B.FULL_CLIP:
+                            if self.full_clip not in seen:
+                                out.append((PICK, self.full_clip))
+                                seen.add(self.full_clip)
+                        elif it not in seen and (it == COMP or self.supply[it] > 0):
+                            out.append((PICK, it))
+                            seen.add(it)
+            held = {it for it in pk if it != EMPTY}
+            for it in held:
+                out.append((DROP, it))
+            if held and self.c_adj[pos]:
+                for c2 in range(6):
+                    if (
+                        c2 != c
+                        and self.c_state[c2] == ON_BOARD
+                        and self.c_pos[c2] in B.NBR_SET[pos]
+                        and EMPTY in self.c_pk[c2]
+                    ):
+                        out.extend((GIVE, it, c2) for it in held)
+            if c == BISHOP and MED in held:
+                for c2 in range(6):
+                    if (
+                        c2 != c
+                        and self.c_state[c2] == ON_BOARD
+                        and self.c_str[c2] < self.c_max[c2]
+                        and self.c_pos[c2] in B.NBR_SET[pos]
+                    ):
+                        out.append((HEAL, c2))
+            if DISK in held and pos in B.COMPUTERS and self._can_read(pos):
+                out.append((READ,))
+            if I_CHARGE in held:
+                for n in NBR[pos]:
+                    if (
+                        KIND[n] == B.CORRIDOR
+                        and n not in self.collapsed
+                        and not self.char_cnt[n]
+                        and not self.alien_cnt[n]
+                        and n != self.tr_pos
+                    ):
+                        out.append((CHARGE, n))
+        if self.a_id:
+            self._shots_legal(c, pos, pk, ap, out)
+        return out
+
+    def _charges(self, pk: list[int]) -> int:
+        return sum(it - CLIP0 for it in pk if it >= CLIP0)
+
+    def _los_clear(self, inter: tuple[int, ...]) -> bool:
+        chars = self.char_cnt
+        alien = self.alien_cnt
+        col = self.collapsed
+        for s in inter:
+            if chars[s] or alien[s] or s in col:
+                return False
+        return True
+
+    def _shots_legal(self, c: int, pos: int, pk: list[int], ap: int, out: list[Any]) -> None:
+        use = WEAPON_USE[c]
+        charges = self._charges(pk)
+        los = B.LOS[pos]
+        cube = B.CUBE[pos]
+        if charges:
+            weapons = {it for it in pk if it in WEAPONS and it in use}
+            if weapons:
+                top = min(ap, charges)
+                for w in weapons:
+                    rng_ = self.wstats[w][0]
+                    for aid, apos in zip(self.a_id, self.a_pos, strict=True):
+                        q, r, s = B.CUBE[apos]
+                        if max(abs(q - cube[0]), abs(r - cube[1]), abs(s - cube[2])) > rng_:
+                            continue
+                        inter = los.get(apos)
+                        if inter is None or not self._los_clear(inter):
+                            continue
+                        out.extend((SHOOT, aid, w, n) for n in range(1, top + 1))
+        if I_GRENADE in pk and I_GRENADE in use:
+            gr = self.opt.grenade_range
+            alien = self.alien_cnt
+            col = self.collapsed
+            targets = set()
+            for apos in self.a_pos:
+                targets.add(apos)
+                targets.update(NBR[apos])
+            for t in targets:
+                if t == pos or t in col or B.hex_distance(pos, t) > gr:
+                    continue
+                inter = los.get(t)
+                if inter is None or not self._los_clear(inter):
+                    continue
+                nb = [n for n in NBR[t] if n not in col]
+                if len(nb) <= 2:
+                    pairs = [tuple(nb) + (-1,) * (2 - len(nb))]
+                else:
+                    pairs = [(a, b) for i, a in enumerate(nb) for b in nb[i + 1:]]
+                for a, b in pairs:
+                    if alien[t] or (a >= 0 and alien[a]) or (b >= 0 and alien[b]):
+                        out.append((GRENADE, t, a, b))
+
+    def _can_read(self, pos: int) -> bool:
+        m = READ_MISSIONS.get(pos)
+        if m is not None and m in self.open:
+            return True
+        return len(self.open) < self.opt.max_open_missions and bool(self.deck)
+
+    def _do_move(self, c: int, dest: int) -> None:
+        d = self._dest if self._dest is not None else self._char_dests(c)
+        cost = d[dest]
+        self._dest = None
+        self.c_ap[c] -= cost
+        self._char_out(self.c_pos[c])
+        self._log(f"{CHARACTER_NAMES[c]} moves to {B.name(dest)} ({cost} AP)")
+        k = KIND[dest]
+        if k == B.AIRLOCK:  # 4.3 out onto the passage track; the rest of the phase is lost
+            self.c_state[c] = TRACK
+            self.c_track[c] = 0
+            self.c_exit[c] = B.AIRLOCK_NO[dest]
+            self.c_pos[c] = dest
+            self.c_ap[c] = 0
+            self.st["airlock_exits"] += 1
+            return
+        self.c_pos[c] = dest
+        self._char_in(dest)
+        if self.a_adj[dest]:
+            self.c_stopped[c] = True
+        if k == B.PAD:
+            self._check_ship()
+        self._after_char_action(c)
+
+    def _after_char_action(self, c: int) -> None:
+        """Tasks completed by carrying a spare component onto a device (M01–M05)."""
+        if self.open and self.c_state[c] == ON_BOARD:
+            m = COMPONENT_MISSIONS.get(self.c_pos[c])
+            if m is not None and m in self.open and COMP in self.c_pk[c]:
+                pk = self.c_pk[c]
+                pk[pk.index(COMP)] = EMPTY  # the component is used; it returns to the store
+                self._complete(m)
+
+    def _take_pocket(self, c: int, item: int) -> None:
+        pk = self.c_pk[c]
+        pk[pk.index(item)] = EMPTY
+
+    def _do_pick(self, c: int, item: int) -> None:
+        pos = self.c_pos[c]
+        fl = self.floor.get(pos)
+        if fl and item in fl:
+            fl.remove(item)
+            if not fl:
+                del self.floor[pos]
+        elif item < CLIP0 and item != COMP:
+            self.supply[item] -= 1
+        pk = self.c_pk[c]
+        pk[pk.index(EMPTY)] = item
+        self.c_ap[c] -= 1
+        self._after_char_action(c)
+
+    def _do_drop(self, c: int, item: int) -> None:
+        pos = self.c_pos[c]
+        self._take_pocket(c, item)
+        self.c_ap[c] -= 1
+        if item == FUEL:
+            for m in self.open:
+                if MISSIONS[m][0] == "fuel_drop" and MISSIONS[m][1] == pos:
+                    self.used[FUEL] += 1
+                    self._complete(m)
+                    return
+            if pos == self.tr_pos:  # 4.2 fuel delivered to the transporter
+                self.used[FUEL] += 1
+                self.tr_fuel += self.opt.fuel_phases
+                self._log("fuel delivered to the transporter")
+                return
+        self.floor.setdefault(pos, []).append(item)
+
+    def _do_give(self, c: int, item: int, c2: int) -> None:
+        self._take_pocket(c, item)
+        pk = self.c_pk[c2]
+        pk[pk.index(EMPTY)] = item
+        self.c_ap[c] -= 1
+        self._after_char_action(c2)
+
+    def _do_heal(self, c: int, c2: int) -> None:
+        self._take_pocket(c, MED)
+        self.used[MED] += 1
+        self.c_str[c2] += 1
+        self.c_ap[c] -= 1
+
+    def _do_read(self, c: int) -> None:
+        pos = self.c_pos[c]
+        self._take_pocket(c, DISK)
+        self.supply[DISK] += 1  # 7. the disk returns to the component store
+        self.c_ap[c] -= 1
+        m = READ_MISSIONS.get(pos)
+        if m is not None and m in self.open:
+            self._complete(m)
+            return
+        m = self.deck.pop()
+        self.open.append(m)
+        self.st["missions_drawn"] += 1
+        self._log(f"mission drawn: {MISSION_IDS[m]}")
+        self._discard_impossible()
+
+    def _do_charge(self, c: int, space: int) -> None:
+        self._take_pocket(c, I_CHARGE)
+        self.used[I_CHARGE] += 1
+        self.c_ap[c] -= 1
+        self.collapsed = self.collapsed | {space}
+        self.st["charges_used"] += 1
+        # floor items on a collapsed space are out of reach: set aside
+        fl = self.floor.pop(space, None)
+        if fl:
+            for it in fl:
+                if it in self.limits:
+                    self.used[it] += 1
+        for m in list(self.open):
+            if MISSIONS[m][0] == "collapse" and space in MISSIONS[m][1]:
+                self._complete(m)
+
+    def _do_board(self, c: int) -> None:
+        self._char_out(self.c_pos[c])
+        self.c_state[c] = ABOARD
+        self.c_pos[c] = self.tr_pos
+        self.c_done[c] = True
+        self.stage = ST_PICK
+
+    def _do_reenter(self, c: int, k: int) -> None:
+        s = B.AIRLOCKS[k - 1]
+        self.c_state[c] = ON_BOARD
+        self.c_pos[c] = s
+        self._char_in(s)
+        ex = self.c_exit[c]
+        self.c_exit[c] = 0
+        for m in list(self.open):
+            if MISSIONS[m][0] == "airlocks" and MISSIONS[m][1] == (ex, k):
+                self._complete(m)
+        if self.a_adj[s]:
+            self.c_stopped[c] = True
+
+    def _do_transport(self, dest: int) -> None:
+        self.tr_pos = dest
+        self.tr_fuel -= 1
+        self.tr_moved = True
+        self.st["transporter_moves"] += 1
+        riders = [c for c in range(6) if self.c_state[c] == ABOARD]
+        for c in riders:
+            self.c_pos[c] = dest
+        self.stage = ST_PICK
+        if dest == B.PAD_SPACE and not self.queen_alive and riders:
+            self._finish("expedition", "returned_to_ship")
+            return
+        if self.tr_fuel <= 0:  # 4.2 the fuel ran out: everybody leaves
+            for c in riders:
+                self.c_state[c] = ON_BOARD
+                self.c_left[c] = True
+                self._char_in(dest)
+
+    def _transport_dests(self) -> list[int]:
+        start = self.tr_pos
+        col = self.collapsed
+        ok = B.TRANSPORT_OK
+        seen = {start}
+        frontier = [start]
+        out = []
+        pad_ok = not self.queen_alive
+        for _ in range(self.opt.transporter_range):
+            nxt = []
+            for u in frontier:
+                for v in NBR[u]:
+                    if v in seen or not ok[v] or v in col:
+                        continue
+                    seen.add(v)
+                    if v == B.PAD_SPACE:
+                        if pad_ok:
+                            out.append(v)
+                        continue
+                    nxt.append(v)
+                    if not self.char_cnt[v] and not self.alien_cnt[v]:
+                        out.append(v)
+            frontier = nxt
+        return out
+
+    # == shooting (6. Combat) ==
+    def _do_shoot(self, c: int, aid: int, weapon: int, shots: int) -> None:
+        i = self.a_id.index(aid)
+        apos = self.a_pos[i]
+        pk = self.c_pk[c]
+        left = shots
+        while left:  # fire from the emptiest clip first
+            j = min((k for k in range(len(pk)) if pk[k] > CLIP0), key=lambda k: pk[k])
+            use = min(left, pk[j] - CLIP0)
+            pk[j] -= use
+            left -= use
+        self.c_ap[c] -= shots
+        self.c_fired[c] = True
+        self.st["shots_fired"] += shots
+        astr = self.a_str[i] * (self.dmul if self.duct[apos] else 1)
+        attack = self.c_str[c] + self.wstats[weapon][1] * shots - astr
+        die = int(self.rng.integers(1, 7))
+        side, loss, retreat = combat_result(attack, die, self.opt.crt_offset)
+        self._log(
+            f"{CHARACTER_NAMES[c]} fires {shots} at ALIEN {aid}: attack {attack:+d}, die {die}"
+        )
+        if side == DEFENDER:
+            self.a_str[i] -= loss
+            if self.a_str[i] <= 0:
+                self._kill_alien(i, weapon)
+            elif retreat:
+                self.rq.append((1, aid, retreat, weapon))
+        elif side == ATTACKER and apos in B.NBR_SET[self.c_pos[c]]:
+            self._wound(c, loss)
+            if self.c_state[c] == ON_BOARD and retreat:
+                self.rq.append((0, c, retreat, -1))
+
+    def _do_grenade(self, c: int, t: int, a: int, b: int) -> None:
+        self._take_pocket(c, I_GRENADE)
+        self.used[I_GRENADE] += 1
+        self.c_ap[c] -= 1
+        self.c_fired[c] = True
+        self.st["grenades_thrown"] += 1
+        area = {t, a, b} - {-1}
+        kills = 0
+        for i in range(len(self.a_id) - 1, -1, -1):
+            if self.a_pos[i] in area:
+                self._kill_alien(i, I_GRENADE)
+                kills += 1
+        for c2 in range(6):
+            if self.c_state[c2] == ON_BOARD and self.c_pos[c2] in area:
+                self._wound(c2, self.c_str[c2])
+        if kills >= self.opt.mission_grenade_kills:
+            for m in list(self.open):
+                if MISSIONS[m][0] == "grenade":
+                    self._complete(m)
+
+    def _kill_alien(self, i: int, weapon: int) -> None:
+        """An ALIEN dies (by the expedition when ``weapon`` >= 0)."""
+        pos = self.a_pos[i]
+        self._alien_out(pos)
+        del self.a_id[i]
+        del self.a_pos[i]
+        del self.a_str[i]
+        self.st["aliens_killed"] += 1
+        if weapon < 0 or self.over:
+            return
+        expedition = self.stage in (ST_CHAR, ST_PICK, ST_TRANSPORT)
+        if expedition:
+            self.kills_phase += 1
+        for m in list(self.open):
+            kind = MISSIONS[m][0]
+            if (
+                (kind == "kills" and expedition and self.kills_phase >= self.opt.mission_kills)
+                or (kind == "kill_hatch" and pos in HATCH_SET)
+                or (kind == "kill_duct_flamer" and weapon == I_FLAMER and self.duct[pos])
+            ):
+                self._complete(m)
+
+    def _wound(self, c: int, loss: int) -> None:
+        self.c_str[c] -= loss
+        if self.c_str[c] <= 0:
+            self._kill_char(c)
+
+    def _kill_char(self, c: int) -> None:
+        """2.1 strength 0: the character dies and all its items are lost."""
+        self.c_str[c] = 0
+        if self.c_state[c] == ON_BOARD:
+            self._char_out(self.c_pos[c])
+        self.c_state[c] = DEAD
+        for it in self.c_pk[c]:
+            if it in self.limits:
+                self.used[it] += 1
+        self.c_pk[c] = [EMPTY] * len(self.c_pk[c])
+        self.st["characters_killed"] += 1
+        self.rq = [r for r in self.rq if not (r[0] == 0 and r[1] == c)]
+        self._log(f"{CHARACTER_NAMES[c]} dies")
+        self._discard_impossible()
+        self._check_all_dead()
+
+    # == retreats ==
+    def _retreat_paths(self, kind: int, start: int, m: int) -> tuple[int, dict[int, None]]:
+        """The longest legal retreat (≤ m spaces, simple path) and its end spaces."""
+        col = self.collapsed
+        chars = self.char_cnt
+        alien = self.alien_cnt
+        if kind == 1:
+            ok = B.ALIEN_OK
+            adj = self.c_adj
+        else:
+            adj = self.a_adj
+        best = 0
+        ends: dict[int, None] = {}
+        path = [start]
+
+        def rec(u: int, depth: int) -> None:
+            nonlocal best, ends
+            if depth > best:
+                best = depth
+                ends = {}
+            if depth == best and depth > 0:
+                ends[u] = None
+            if depth == m:
+                return
+            for v in NBR[u]:
+                if v in path or v in col or chars[v] or alien[v] or adj[v]:
+                    continue
+                if kind == 1:
+                    if not ok[v]:
+                        continue
+                elif KIND[v] >= 5:
+                    continue
+                path.append(v)
+                rec(v, depth + 1)
+                path.pop()
+
+        rec(start, 0)
+        return best, ends
+
+    def _start_retreat(self) -> bool:
+        """Resolve the first queued retreat; False when its owner must choose the end space."""
+        kind, ident, m, weapon = self.rq[0]
+        if kind == 1:
+            if ident not in self.a_id:
+                self.rq.pop(0)
+                return True
+            i = self.a_id.index(ident)
+            best, ends = self._retreat_paths(1, self.a_pos[i], m)
+            if best < m:  # 6. it cannot retreat: it dies
+                self.rq.pop(0)
+                self._kill_alien(i, weapon)
+                return True
+        else:
+            if self.c_state[ident] != ON_BOARD:
+                self.rq.pop(0)
+                return True
+            best, ends = self._retreat_paths(0, self.c_pos[ident], m)
+            if best < m:  # 10. one strength point per space it cannot retreat
+                self._wound(ident, m - best)
+                if self.c_state[ident] != ON_BOARD or self.over:
+                    if self.rq and self.rq[0][:2] == (kind, ident):
+                        self.rq.pop(0)
+                    return True
+        if not ends:
+            self.rq.pop(0)
+            return True
+        opts = tuple(ends)
+        if len(opts) == 1:
+            self._finish_retreat(opts[0])
+            return True
+        self.r_opts = opts
+        self.interrupt = D_RETREAT
+        self.current_seat = 1 if kind == 1 else 0
+        return False
+
+    def _finish_retreat(self, dest: int) -> None:
+        kind, ident, _, _ = self.rq.pop(0)
+        self.interrupt = 0
+        self.r_opts = ()
+        if kind == 1:
+            i = self.a_id.index(ident)
+            self._alien_out(self.a_pos[i])
+            self.a_pos[i] = dest
+            self._alien_in(dest)
+        else:
+            self._char_out(self.c_pos[ident])
+            self.c_pos[ident] = dest
+            self._char_in(dest)
+
+    # == missions and the Queen (7., 8.) ==
+    def _complete(self, m: int) -> None:
+        self.open.remove(m)
+        self.done.append(m)
+        self.points += 1
+        self._log(f"task {MISSION_IDS[m]} completed; points {self.points}")
+        if not self.queen_alive:
+            return
+        if self.opt.queen_variant == "tasks":
+            if len(self.done) >= self.opt.queen_tasks:
+                self._queen_dies(stop_hatching=True)
+        else:
+            self.queen_pending = True
+
+    def _queen_fight(self) -> None:
+        self.queen_pending = False
+        self.interrupt = 0
+        self.st["queen_fights"] += 1
+        q = int(self.rng.integers(1, 7))
+        self._log(f"Queen fight: Queen {q} vs points {self.points}")
+        if q < self.points:
+            self._queen_dies(stop_hatching=True)
+        elif q == self.points:
+            self._queen_dies(stop_hatching=False)
+        else:
+            self.points = 0
+
+    def _queen_dies(self, stop_hatching: bool) -> None:
+        self.queen_alive = False
+        self.queen_pending = False
+        if stop_hatching:
+            self.hatching_on = False
+        self.st["queen_round"] = self.round
+        self.st["queen_killed_by"] = 1 if stop_hatching else 2
+        self._log("the ALIEN QUEEN dies")
+        self._check_ship()
+
+    def count_item(self, item: int) -> int:
+        """Tokens of ``item`` in the store, on the floor and in living characters' pockets."""
+        n = self.supply[item]
+        for fl in self.floor.values():
+            n += fl.count(item)
+        for pk in self.c_pk:
+            n += pk.count(item)
+        return n
+
+    def _discard_impossible(self) -> None:
+        """3(c)23: a task that can no longer be completed is discarded (option)."""
+        if not self.opt.discard_impossible_missions or not self.open:
+            return
+        alive = [s != DEAD for s in self.c_state]
+        for m in list(self.open):
+            kind, _ = MISSIONS[m]
+            dead = False
+            if kind == "bishop":
+                dead = not alive[BISHOP]
+            elif kind == "room":
+                dead = not (alive[RIPLEY] and alive[HICKS])
+            elif kind == "collapse":
+                dead = self.count_item(I_CHARGE) == 0
+            elif kind == "grenade":
+                dead = self.count_item(I_GRENADE) == 0 or not any(
+                    alive[c] and I_GRENADE in WEAPON_USE[c] for c in range(6)
+                )
+            elif kind == "kill_duct_flamer":
+                dead = self.count_item(I_FLAMER) == 0 or not any(
+                    alive[c] and I_FLAMER in WEAPON_USE[c] for c in range(6)
+                )
+            elif kind == "fuel_drop":
+                dead = self.count_item(FUEL) == 0
+            elif kind == "transporter":
+                dead = self.count_item(FUEL) == 0 and self.tr_fuel == 0
+            elif kind == "airlocks":
+                dead = self.count_item(SUIT) == 0
+            elif kind == "read":
+                dead = self.count_item(DISK) == 0
+            if dead:
+                self.open.remove(m)
+                self.discarded.append(m)
+                self.st["missions_discarded"] += 1
+
+    # == ALIENS phase (9., 10.) ==
+    def _do_hatch(self, strength: int, k: int) -> None:
+        p = B.HATCHES[k]
+        self.a_id.append(self.next_aid)
+        self.next_aid += 1
+        self.a_pos.append(p)
+        self.a_str.append(strength)
+        self._alien_in(p)
+        self.hatch_pts -= strength
+        self.st["aliens_hatched"] += 1
+        self.st["alien_strength_hatched"] += strength
+
+    def _alien_dests(self, i: int) -> list[int]:
+        """9.2 spaces an ALIEN may end on (its own space first = stay)."""
+        start = self.a_pos[i]
+        ok = B.ALIEN_OK
+        col = self.collapsed
+        chars = self.char_cnt
+        alien = self.alien_cnt
+        cadj = self.c_adj
+        duct = self.duct
+        seen = {start}
+        out = [start]
+        frontier = [start]
+        for _ in range(self.opt.alien_move):
+            nxt = []
+            for u in frontier:
+                for v in NBR[u]:
+                    if v in seen:
+                        continue
+                    seen.add(v)
+                    if not ok[v] or chars[v] or v in col:
+                        continue
+                    if alien[v]:  # only into a duct, to undergo metamorphosis there
+                        if duct[v] and not cadj[v]:
+                            out.append(v)
+                        continue
+                    out.append(v)
+                    if not cadj[v]:
+                        nxt.append(v)
+            if not nxt:
+                break
+            frontier = nxt
+        return out
+
+    def _next_alien_to_move(self) -> bool:
+        """Advance to the next ALIEN with a choice; cache its legal moves."""
+        while self.move_ptr < len(self.move_order):
+            aid = self.move_order[self.move_ptr]
+            if aid in self.a_id:
+                i = self.a_id.index(aid)
+                dests = self._alien_dests(i)
+                if len(dests) > 1:
+                    self._legal = [(A_MOVE, s) for s in dests]
+                    return True
+            self.move_ptr += 1
+        return False
+
+    def _do_alien_move(self, dest: int) -> None:
+        i = self.a_id.index(self.move_order[self.move_ptr])
+        self._alien_out(self.a_pos[i])
+        self.a_pos[i] = dest
+        self._alien_in(dest)
+        self.move_ptr += 1
+
+    def _metamorphosis(self) -> None:
+        """9.3 two ALIENS on one duct space not adjacent to a character merge (cap 4)."""
+        if len(self.a_pos) < 2:
+            return
+        seen: dict[int, int] = {}
+        cap = self.opt.alien_max_strength
+        i = 0
+        while i < len(self.a_pos):
+            p = self.a_pos[i]
+            if self.duct[p] and not self.c_adj[p]:
+                j = seen.get(p)
+                if j is not None:
+                    self.a_str[j] = min(cap, self.a_str[j] + self.a_str[i])
+                    self._alien_out(p)
+                    del self.a_id[i]
+                    del self.a_pos[i]
+                    del self.a_str[i]
+                    self.st["aliens_merged"] += 1
+                    continue
+                seen[p] = i
+            i += 1
+
+    def _find_targets(self) -> None:
+        """10. every ALIEN adjacent to a character attacks (once)."""
+        self.assign = []
+        self.tgt_queue = []
+        cadj = self.c_adj
+        for aid, p in zip(self.a_id, self.a_pos, strict=True):
+            if not cadj[p]:
+                continue
+            near = tuple(
+                c for c in range(6)
+                if self.c_state[c] == ON_BOARD and self.c_pos[c] in B.NBR_SET[p]
+            )
+            if len(near) == 1:
+                self.assign.append((aid, near[0]))
+            elif near:
+                self.tgt_queue.append((aid, near))
+
+    def _alien_attack(self, c: int, ids: tuple[int, ...]) -> None:
+        if self.c_state[c] != ON_BOARD:
+            return
+        cpos = self.c_pos[c]
+        nb = B.NBR_SET[cpos]
+        att = [aid for aid in ids if aid in self.a_id and self.a_pos[self.a_id.index(aid)] in nb]
+        if not att:
+            return
+        total = 0
+        for aid in att:
+            i = self.a_id.index(aid)
+            total += self.a_str[i] * (self.dmul if self.duct[self.a_pos[i]] else 1)
+        attack = total - self.c_str[c]
+        die = int(self.rng.integers(1, 7))
+        side, loss, retreat = combat_result(attack, die, self.opt.crt_offset)
+        self._log(f"{len(att)} ALIEN(S) attack {CHARACTER_NAMES[c]}: {attack:+d}, die {die}")
+        if side == DEFENDER:
+            self._wound(c, loss)
+            if self.c_state[c] == ON_BOARD and retreat:
+                self.rq.append((0, c, retreat, -1))
+        elif side == ATTACKER:
+            for aid in att:
+                i = self.a_id.index(aid)
+                self.a_str[i] -= loss
+                if self.a_str[i] <= 0:
+                    self._kill_alien(i, -1)
+                elif retreat:
+                    self.rq.append((1, aid, retreat, -1))
+
+    # == copy / view / result ==
+    def copy(self) -> ObcyState:
+        s = ObcyState.__new__(ObcyState)
+        d = self.__dict__.copy()
+        for k in (
+            "c_pos", "c_state", "c_str", "c_ap", "c_done", "c_fired", "c_stopped", "c_left",
+            "c_track", "c_exit", "char_cnt", "c_adj", "alien_cnt", "a_adj", "a_id", "a_pos",
+            "a_str", "supply", "used", "deck", "open", "done", "discarded", "move_order",
+            "tgt_queue", "assign", "groups", "rq", "_ev",
+        ):
+            d[k] = list(d[k])
+        d["c_pk"] = [list(p) for p in self.c_pk]
+        d["floor"] = {k: list(v) for k, v in self.floor.items()}
+        d["st"] = dict(self.st)
+        d["_legal"] = list(self._legal) if self._legal is not None else None
+        d["_dest"] = dict(self._dest) if self._dest is not None else None
+        bg = type(self.rng.bit_generator)()
+        bg.state = self.rng.bit_generator.state
+        d["rng"] = np.random.Generator(bg)
+        s.__dict__.update(d)
+        return s
+
+    def view(self, seat: int) -> ObcyView:
+        exp = seat == 0
+        alien = -1
+        if self.stage == ST_AMOVE and self.move_ptr < len(self.move_order):
+            alien = self.move_order[self.move_ptr]
+        elif self.stage == ST_ATARGET and self.tgt_queue:
+            alien = self.tgt_queue[0][0]
+        retreat = self.rq[0][:3] if self.interrupt == D_RETREAT else ()
+        v = ObcyView.__new__(ObcyView)
+        v.seat = seat
+        v.decision = self.decision()
+        v.round = self.round
+        v.active = self.active
+        v.alien = alien
+        v.retreat = retreat
+        v.c_pos = tuple(self.c_pos)
+        v.c_state = tuple(self.c_state)
+        v.c_str = tuple(self.c_str)
+        v.c_max = self.c_max
+        v.c_ap = tuple(self.c_ap)
+        v.c_pk = tuple(map(tuple, self.c_pk))
+        v.c_done = tuple(self.c_done)
+        v.c_fired = tuple(self.c_fired)
+        v.c_stopped = tuple(self.c_stopped)
+        v.c_left = tuple(self.c_left)
+        v.c_track = tuple(self.c_track)
+        v.c_exit = tuple(self.c_exit)
+        v.a_id = tuple(self.a_id)
+        v.a_pos = tuple(self.a_pos)
+        v.a_str = tuple(self.a_str)
+        v.floor = tuple([(k, tuple(f)) for k, f in self.floor.items()])
+        v.supply = tuple(self.supply)
+        v.used = tuple(self.used)
+        v.tr_pos = self.tr_pos
+        v.tr_fuel = self.tr_fuel
+        v.tr_moved = self.tr_moved
+        v.collapsed = self.collapsed
+        v.open_missions = tuple(self.open) if exp else ()
+        v.n_open = len(self.open)
+        v.deck_left = len(self.deck)
+        v.done_missions = tuple(self.done)
+        v.discarded = tuple(self.discarded)
+        v.points = self.points
+        v.queen_alive = self.queen_alive
+        v.hatching_on = self.hatching_on
+        v.hatch_pts = self.hatch_pts
+        v.kills_phase = self.kills_phase
+        v.options = self.opt
+        v.stats = tuple(self.st.items())
+        v.machine = (
+            self.stage, self.interrupt, self.queen_pending, tuple(self.move_order),
+            self.move_ptr, tuple(self.tgt_queue), tuple(self.assign), tuple(self.groups),
+            tuple(self.rq), self.r_opts, self.next_aid, self.over, self.winner,
+            self.end_reason,
+        )
+        return v
+
+    def result(self) -> GameRecord:
+        if not self.over:
+            raise RuntimeError("the game is not over")
+        alive = sum(1 for s in self.c_state if s != DEAD)
+        st = self.st
+        measures = {
+            "tasks_completed": len(self.done),
+            "points_at_end": self.points,
+            "queen_fights": st["queen_fights"],
+            "queen_killed": not self.queen_alive,
+            "queen_round": st["queen_round"],
+            "hatching_after_queen": (not self.queen_alive) and self.hatching_on,
+            "survivors": alive,
+            "characters_killed": st["characters_killed"],
+            "aliens_hatched": st["aliens_hatched"],
+            "alien_strength_hatched": st["alien_strength_hatched"],
+            "aliens_killed": st["aliens_killed"],
+            "aliens_merged": st["aliens_merged"],
+            "aliens_on_board": len(self.a_id),
+            "missions_drawn": st["missions_drawn"],
+            "missions_discarded": st["missions_discarded"],
+            "shots_fired": st["shots_fired"],
+            "grenades_thrown": st["grenades_thrown"],
+            "charges_used": st["charges_used"],
+            "transporter_moves": st["transporter_moves"],
+            "airlock_exits": st["airlock_exits"],
+        }
+        for c, nm in enumerate(CHARACTER_NAMES):
+            measures[f"alive_{nm.lower()}"] = self.c_state[c] != DEAD
+        return GameRecord(self.winner, self.end_reason, self.round, measures)
+
+    # == words ==
+    def action_text(self, action: Any) -> str:
+        from balancelab.simulate.obcy.text import action_text
+
+        return action_text(self, action)

@@ -1,0 +1,71 @@
+"""Actions in the rulebook's words (for ``trace`` and error messages)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from balancelab.simulate.obcy import actions as A
+from balancelab.simulate.obcy import board as B
+from balancelab.simulate.obcy.rules import CHARACTER_NAMES, item_name
+
+if TYPE_CHECKING:
+    from balancelab.simulate.obcy.state import ObcyState
+
+
+def action_text(state: ObcyState, action: Any) -> str:
+    """One action in words, e.g. ``HICKS fires 2 shots (carbine) at the ALIEN of strength 4``."""
+    op = action[0]
+    who = CHARACTER_NAMES[state.active].upper() if state.active >= 0 else ""
+    if op == A.T_MOVE:
+        return f"the transporter drives to {B.name(action[1])}"
+    if op == A.T_STAY:
+        return "the transporter stays"
+    if op == A.ACT:
+        return f"{CHARACTER_NAMES[action[1]].upper()} takes its actions"
+    if op == A.END_PHASE:
+        return "the expedition ends its phase"
+    if op == A.MOVE:
+        return f"{who} moves to {B.name(action[1])}"
+    if op == A.PICK:
+        return f"{who} picks up a {item_name(action[1])}"
+    if op == A.DROP:
+        return f"{who} drops a {item_name(action[1])}"
+    if op == A.GIVE:
+        return f"{who} passes a {item_name(action[1])} to {CHARACTER_NAMES[action[2]].upper()}"
+    if op == A.HEAL:
+        return f"BISHOP uses a medical pack on {CHARACTER_NAMES[action[1]].upper()}"
+    if op == A.READ:
+        return f"{who} reads a mission from a disk in the computer"
+    if op == A.CHARGE:
+        return f"{who} uses an explosive charge on {B.name(action[1])}"
+    if op == A.SHOOT:
+        _, aid, w, n = action
+        s = "?"
+        if aid in state.a_id:
+            i = state.a_id.index(aid)
+            s = f"{state.a_str[i]} at {B.name(state.a_pos[i])}"
+        return f"{who} fires {n} shot(s) ({item_name(w)}) at the ALIEN of strength {s}"
+    if op == A.GRENADE:
+        area = ", ".join(B.name(s) for s in action[1:] if s >= 0)
+        return f"{who} throws a grenade at {area}"
+    if op == A.BOARD:
+        return f"{who} climbs into the transporter"
+    if op == A.END_ACT:
+        return f"{who} ends its actions"
+    if op == A.REENTER:
+        return f"{who} enters the base through airlock {action[1]}"
+    if op == A.QUEEN:
+        return "the expedition declares a fight with the ALIEN QUEEN"
+    if op == A.NO_QUEEN:
+        return "the expedition does not fight the ALIEN QUEEN now"
+    if op == A.RETREAT:
+        return f"retreat to {B.name(action[1])}"
+    if op == A.HATCH:
+        return f"an ALIEN of strength {action[1]} hatches on hatching space {action[2] + 1}"
+    if op == A.HATCH_END:
+        return "no more ALIENS hatch this phase"
+    if op == A.A_MOVE:
+        return f"the ALIEN moves to {B.name(action[1])}"
+    if op == A.A_TARGET:
+        return f"the ALIEN attacks {CHARACTER_NAMES[action[1]].upper()}"
+    return repr(action)
