@@ -349,18 +349,22 @@ def trace(
     From a seed: [bold]balancelab trace odyssey --crew 3 --seed 7 --index 0[/].
     """
     from balancelab.games import GAME_MODULES, get_game
-    from balancelab.simulate.runner import RunConfig, play_one, replay
+    from balancelab.simulate.runner import RunConfig, play_one, replay, resume_config
+
+    out = Console(soft_wrap=True, highlight=False)
+    names: list[str] = []
 
     def on_step(state: Any, action: Any) -> None:
         for ev in state.events():
-            console.print(f"    [dim]{ev}[/]", highlight=False)
-        console.print(f"[{state.current_seat}] {state.action_text(action)}", highlight=False)
+            out.print(f"    {escape(ev)}", style="dim")
+        out.print(f"{names[state.current_seat]:>10}: {escape(state.action_text(action))}")
 
     if source in GAME_MODULES:
         g = get_game(source)
         options = g.options_type.from_strings(parse_game_args(list(ctx.args), set_ or []))
         config = RunConfig(game=source, variants=[options],
                            policies=parse_policies(policy or []), seed=seed, games=index + 1)
+        names.extend(g.seats(options))
         played = play_one(config, 0, index, on_step)
     else:
         if ctx.args or policy or set_:
@@ -370,9 +374,12 @@ def trace(
                 f"{source!r} is neither a game ({', '.join(sorted(GAME_MODULES))}) "
                 "nor a run folder"
             )
+        config = resume_config(Path(source))
+        if variant < len(config.variants):
+            names.extend(config.game_obj.seats(config.variants[variant]))
         played = replay(Path(source), variant, index, on_step)
     for ev in played.state.events():
-        console.print(f"    [dim]{ev}[/]", highlight=False)
+        out.print(f"    {escape(ev)}", style="dim")
     rec = played.record
     console.print(
         f"[bold]result:[/] winner={rec.winner or '(none: capped)'} end_reason={rec.end_reason} "
