@@ -36,6 +36,24 @@ err = Console(stderr=True)
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+
+def _version(value: bool) -> None:
+    if value:
+        from balancelab import __version__
+
+        console.print(f"balancelab {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True,
+                           help="Print the version and exit.")
+    ] = False,
+) -> None:
+    """Monte Carlo balance answers for board games."""
+
 GAME_OPTION_CONTEXT = {"allow_extra_args": True, "ignore_unknown_options": True}
 
 
@@ -540,10 +558,18 @@ def study(
                                                   "runs/study-<name>-seed<seed>).")] = None,
     resume: Annotated[bool, typer.Option(help="Complete or extend an existing study.")] = False,
     force: Annotated[bool, typer.Option(help="Replace existing run folders.")] = False,
+    set_: Annotated[
+        list[str] | None,
+        typer.Option("--set", help="Hold a rule option fixed in every variant, KEY=VALUE "
+                     "(repeatable), e.g. hal_turn_every=2."),
+    ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
 ) -> None:
     """Run a named study: the games it needs, a report per policy pairing, and a study
-    report whose first lines answer the question in plain words with numbers."""
+    report whose first lines answer the question in plain words with numbers.
+
+    Example: balancelab study hal-difficulty --policies "crew=default" --policies
+    "crew=search:rollouts=100" --set hal_turn_every=2"""
     from balancelab import studies
 
     if jobs == 0 or jobs < -1:
@@ -553,7 +579,8 @@ def study(
     with bar:
         res = studies.run_study(name, out, policies=policies or [], seed=seed, games=games,
                                 precision=precision, max_games=max_games, jobs=jobs,
-                                force=force, resume=resume, progress=progress)
+                                force=force, resume=resume, progress=progress,
+                                fixed=parse_game_args([], set_ or []))
     if res.interrupted:
         err.print(f"[yellow]interrupted:[/] finished chunks kept in {res.path}; continue "
                   "with the same command and --resume")

@@ -339,6 +339,7 @@ def run_study(
     force: bool = False,
     resume: bool = False,
     progress: Callable[[int, int], None] | None = None,
+    fixed: dict[str, Any] | None = None,
 ) -> StudyResult:
     """Run a named study once per policy pairing and write its report.
 
@@ -349,6 +350,8 @@ def run_study(
         policies: policy pairings, each ``"SIDE=POLICY;SIDE=POLICY"``; none = the defaults.
         seed, games, precision, max_games, jobs, backend, force, resume: as for :func:`sweep`
             (``games`` defaults to 2000 per variant without ``precision``).
+        fixed: rule options held fixed for every variant (``{"hal_turn_every": 2}``), e.g. a
+            what-if that moves a game off the ceiling; they may not be the study's grid options.
 
     Raises:
         StudyError: unknown study, or its game's engine cannot be imported.
@@ -358,13 +361,20 @@ def run_study(
     names = [pairing_name(p) for p in pairings]
     if len(set(names)) < len(names):
         raise ValueError("the same policy pairing is given twice")
-    folder = Path(out) if out is not None else Path("runs") / f"study-{name}-seed{seed}"
+    fixed = dict(fixed or {})
+    clash = sorted({k.replace("-", "_") for k in fixed} & set(st.grid))
+    if clash:
+        raise StudyError(f"--set {clash[0]} is the study's own grid option; it cannot be fixed")
+    base = {**st.base, **{k.replace("-", "_"): v for k, v in fixed.items()}}
+    g.options_type.from_strings(base)  # validate before playing
+    tag = "".join(f"-{_slug(f'{k}{v}')}" for k, v in sorted(fixed.items()))
+    folder = Path(out) if out is not None else Path("runs") / f"study-{name}{tag}-seed{seed}"
     folder.mkdir(parents=True, exist_ok=True)
     runs: dict[str, Path] = {}
     n = games if games is not None else (None if precision else 2000)
     for pname, pairing in zip(names, pairings, strict=True):
         path = folder / _slug(pname)
-        res = sweep(st.game, st.grid, path, base=st.base, policies=pairing, seed=seed, games=n,
+        res = sweep(st.game, st.grid, path, base=base, policies=pairing, seed=seed, games=n,
                     precision=precision, max_games=max_games, jobs=jobs, backend=backend,
                     force=force, resume=resume, progress=progress,
                     study={"study": name, "question": st.question, "pairing": pname})
