@@ -251,3 +251,48 @@ def test_search_beats_random_on_the_same_deals() -> None:
 def test_low_policy_is_registered_for_default_rollouts() -> None:
     p = search(0, 0, rollout="default")
     assert p._defaults() == [LowPolicy, LowPolicy]
+
+
+@pytest.mark.slow
+@pytest.mark.stat
+def test_search_beats_the_scripted_default_on_the_same_deals() -> None:
+    """Search (60 playouts, scripted rollouts) as north against the scripted south, versus the
+    scripted north, on the same 400 deals (paired by common random numbers).
+
+    Measured on this seed: +0.104 in mean score (win 1, tie 0.5), paired SD 0.40, z = 5.1
+    (random rollouts instead: +0.068, z = 3.4). The test asks for z > 2: if the true effect is
+    the measured one, a seed fails with probability P(Z < 2 - 5.1) ~ 0.1%.
+    """
+    n = 400
+
+    def score(make_north: object) -> np.ndarray:
+        out = []
+        for i in range(n):
+            rules, seats = game_streams(77, i, 2)
+            pols = [make_north(GAME, OPT, 0, seats[0]), LowPolicy(GAME, OPT, 1, seats[1])]  # type: ignore[operator]
+            w = play(GAME, OPT, pols, rules).record.winner
+            out.append(1.0 if w == "north" else 0.5 if w == "tie" else 0.0)
+        return np.array(out)
+
+    s = score(lambda g, o, k, r: SearchPolicy(g, o, k, r, rollouts=60, rollout="default"))
+    d = s - score(LowPolicy)
+    z = d.mean() / (d.std(ddof=1) / np.sqrt(n))
+    assert d.mean() > 0.03 and z > 2.0, (d.mean(), z)
+
+
+def test_cut_playouts_use_the_optional_evaluate_hook() -> None:
+    class Scored(type(GAME)):  # type: ignore[misc]
+        def evaluate(self, state: DuelState, seat: int) -> float:
+            return 2.0 if state.tricks[seat] >= 0 else 0.0  # clipped to 1
+
+    from balancelab.policies.search import _Uniforms
+
+    p = SearchPolicy(Scored(), OPT, 0, np.random.default_rng(0), depth=1)
+    assert p._playout(position(1, 0), _Uniforms(np.random.default_rng(0))) == 1.0
+
+
+def test_random_opponents_in_default_rollouts() -> None:
+    p = search(0, 0, rollout="default", opponents="random")
+    assert p._defaults() == [LowPolicy, RandomPolicy]
+    with pytest.raises(PolicyError):
+        search(0, 0, opponents="weak")

@@ -18,14 +18,19 @@ At each decision where more than one action is legal, the policy
    from a copy of the same sampled world (same hidden cards, same chance stream, same rollout
    random numbers), so the comparison between actions is paired and the noise of the deal
    cancels out of it;
-5. plays the survivor (ties: the first in ``legal`` order).
+5. plays the survivor. The *favourite* — the seat's scripted default choice — is never
+   eliminated and wins ties, so search departs from the default only on evidence; where the
+   playouts cannot tell actions apart it plays like the default, not like ``legal[0]``.
 
 Value of a playout, for this seat: 1 if its side won (``GameRecord.winner`` equals
 ``game.side_of_seat(seat)`` or the seat's name), 0.5 for ``"tie"`` or ``"draw"``, 0 for a loss
 or a game stopped by the round cap (``""``, not a win). A playout cut after ``depth``
-decisions scores 0.5 (unknown outcome): the contract offers no evaluation function, and a
-neutral value keeps the comparison between actions fair — cut playouts only add noise, equal
-for every action of a paired world. ``depth=0`` plays every playout to the end.
+decisions scores 0.5 (unknown outcome), unless the game offers the optional hook
+``Game.evaluate(state, seat) -> float`` (a cheap estimate in [0, 1] of the seat's side's
+chance to win; not part of the required contract), which then scores it. A neutral value keeps
+the comparison between actions fair — cut playouts only add noise, equal for every action of a
+paired world — but carries no signal: where wins are too rare to be seen within the playouts,
+search can only play like its favourite (below). ``depth=0`` plays every playout to the end.
 
 Where the budget goes. A turn made of many small decisions (move, then each action, then end
 turn) makes search costly, so the budget is spent only where a decision exists:
@@ -79,6 +84,9 @@ class SearchPolicy(Policy):
         depth: decisions (with more than one legal action) per playout after the candidate
             action; a playout cut there scores 0.5. ``0`` plays to the end.
         rollout: ``random`` or ``default`` (the game's scripted default policies).
+        opponents: ``same`` (other sides play the rollout policy too) or ``random`` (other
+            sides play uniformly at random in playouts: an optimistic model that makes wins
+            visible where the scripted opponent almost never loses).
 
     Raises:
         PolicyError: a bad parameter value (at construction).
@@ -114,6 +122,7 @@ class SearchPolicy(Policy):
         self.seat_name = game.seats(options)[seat]
         self._n_seats = len(game.seats(options))
         self._default_factories: list[Callable[..., Policy]] | None = None
+        self._evaluate: Callable[[State, int], float] | None = getattr(game, "evaluate", None)
         #: Playouts made by this policy so far (for benchmarks).
         self.playouts = 0
         #: Decisions left to the scripted default because a sampled world's legal actions
@@ -212,6 +221,8 @@ class SearchPolicy(Policy):
         else:
             finished = self._default_playout(s, uniforms)
         if not finished:
+            if self._evaluate is not None:
+                return min(1.0, max(0.0, float(self._evaluate(s, self.seat))))
             return 0.5
         winner = s.result().winner
         if winner == self.side or winner == self.seat_name:
