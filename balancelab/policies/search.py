@@ -122,7 +122,7 @@ class SearchPolicy(Policy):
         self.seat_name = game.seats(options)[seat]
         self._n_seats = len(game.seats(options))
         self._default_factories: list[Callable[..., Policy]] | None = None
-        self._evaluate: Callable[[State, int], float] | None = getattr(game, "evaluate", None)
+        self._evaluate: Callable[[State, int], float | None] = game.evaluate
         #: Playouts made by this policy so far (for benchmarks).
         self.playouts = 0
         #: Decisions left to the scripted default because a sampled world's legal actions
@@ -221,9 +221,8 @@ class SearchPolicy(Policy):
         else:
             finished = self._default_playout(s, uniforms)
         if not finished:
-            if self._evaluate is not None:
-                return min(1.0, max(0.0, float(self._evaluate(s, self.seat))))
-            return 0.5
+            estimate = self._evaluate(s, self.seat)
+            return 0.5 if estimate is None else min(1.0, max(0.0, float(estimate)))
         winner = s.result().winner
         if winner == self.side or winner == self.seat_name:
             return 1.0

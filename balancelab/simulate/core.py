@@ -182,6 +182,14 @@ class Game(abc.ABC):
         """
         return self.outcomes
 
+    def evaluate(self, state: State, seat: int) -> float | None:
+        """A cheap estimate in [0, 1] of ``seat``'s side winning from an unfinished ``state``.
+
+        Optional: the search policy scores a playout cut at its depth with it; ``None`` (the
+        default) means no estimate, and the cut playout counts as 0.5.
+        """
+        return None
+
     def determinize(self, view: View, rng: np.random.Generator) -> State:
         """A full state consistent with ``view``: hidden cards re-dealt at random.
 
