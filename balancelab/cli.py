@@ -607,14 +607,14 @@ def bench(
     ] = None,
     seconds: Annotated[
         float, typer.Option(min=0.1, help="Seconds per one-worker measurement.")
-    ] = 2.0,
+    ] = 1.0,
     jobs: Annotated[
         int, typer.Option("--jobs", "-j", help="Workers for the parallel runs; -1 = all cores.")
     ] = -1,
     full: Annotated[
         bool,
         typer.Option(help="Peak memory of 10,000- and 100,000-game runs (default: 10,000, "
-                     "skipped if over ~60 s)."),
+                     "skipped if over ~30 s)."),
     ] = False,
     memory_games: Annotated[
         str | None,
@@ -629,11 +629,14 @@ def bench(
     on one worker, speed-up and efficiency with all workers, peak memory (driver + workers)
     of full runs, and State.copy()/s and random rollouts/s from a mid-game state.
 
-    The quick default takes about a minute; [bold]--full[/] adds 100,000-game memory runs.
+    The quick default takes one to two minutes on 2 idle cores; [bold]--full[/] adds
+    100,000-game memory runs (minutes). Figures assume idle cores: the table warns when the
+    machine was busy. Scripts for longer studies (source tree): benchmarks/flat_memory.py and
+    benchmarks/profile.py.
     """
     import json
 
-    from balancelab.bench import suite
+    from balancelab import bench as suite
 
     if jobs == 0 or jobs < -1:
         raise ValueError(f"--jobs must be -1 (all cores) or at least 1; got {jobs}")
@@ -646,7 +649,7 @@ def bench(
                 f"--memory-games takes comma-separated numbers; got {memory_games!r}"
             ) from None
         sizes = [n for n in sizes if n > 0]
-    s = suite()
+    s = suite
     with err.status("benchmarking…") as status:
         results = s.bench(game or None, seconds=seconds, games=games, jobs=jobs, full=full,
                           memory_games=sizes, log=lambda msg: status.update(msg))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from conftest import give_hand, make_state, set_pads
-from helpers import check_conservation
+from iss_helpers import check_conservation
 
 from balancelab.simulate.iss.engine import (
     COUNTDOWN,

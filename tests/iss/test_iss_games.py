@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from conftest import make_state
-from helpers import check_conservation
+from iss_helpers import check_conservation
 from hypothesis import given, settings
 from hypothesis import strategies as hs
 

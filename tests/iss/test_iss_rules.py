@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from conftest import give_hand, make_state, set_pads
-from helpers import check_conservation
+from iss_helpers import check_conservation
 
 from balancelab.simulate.iss import IssOptions
 from balancelab.simulate.iss.engine import GOAL, P_ACTION, P_GOAL, P_OVER

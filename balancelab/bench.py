@@ -1,0 +1,474 @@
+"""The benchmark suite behind ``balancelab bench`` (scaling scripts live in ``benchmarks/``).
+
+For each game, with its default policies and with ``random`` on every side:
+
+- **one worker**: games/s and decisions/s of :func:`~balancelab.simulate.runner.play_chunk`
+  in this process (what one worker does: play the games and build the chunk's frame);
+- **scaling**: the same run through :func:`~balancelab.simulate.runner.run` with one worker
+  (``sequential``) and with all workers (``loky``), both writing parquet; speed-up is the ratio
+  of wall times and efficiency the speed-up over the number of workers. The loky pool is
+  started before timing (a real run pays ~1 s once for it);
+- **memory** (default policies): peak RSS of a full run of N games in a fresh process — the
+  driver's own peak (``ru_maxrss``) and the peak sum of driver + worker processes (sampled
+  every 50 ms with psutil when installed);
+- **search primitives**: ``State.copy()``/s on a mid-game state and random rollouts/s from it
+  (copy, then uniformly random legal actions to the end), which bound a search policy.
+
+Decisions count the moves where a policy was asked (more than one legal action), as in the
+games table's ``decisions`` column.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from balancelab.games import GAME_MODULES, get_game
+from balancelab.simulate.core import Game, State, game_streams
+from balancelab.simulate.runner import RunConfig, plan_chunks, play_chunk, run
+
+#: Memory-run sizes of the quick default and of ``--full``.
+QUICK_MEMORY_GAMES = (10_000,)
+FULL_MEMORY_GAMES = (10_000, 100_000)
+
+Log = Callable[[str], None]
+
+
+def _quiet(_: str) -> None:
+    pass
+
+
+def workers(jobs: int) -> int:
+    """The number of workers ``jobs`` means (-1: all cores)."""
+    return (os.cpu_count() or 1) if jobs < 0 else jobs
+
+
+def policy_sets(game: Game) -> dict[str, dict[str, str]]:
+    """The two pairings the suite measures: the game's defaults and random on every side."""
+    return {"default": {}, "random": dict.fromkeys(game.sides, "random")}
+
+
+# -- one worker ------------------------------------------------------------------------------
+
+
+def single_worker(game_name: str, policies: dict[str, str], *, seconds: float = 2.0,
+                  games: int | None = None, seed: int = 0) -> dict[str, Any]:
+    """Games/s and decisions/s of one worker (this process) playing chunks.
+
+    Args:
+        game_name: the game.
+        policies: side → policy spec ({} for the defaults).
+        seconds: play chunks until this much time has passed (ignored when ``games`` is set).
+        games: play exactly this many games.
+        seed: run seed.
+
+    Returns:
+        ``{"games", "seconds", "decisions", "games_per_s", "decisions_per_s",
+        "decisions_per_game"}``.
+    """
+    config = RunConfig(game=game_name, variants=[], policies=policies, seed=seed, games=1)
+    options = config.variants[0]
+    specs = config.seat_specs(options)
+    labels = {"run_id": "bench", "game": game_name, "game_version": config.game_obj.version,
+              "variant_label": options.label()}
+    opts = options.as_dict()
+    play_chunk(game_name, opts, specs, config.rotate, seed, 10**9, 10**9 + 1, labels)  # warm-up
+    done = decisions = 0
+    batch = 1
+    t0 = time.perf_counter()
+    while True:
+        n = batch if games is None else min(batch, games - done)
+        if n <= 0:
+            break
+        _, _, d = play_chunk(game_name, opts, specs, config.rotate, seed, done, done + n, labels)
+        done += n
+        decisions += d
+        elapsed = time.perf_counter() - t0
+        if games is None and elapsed >= seconds:
+            break
+        batch = min(batch * 2, 1000)
+    elapsed = time.perf_counter() - t0
+    return {
+        "games": done,
+        "seconds": round(elapsed, 3),
+        "decisions": decisions,
+        "games_per_s": done / elapsed,
+        "decisions_per_s": decisions / elapsed,
+        "decisions_per_game": decisions / done,
+    }
+
+
+# -- scaling ---------------------------------------------------------------------------------
+
+
+def scaling(game_name: str, policies: dict[str, str], games: int, *, jobs: int = -1,
+            seed: int = 0, repeat: int = 2) -> dict[str, Any]:
+    """Wall time of the same run with one worker and with ``jobs`` workers (parquet written).
+
+    Each is timed ``repeat`` times, interleaved, and the best time kept (the usual defence
+    against other load on the machine; the figures still assume idle cores).
+
+    Returns:
+        ``{"games", "workers", "chunk_games", "seconds_1", "seconds_n", "games_per_s_1",
+        "games_per_s_n", "speedup", "efficiency"}``.
+    """
+    n = workers(jobs)
+
+    def config(g: int) -> RunConfig:
+        return RunConfig(game=game_name, variants=[], policies=policies, seed=seed, games=g)
+
+    with tempfile.TemporaryDirectory(prefix="balancelab-bench-") as tmp:
+        # start the loky pool and import the game in every worker before timing
+        run(config(max(2 * n, 4)), Path(tmp) / "warm", jobs=jobs)
+        t1 = tn = float("inf")
+        for k in range(repeat):
+            t0 = time.perf_counter()
+            run(config(games), Path(tmp) / f"one{k}", jobs=1, backend="sequential")
+            t1 = min(t1, time.perf_counter() - t0)
+            t0 = time.perf_counter()
+            run(config(games), Path(tmp) / f"all{k}", jobs=jobs)
+            tn = min(tn, time.perf_counter() - t0)
+    speedup = t1 / tn
+    return {
+        "games": games,
+        "workers": n,
+        "chunk_games": config(games).chunk_games,
+        "seconds_1": round(t1, 3),
+        "seconds_n": round(tn, 3),
+        "games_per_s_1": games / t1,
+        "games_per_s_n": games / tn,
+        "speedup": speedup,
+        "efficiency": speedup / n,
+    }
+
+
+# -- memory ----------------------------------------------------------------------------------
+
+_RUN_SCRIPT = """
+import json, sys
+from balancelab.simulate.runner import RunConfig, run
+a = json.loads(sys.argv[1])
+config = RunConfig(game=a["game"], variants=[], policies=a["policies"], seed=a["seed"],
+                   games=a["games"], chunk_games=a["chunk_games"])
+s = run(config, a["out"], jobs=a["jobs"], backend=a["backend"])
+assert s.games_written == a["games"], s
+"""
+
+
+def peak_memory(game_name: str, policies: dict[str, str], games: int, *, jobs: int = -1,
+                backend: str = "loky", seed: int = 0, out: Path | None = None,
+                chunk_games: int | None = None, interval: float = 0.05) -> dict[str, Any]:
+    """Peak memory of a full run of ``games`` games played in a fresh Python process.
+
+    The run is :func:`~balancelab.simulate.runner.run` itself (parquet written to ``out`` or a
+    temporary folder, then deleted).
+
+    Returns:
+        ``{"games", "workers", "chunks", "seconds", "games_per_s", "driver_peak_mb"`` (the
+        driver's ``ru_maxrss``), ``"total_peak_mb"`` (peak sampled sum of driver + worker RSS),
+        ``"workers_peak_mb"`` (peak sampled sum over workers), ``"driver_rss_quarter_mb"`` and
+        ``"driver_rss_end_mb"`` (the driver's RSS a quarter into the run and at its end: equal
+        when memory is flat)``}``; the sampled figures are None without psutil.
+
+    Raises:
+        RuntimeError: the run failed (its stderr is in the message).
+    """
+    try:
+        import psutil
+    except ImportError:  # pragma: no cover - psutil comes with dask[distributed]
+        psutil = None
+    with tempfile.TemporaryDirectory(prefix="balancelab-mem-") as tmp:
+        target = out or Path(tmp) / "run"
+        arg = json.dumps({"game": game_name, "policies": policies, "seed": seed, "games": games,
+                          "jobs": jobs, "backend": backend, "out": str(target),
+                          "chunk_games": chunk_games})
+        chunks = len(plan_chunks(1, games, RunConfig(
+            game=game_name, variants=[], games=games, chunk_games=chunk_games).chunk_games or 1))
+        t0 = time.perf_counter()
+        proc = subprocess.Popen([sys.executable, "-c", _RUN_SCRIPT, arg],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        peak_total = peak_workers = 0
+        trace: list[tuple[float, int]] = []  # (seconds, driver RSS)
+        stop = threading.Event()
+
+        def sample() -> None:
+            nonlocal peak_total, peak_workers
+            assert psutil is not None
+            try:
+                root = psutil.Process(proc.pid)
+            except psutil.Error:
+                return
+            while not stop.is_set():
+                try:
+                    driver = root.memory_info().rss
+                    kids = 0
+                    for child in root.children(recursive=True):
+                        try:
+                            kids += child.memory_info().rss
+                        except psutil.Error:
+                            pass
+                except psutil.Error:
+                    return
+                if driver:  # 0 once the process has exited
+                    trace.append((time.perf_counter() - t0, driver))
+                peak_total = max(peak_total, driver + kids)
+                peak_workers = max(peak_workers, kids)
+                stop.wait(interval)
+
+        sampler = threading.Thread(target=sample, daemon=True) if psutil else None
+        if sampler:
+            sampler.start()
+        assert proc.stderr is not None
+        stderr = proc.stderr.read().decode(errors="replace")
+        _, status, usage = os.wait4(proc.pid, 0)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        seconds = time.perf_counter() - t0
+        stop.set()
+        if sampler:
+            sampler.join()
+        if proc.returncode != 0:
+            raise RuntimeError(f"the {games}-game {game_name} run failed: "
+                               f"{stderr.strip().splitlines()[-1:] or proc.returncode}")
+    mb = 1024 * 1024
+
+    def rss_at(fraction: float) -> float | None:
+        if not trace:
+            return None
+        t = fraction * trace[-1][0]
+        return round(min(trace, key=lambda x: abs(x[0] - t))[1] / mb, 1)
+
+    return {
+        "games": games,
+        "workers": workers(jobs),
+        "chunks": chunks,
+        "seconds": round(seconds, 2),
+        "games_per_s": games / seconds,
+        "driver_peak_mb": round(usage.ru_maxrss * 1024 / mb, 1),  # Linux: ru_maxrss in KiB
+        "total_peak_mb": round(peak_total / mb, 1) if psutil else None,
+        "workers_peak_mb": round(peak_workers / mb, 1) if psutil else None,
+        "driver_rss_quarter_mb": rss_at(0.25),
+        "driver_rss_end_mb": rss_at(1.0),
+    }
+
+
+# -- search primitives -----------------------------------------------------------------------
+
+
+def mid_game_state(game: Game, seed: int = 0) -> State:
+    """A state about halfway through a game played with uniformly random actions."""
+    options = game.options_type()
+    n_seats = len(game.seats(options))
+    rules, _ = game_streams(seed, 0, n_seats)
+    rng = np.random.default_rng(seed)
+    start = game.new_initial_state(options, rules)
+    probe = start.copy()
+    steps = 0
+    while not probe.is_terminal():
+        legal = probe.legal_actions()
+        probe._apply(legal[int(rng.integers(len(legal)))])
+        steps += 1
+    # replay the same actions on the start state for half the game (same rng, same choices)
+    rng = np.random.default_rng(seed)
+    state = start
+    for _ in range(steps // 2):
+        legal = state.legal_actions()
+        state._apply(legal[int(rng.integers(len(legal)))])
+    return state
+
+
+def search_primitives(game_name: str, *, seconds: float = 1.0, seed: int = 0
+                      ) -> dict[str, Any]:
+    """``State.copy()``/s and random rollouts/s from a mid-game state.
+
+    Returns:
+        ``{"copies_per_s", "rollouts_per_s", "rollout_steps_per_s", "steps_per_rollout"}``.
+    """
+    game = get_game(game_name)
+    state = mid_game_state(game, seed)
+    budget = seconds / 2
+    copies = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < budget:
+        for _ in range(100):
+            state.copy()
+        copies += 100
+    t_copy = time.perf_counter() - t0
+    rng = np.random.default_rng(seed + 1)
+    rollouts = steps = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < budget:
+        s = state.copy()
+        while not s.is_terminal():
+            legal = s.legal_actions()
+            s._apply(legal[int(rng.integers(len(legal)))])
+            steps += 1
+        rollouts += 1
+    t_roll = time.perf_counter() - t0
+    return {
+        "copies_per_s": copies / t_copy,
+        "rollouts_per_s": rollouts / t_roll,
+        "rollout_steps_per_s": steps / t_roll,
+        "steps_per_rollout": steps / max(rollouts, 1),
+    }
+
+
+# -- the suite -------------------------------------------------------------------------------
+
+
+def bench_game(game_name: str, *, seconds: float = 2.0, games: int | None = None,
+               jobs: int = -1, memory_games: Sequence[int] = QUICK_MEMORY_GAMES,
+               memory_budget: float | None = 60.0, log: Log = _quiet) -> dict[str, Any]:
+    """Every figure of one game (see the module docstring).
+
+    Args:
+        game_name: the game.
+        seconds: time per single-worker measurement, and the target length of the one-worker
+            scaling run.
+        games: play exactly this many games per single-worker measurement instead.
+        jobs: workers for the parallel measurements (-1: all cores).
+        memory_games: sizes of the memory runs (default policies); empty to skip.
+        memory_budget: skip a memory run estimated to take longer than this many seconds
+            (None: never skip).
+        log: progress messages.
+
+    Returns:
+        ``{"game", "available": True, "version", "policies": {set: {"single", "scaling"}},
+        "search", "memory": [...]}``, or ``{"game", "available": False, "error"}`` when the
+        game cannot be imported (:func:`bench` also reports a game whose measurement raised
+        as ``{"game", "available": True, "error": "failed: ..."}``).
+    """
+    try:
+        game = get_game(game_name)
+    except ImportError as exc:
+        return {"game": game_name, "available": False, "error": f"not importable: {exc}"}
+    out: dict[str, Any] = {"game": game_name, "available": True, "version": game.version,
+                           "chunk_games": game.chunk_games, "policies": {}, "memory": []}
+    for label, pols in policy_sets(game).items():
+        log(f"{game_name} [{label}]: one worker")
+        single = single_worker(game_name, pols, seconds=seconds, games=games)
+        n_games = max(int(single["games_per_s"] * seconds), 8 * workers(jobs))
+        log(f"{game_name} [{label}]: {n_games} games with 1 and {workers(jobs)} workers")
+        out["policies"][label] = {
+            "single": single,
+            "scaling": scaling(game_name, pols, n_games, jobs=jobs),
+        }
+    log(f"{game_name}: copies and rollouts")
+    out["search"] = search_primitives(game_name, seconds=min(seconds, 2.0))
+    rate = out["policies"]["default"]["scaling"]["games_per_s_n"]
+    for n in memory_games:
+        estimate = n / rate
+        if memory_budget is not None and estimate > memory_budget:
+            out["memory"].append({"games": n, "skipped": f"~{estimate:.0f} s; use --full"})
+            continue
+        log(f"{game_name}: peak memory of a {n:,}-game run (~{estimate:.0f} s)")
+        out["memory"].append(peak_memory(game_name, {}, n, jobs=jobs))
+    return out
+
+
+def machine() -> dict[str, Any]:
+    """What the figures were measured on (``load_1min``: other work when the suite started)."""
+    return {
+        "cpus": os.cpu_count(),
+        "load_1min": round(os.getloadavg()[0], 2),
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "processor": platform.processor() or platform.machine(),
+        "time": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+    }
+
+
+def bench(game_names: Sequence[str] | None = None, *, seconds: float = 1.0,
+          games: int | None = None, jobs: int = -1, full: bool = False,
+          memory_games: Sequence[int] | None = None, log: Log = _quiet) -> dict[str, Any]:
+    """Run the suite on some games (default: every registered game).
+
+    Args:
+        full: memory runs of 10,000 and 100,000 games, never skipped for time.
+        memory_games: explicit memory-run sizes (overrides ``full``'s).
+
+    Returns:
+        ``{"machine": {...}, "jobs": workers, "games": [per-game dicts]}``, JSON-ready.
+
+    Raises:
+        ValueError: an unknown game name.
+    """
+    started = machine()  # load average before the suite adds its own
+    names = list(game_names or sorted(GAME_MODULES))
+    for name in names:
+        if name not in GAME_MODULES:
+            raise ValueError(f"unknown game {name!r}; valid games: "
+                             f"{', '.join(sorted(GAME_MODULES))}")
+    if memory_games is None:
+        memory_games = FULL_MEMORY_GAMES if full else QUICK_MEMORY_GAMES
+    results = []
+    for name in names:
+        try:
+            results.append(bench_game(name, seconds=seconds, games=games, jobs=jobs,
+                                      memory_games=memory_games,
+                                      memory_budget=None if full else 30.0, log=log))
+        except Exception as exc:  # one broken engine must not hide the others' figures
+            results.append({"game": name, "available": True,
+                            "error": f"failed: {type(exc).__name__}: {exc}"})
+    return {"machine": started, "jobs": workers(jobs), "games": results}
+
+
+# -- presentation ----------------------------------------------------------------------------
+
+
+def tables(results: dict[str, Any]) -> list[Any]:
+    """Rich renderables of :func:`bench`'s results: speed and scaling, search primitives and
+    memory, and a line per game that could not be imported."""
+    from rich.table import Table
+    from rich.text import Text
+
+    n = results["jobs"]
+    speed = Table("game", "policies", "games/s", "decisions/s", "dec/game",
+                  f"games/s ×{n}", "speed-up", "eff.",
+                  title=f"Throughput: 1 worker, then {n} workers "
+                  f"({results['machine']['cpus']} cores)")
+    other = Table("game", "copy()/s", "rollouts/s", "steps/rollout", "run games",
+                  "driver MB", f"driver+{n}w MB", "run games/s",
+                  title="Search primitives; peak memory of runs (default policies)")
+    missing = []
+    for g in results["games"]:
+        if "error" in g:
+            missing.append(Text(f"{g['game']}: {g['error']}", style="dim"))
+            continue
+        for label, r in g["policies"].items():
+            s, sc = r["single"], r["scaling"]
+            speed.add_row(g["game"], label, f"{s['games_per_s']:,.0f}",
+                          f"{s['decisions_per_s']:,.0f}", f"{s['decisions_per_game']:.1f}",
+                          f"{sc['games_per_s_n']:,.0f}", f"{sc['speedup']:.2f}×",
+                          f"{sc['efficiency']:.2f}")
+        sr = g["search"]
+        first = [g["game"], f"{sr['copies_per_s']:,.0f}", f"{sr['rollouts_per_s']:,.0f}",
+                 f"{sr['steps_per_rollout']:.0f}"]
+        mems = g["memory"] or [{"games": 0, "skipped": "not measured"}]
+        for i, m in enumerate(mems):
+            lead = first if i == 0 else [""] * 4
+            if "skipped" in m:
+                other.add_row(*lead, f"{m['games']:,}", f"[dim]skipped: {m['skipped']}[/]",
+                              "", "")
+                continue
+            total = "n/a" if m["total_peak_mb"] is None else f"{m['total_peak_mb']:,.0f}"
+            other.add_row(*lead, f"{m['games']:,}", f"{m['driver_peak_mb']:,.0f}", total,
+                          f"{m['games_per_s']:,.0f}")
+    notes = []
+    m = results["machine"]
+    if m.get("load_1min", 0) > 0.25 * (m["cpus"] or 1):
+        notes.append(Text(
+            f"note: the machine was busy when the suite started (load {m['load_1min']} on "
+            f"{m['cpus']} cores); speed-ups and rates are lower than on idle cores.",
+            style="yellow"))
+    return [speed, other, *missing, *notes]
