@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from conftest import make_state
-from iss_helpers import check_conservation
 from hypothesis import given, settings
 from hypothesis import strategies as hs
+from iss_helpers import check_conservation
 
 from balancelab.games import get_game
 from balancelab.policies.base import build
