@@ -1,16 +1,21 @@
 """Scripted players of Obcy: two expedition plans and two ALIENS plans.
 
 Expedition (seat 0):
-    ``squad``  one worker carries out the current task (fetch a disk, read a mission, bring a
-               spare component …) while the armed characters escort it and shoot threats;
-               in Variant 1 the Queen is fought when the odds (points/6) are good enough.
-    ``dash``   every character works on its own task in parallel (fast, spread out); suits and
-               airlocks are used for the M11/M12 tasks. (Default: it beat ``squad`` in our runs.)
-    Neither plan drives the transporter yet (M08 is never pursued; after the Queen's death
-    riders, if any, drive to the pad). Both shoot threats before moving, move into firing
-    positions, avoid spaces ALIENS can reach, and fight the Queen (Variant 1) once
-    ``points >= queen_points`` (4: P(Queen dies) = points/6 >= 2/3), one point less when three
-    or fewer characters live or the deck is nearly empty.
+    ``dash``   every character works on its own task in parallel (the cheapest open missions
+               first: fetch distance + walk + a cost for goals near the hatching spaces);
+               spare characters escort a worker. (Default: the strongest in our runs.)
+    ``squad``  one worker (preferably unarmed Bishop) carries out the current task while the
+               armed characters arm up at the armoury/ammunition stores (``arm``) and escort
+               it, never leading it by more than ``spread`` spaces; the airlock tasks are side
+               jobs for a spare character.
+    Both: armed characters reload where clips are to be had (drop an empty clip, take a full
+    one), plan "move, then shoot" from range (a non-adjacent shooter ignores unfavourable
+    results), value a shot by its chance to kill or drive off the ALIEN (COMBAT RESULT table,
+    duct x2) against the ammunition it costs, throw grenades at two or more ALIENS clear of
+    characters, avoid spaces the ALIENS can reach (doubly next to ducts and grates), let Bishop
+    heal, drive the transporter for M08 and back to the ship, and decide the Variant 1 Queen
+    fight by the odds (dynamic programme over points, with the chance of completing another
+    task estimated from the expedition's remaining strength).
 ALIENS (seat 1):
     ``hunter`` hatch strong ALIENS on the hatching space nearest the expedition, close in on the
                nearest character, and only step adjacent when the gang-up is strong enough.
@@ -25,6 +30,8 @@ only and use the public map tables of :mod:`balancelab.simulate.obcy.board`.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import groupby
+from operator import itemgetter
 from typing import Any
 
 from balancelab.policies.base import Policy, register
@@ -34,6 +41,7 @@ from balancelab.simulate.obcy import board as B
 from balancelab.simulate.obcy.combat import ATTACKER, DEFENDER, combat_result
 from balancelab.simulate.obcy.rules import (
     BISHOP,
+    CARBINE,
     CHARGE,
     CLIP0,
     COMP,
@@ -41,7 +49,9 @@ from balancelab.simulate.obcy.rules import (
     EMPTY,
     FLAMER,
     FUEL,
+    GORMAN,
     HICKS,
+    PISTOL,
     RIPLEY,
     SUIT,
     WEAPON_USE,
@@ -51,6 +61,7 @@ from balancelab.simulate.obcy.state import MISSIONS
 
 NBR = B.NBR
 NBR_SET = B.NBR_SET
+_OP = itemgetter(0)
 PAD = B.PAD_SPACE
 DUCT = B.IS_DUCT_OR_GRATE
 
@@ -82,6 +93,21 @@ def _dist(view: Any, a: int, b: int) -> int:
     return B.DIST[a][b]
 
 
+_ROWS: dict[tuple[tuple[int, ...], frozenset[int]], tuple[int, ...]] = {}
+
+
+def _goal_row(goals: tuple[int, ...], collapsed: frozenset[int]) -> tuple[int, ...]:
+    """Walking distance from every space to the nearest of ``goals`` (cached)."""
+    key = (goals, collapsed)
+    row = _ROWS.get(key)
+    if row is None:
+        if len(_ROWS) > 4096:
+            _ROWS.clear()
+        rows = [B.dist_from(g, collapsed) if collapsed else B.DIST[g] for g in goals]
+        row = _ROWS[key] = rows[0] if len(rows) == 1 else tuple(map(min, *rows))
+    return row
+
+
 def _nearest(view: Any, src: int, targets: Sequence[int]) -> tuple[int, int]:
     best, bd = -1, 999
     d = B.dist_from(src, view.collapsed) if view.collapsed else B.DIST[src]
@@ -93,6 +119,7 @@ def _nearest(view: Any, src: int, targets: Sequence[int]) -> tuple[int, int]:
 
 ROOM_C = tuple(i for i in range(B.N) if B.ROOM_OF[i] == 2)
 CLIP_STORES = (B.FEATURE["AMMO_STORE_1"], B.FEATURE["AMMO_STORE_2"], B.FEATURE["ARMOURY"])
+_HATCH_SET = frozenset(B.HATCHES)
 
 
 def _stores_of(item: int) -> tuple[int, ...]:
@@ -102,23 +129,72 @@ def _stores_of(item: int) -> tuple[int, ...]:
 
 
 # == expedition ====================================================================================
+CLIP_SET = frozenset(CLIP_STORES)
+ARMOURY = B.FEATURE["ARMOURY"]
+TR_TARGET = B.idx(13, 10)
+#: Spaces from which ALIENS come: within this walking distance of a hatching space a task is
+#: "in the nest" and costs more (plans prefer the easiest open missions).
+_NEST_COST = tuple(
+    max(0, 6 - min(B.DIST[h][s] for h in B.HATCHES)) for s in range(B.N)
+)
+#: Spaces next to a duct or grate (an ALIEN there attacks with double strength).
+_NEXT_TO_DUCT = tuple(any(B.IS_DUCT_OR_GRATE[n] for n in B.NBR[s]) for s in range(B.N))
+#: Arming wishes at the armoury: character -> (weapon wanted, weapon it replaces).
+_UPGRADE = {RIPLEY: (FLAMER, PISTOL), GORMAN: (CARBINE, PISTOL)}
+
+
+def _queen_table(s: float) -> tuple[float, ...]:
+    """F[p]: chance the Queen dies with p points held after a task, fighting optimally, when
+    each further task is completed with probability ``s`` (value iteration)."""
+    f = [0.0] * 8
+    for _ in range(200):
+        for p in range(7, 0, -1):
+            win = min(p, 6) / 6
+            fight = win + (1 - win) * s * f[1]
+            wait = s * f[p + 1] if p < 7 else fight
+            f[p] = max(fight, wait)
+    return tuple(f)
+
+
 class ExpeditionPolicy(Policy):
-    """Scripted expedition; ``plan`` = squad or dash (see module docstring)."""
+    """Scripted expedition; ``plan`` = squad or dash (see module docstring).
+
+    Parameters: ``arm`` (1: the fighters visit the armoury first), ``spread`` (how far the
+    escorts may lead the worker), ``danger`` (weight of ALIEN reach in movement),
+    ``shot_min`` (least value of a shot worth its ammunition), ``queen_s`` (if > 0, a fixed
+    chance of completing one more task for the Variant 1 decision; 0 = estimate it).
+    """
 
     name = "squad"
-    params = {"plan": "squad", "queen_points": 4, "danger": 1.0}
+    params = {"plan": "squad", "arm": 1, "spread": 3, "danger": 1.0, "shot_min": 0.1,
+              "queen_s": 0.0}
 
     def __init__(self, *a: Any, **kw: Any) -> None:
         super().__init__(*a, **kw)
         self.plan = str(self.cfg["plan"])
-        self.qpts = int(self.cfg["queen_points"])
+        self.arm = int(self.cfg["arm"])
+        self.spread = int(self.cfg["spread"])
         self.wdanger = float(self.cfg["danger"])
-        self.off = self.options.crt_offset  # type: ignore[attr-defined]
+        self.shot_min = float(self.cfg["shot_min"])
+        self.queen_s = float(self.cfg["queen_s"])
+        o: Any = self.options
+        self.off = o.crt_offset
+        self.dmul = o.duct_multiplier
+        self.duct = B.IS_DUCT_OR_GRATE if o.grate_is_duct else B.IS_DUCT_ONLY
+        self.wst = o.weapon_stats()
+        self.full = CLIP0 + o.clip_charges
         self.tasks: dict[int, tuple[Any, ...]] = {}
-        self.task_round = -1
+        self.plan_key: Any = None
         self.idle: set[int] = set()
+        self.armed_up: set[int] = set()
+        self.worker = -1
         self._dkey: Any = None
         self._dmap: dict[int, float] = {}
+        # combat tables: (attack) -> per die (side, loss, retreat)
+        self._crt = {
+            att: tuple(combat_result(att, d, self.off) for d in range(1, 7))
+            for att in range(-20, 40)
+        }
 
     # -- dispatch ------------------------------------------------------------------------------
     def act(self, view: View, legal: Sequence[Any]) -> Any:
@@ -136,35 +212,33 @@ class ExpeditionPolicy(Policy):
             return self._transport(v, legal)
         return legal[0]
 
+    # -- Variant 1: the Queen fight by the odds ------------------------------------------------
     def _queen(self, v: Any) -> Any:
-        alive = sum(1 for s in v.c_state if s != A.DEAD)
-        need = self.qpts - (1 if alive <= 3 or v.deck_left <= 2 else 0)
-        return (A.QUEEN,) if v.points >= need else (A.NO_QUEEN,)
+        s = self.queen_s
+        if s <= 0:
+            alive = [c for c in range(6) if v.c_state[c] != A.DEAD]
+            health = sum(v.c_str[c] for c in alive) / sum(v.c_max)
+            s = 0.35 + 0.55 * health
+            if v.deck_left == 0 and not v.open_missions:
+                s = 0.0
+        f = _queen_table(s)
+        p = min(v.points, 7)
+        win = min(p, 6) / 6
+        fight = win + (1 - win) * s * f[1]
+        wait = s * f[p + 1] if p < 7 else 0.0
+        return (A.QUEEN,) if fight >= wait else (A.NO_QUEEN,)
 
     def _retreat(self, v: Any, legal: Sequence[Any]) -> Any:
         return max(legal, key=lambda a: self._safety(v, a[1]))
 
-    def _safety(self, v: Any, s: int) -> int:
-        if not v.a_pos:
-            return 99
-        return min(B.DIST[p][s] for p in v.a_pos)
+    def _safety(self, v: Any, s: int) -> float:
+        return -self._danger(v, s)
 
     # -- tasks ---------------------------------------------------------------------------------
     def _alive(self, v: Any) -> list[int]:
         return [c for c in range(6) if v.c_state[c] != A.DEAD]
 
-    def _plan_tasks(self, v: Any) -> None:
-        """Assign each character a task: (kind, item, goal spaces, mission)."""
-        self.task_round = v.round
-        self.tasks = {}
-        self.idle = set()
-        alive = [c for c in self._alive(v) if v.c_state[c] in (A.ON_BOARD, A.ABOARD)]
-        if not alive:
-            return
-        if not v.queen_alive:
-            for c in alive:
-                self.tasks[c] = ("go", -1, (PAD,), -1)
-            return
+    def _todo(self, v: Any) -> list[tuple[Any, ...]]:
         todo: list[tuple[Any, ...]] = []
         for m in v.open_missions:
             kind, p = MISSIONS[m]
@@ -183,33 +257,61 @@ class ExpeditionPolicy(Policy):
                 spots = tuple(n for t in sorted(p) if t not in v.collapsed for n in NBR[t]
                               if B.KIND[n] != B.AIRLOCK)
                 todo.append(("charge", CHARGE, spots, m))
-            elif kind == "airlocks" and v.c_state:
+            elif kind == "airlocks":
                 out_no, _ = p
                 todo.append(("airlock", SUIT, (B.AIRLOCKS[out_no - 1],), m))
+            elif kind == "transporter":
+                todo.append(("transport", FUEL if v.tr_fuel == 0 else -1, (v.tr_pos,), m))
+            elif kind == "clear":
+                todo.append(("go", -1, (p,), m))
         if len(v.open_missions) < v.options.max_open_missions and v.deck_left:
             todo.append(("read", DISK, (B.COMPUTERS[0], B.COMPUTERS[1]), -1))
+        return todo
+
+    def _plan_tasks(self, v: Any) -> None:
+        """Assign each character a task: (kind, item, goal spaces, mission)."""
+        self.tasks = {}
+        self.idle = set()
+        self.worker = -1
+        alive = [c for c in self._alive(v) if v.c_state[c] in (A.ON_BOARD, A.ABOARD)]
+        if not alive:
+            return
+        if not v.queen_alive:
+            for c in alive:
+                self.tasks[c] = ("go", -1, (PAD,), -1)
+            return
+        todo = self._todo(v)
         free = list(alive)
-        # fixed-character tasks first
-        for t in [t for t in todo if len(t) > 4]:
+        for t in [t for t in todo if len(t) > 4]:  # tasks naming a character
             if t[4] in free:
                 self.tasks[t[4]] = t[:4]
                 free.remove(t[4])
         todo = [t for t in todo if len(t) == 4]
         if self.plan == "squad":
-            # one worker at a time: the least useful fighter does the nearest task
-            order = sorted(free, key=lambda c: (len(WEAPON_USE[c]), -v.c_str[c]))
+            # side jobs for a lone character: the airlock tasks (out of the ALIENS' reach)
+            for t in [t for t in todo if t[0] == "airlock"]:
+                side = [c for c in free if not self._armed(v, c) or c == 2]
+                if side and len(free) > 3:
+                    c = min(side, key=lambda c: self._task_cost(v, c, self._pos(v, c), t))
+                    self.tasks[c] = t
+                    free.remove(c)
+                    todo.remove(t)
+            order = sorted(free, key=lambda c: (self._armed(v, c), len(WEAPON_USE[c]),
+                                                -v.c_str[c]))
             if todo and order:
                 w = order[0]
-                pos = v.c_pos[w] if v.c_state[w] == A.ON_BOARD else v.tr_pos
-                t = min(todo, key=lambda t: self._task_cost(v, w, pos, t))
+                t = min(todo, key=lambda t: self._task_cost(v, w, self._pos(v, w), t))
                 self.tasks[w] = t
-                for c in order[1:]:
-                    self.tasks[c] = ("escort", -1, (w,), -1)
+                self.worker = w
+                order = order[1:]
+            lead = self.worker
+            for c in order:
+                self.tasks[c] = ("escort", -1, (lead,), -1)
         else:
             while todo and free:
                 best = None
                 for c in free:
-                    pos = v.c_pos[c] if v.c_state[c] == A.ON_BOARD else v.tr_pos
+                    pos = self._pos(v, c)
                     for t in todo:
                         cost = self._task_cost(v, c, pos, t)
                         if best is None or cost < best[0]:
@@ -224,13 +326,21 @@ class ExpeditionPolicy(Policy):
                 if workers:
                     self.tasks[c] = ("escort", -1, (workers[c % len(workers)],), -1)
 
+    def _pos(self, v: Any, c: int) -> int:
+        return v.c_pos[c] if v.c_state[c] == A.ON_BOARD else v.tr_pos
+
     def _task_cost(self, v: Any, c: int, pos: int, t: tuple[Any, ...]) -> int:
         kind, item, goals, _ = t[:4]
         if item >= 0 and item not in v.c_pk[c]:
             s, d1 = self._item_source(v, item, pos)
-            _, d2 = _nearest(v, s, goals) if s >= 0 else (-1, 99)
-            return d1 + d2
-        return _nearest(v, pos, goals)[1]
+            g, d2 = _nearest(v, s, goals) if s >= 0 else (-1, 99)
+        else:
+            d1 = 0
+            g, d2 = _nearest(v, pos, goals)
+        extra = 3 * _NEST_COST[g] if g >= 0 else 0
+        if kind == "transport":
+            extra += 8
+        return d1 + d2 + extra
 
     def _item_source(self, v: Any, item: int, pos: int) -> tuple[int, int]:
         srcs = [s for s in _stores_of(item) if item == COMP or v.supply[item] > 0]
@@ -239,49 +349,127 @@ class ExpeditionPolicy(Policy):
             return -1, 99
         return _nearest(v, pos, srcs)
 
+    def _waypoint(self, v: Any, c: int) -> tuple[int, ...]:
+        """Where character c is heading: its task item's source, else the task's goals."""
+        t = self.tasks.get(c)
+        if t is None:
+            return ()
+        kind, item, goals = t[0], t[1], t[2]
+        if (self.arm and v.queen_alive and c not in self.armed_up and self._armed(v, c)
+                and kind != "airlock"):
+            up = _UPGRADE.get(c)
+            if up is not None and v.supply[up[0]] > 0 and up[0] not in v.c_pk[c]:
+                return (ARMOURY,)
+            return CLIP_STORES[::2]
+        if kind == "escort":
+            w = goals[0]
+            if w < 0 or v.c_state[w] == A.DEAD:
+                return self._squad_goal(v)
+            return self._waypoint(v, w) or (self._pos(v, w),)
+        if item >= 0 and item not in v.c_pk[c]:
+            src, _ = self._item_source(v, item, self._pos(v, c))
+            return (src,) if src >= 0 else goals
+        if kind == "transport":
+            return (TR_TARGET,) if v.tr_fuel > 0 and v.tr_pos != TR_TARGET else (v.tr_pos,)
+        return goals
+
+    def _squad_goal(self, v: Any) -> tuple[int, ...]:
+        if not v.queen_alive:
+            return (PAD,)
+        if self.worker >= 0 and v.c_state[self.worker] != A.DEAD:
+            return self._waypoint(v, self.worker)
+        return (ARMOURY,) if self.arm else B.COMPUTERS[:2]
+
     # -- which character acts next -----------------------------------------------------------
     def _pick(self, v: Any, legal: Sequence[Any]) -> Any:
-        if self.task_round != v.round or not self.tasks:
+        key = (v.round, v.open_missions, v.points, v.c_state, v.queen_alive)
+        if key != self.plan_key:
+            self.plan_key = key
             self._plan_tasks(v)
         cands = [a[1] for a in legal if a[0] == A.ACT and a[1] not in self.idle]
         if not cands:
             return (A.END_PHASE,)
+        # riders stay aboard while the transporter still has to get somewhere
+        if v.tr_fuel > 0:
+            keep = [c for c in cands if v.c_state[c] == A.ABOARD and self._ride(v, c)]
+            cands = [c for c in cands if c not in keep]
+            if not cands:
+                return (A.END_PHASE,)
 
         def prio(c: int) -> tuple[int, int]:
-            pos = v.c_pos[c]
-            near = min((B.DIST[pos][p] for p in v.a_pos), default=99)
-            t = self.tasks.get(c, ("none",))
-            if near <= 5 and self._armed(v, c):
-                return (0, near)
+            pos = self._pos(v, c)
+            armed = self._armed(v, c)
+            if armed and self._can_shoot_now(v, c, pos):
+                return (0, 0)
             if self.plan == "squad":
-                return (1 if t[0] == "escort" else 2, near)
+                if c == self.worker:
+                    return (3, 0)
+                wp = self._waypoint(v, c)
+                return (1 if armed else 2, self._gd(v, pos, wp) if wp else 0)
+            near = min((B.DIST[pos][p] for p in v.a_pos), default=99)
             return (1, near)
 
         return (A.ACT, min(cands, key=prio))
 
-    def _armed(self, v: Any, c: int) -> bool:
+    def _ride(self, v: Any, c: int) -> bool:
+        t = self.tasks.get(c)
+        if not v.tr_moved:  # it could not move this phase: get out and walk
+            return False
+        if not v.queen_alive:
+            return v.tr_pos != PAD
+        return t is not None and t[0] == "transport" and v.tr_pos != TR_TARGET
+
+    def _can_shoot_now(self, v: Any, c: int, pos: int) -> bool:
+        if not v.a_pos or v.c_state[c] != A.ON_BOARD:
+            return False
+        rng_ = self._range(v, c)
+        if rng_ <= 0:
+            return False
+        los = B.LOS[pos]
+        block = self._blockers(v)
+        for p in v.a_pos:
+            if B.hex_distance(pos, p) <= rng_:
+                inter = los.get(p)
+                if inter is not None and not any(x in block for x in inter):
+                    return True
+        return False
+
+    def _blockers(self, v: Any) -> set[int]:
+        block = {v.c_pos[k] for k in range(6) if v.c_state[k] == A.ON_BOARD}
+        block.update(v.a_pos)
+        block.update(v.collapsed)
+        return block
+
+    def _range(self, v: Any, c: int) -> int:
         pk = v.c_pk[c]
-        return any(it in WEAPONS and it in WEAPON_USE[c] for it in pk) and any(
-            it > CLIP0 for it in pk
-        )
+        if not any(it > CLIP0 for it in pk):
+            return 0
+        return max((self.wst[w][0] for w in pk if w in WEAPONS and w in WEAPON_USE[c]),
+                   default=0)
+
+    def _armed(self, v: Any, c: int) -> bool:
+        return any(it in WEAPONS and it in WEAPON_USE[c] for it in v.c_pk[c])
 
     # -- the active character ----------------------------------------------------------------
     def _char(self, v: Any, legal: Sequence[Any]) -> Any:
         c = v.active
         by: dict[int, list[Any]] = {}
-        for a in legal:
-            by.setdefault(a[0], []).append(a)
+        for op, grp in groupby(legal, _OP):  # the engine lists each opcode contiguously
+            if op in by:
+                by[op].extend(grp)
+            else:
+                by[op] = list(grp)
         if A.REENTER in by:
             t = self.tasks.get(c)
-            want = 1
-            if t and t[0] == "airlock" and t[3] >= 0:
+            want = 5
+            if t and t[0] == "airlock" and t[3] >= 0 and t[3] in v.open_missions:
                 want = MISSIONS[t[3]][1][1]
             for a in by[A.REENTER]:
                 if a[1] == want:
                     return a
             return by[A.REENTER][0]
         pos = v.c_pos[c]
-        # 1. shoot threats
+        # 1. shoot threats (never before the fire is worth it)
         shot = self._best_shot(v, c, by)
         if shot is not None:
             return shot
@@ -294,105 +482,159 @@ class ExpeditionPolicy(Policy):
         # 2. heal (Bishop)
         if A.HEAL in by:
             return min(by[A.HEAL], key=lambda a: v.c_str[a[1]] - v.c_max[a[1]])
-        # 3. ammunition and task items
+        # 3. arm up and reload at the armoury / ammunition stores
+        gear = self._gear(v, c, pos, pk, by)
+        if gear is not None:
+            return gear
+        # 4. task items
         need = item if item >= 0 and item not in pk else -1
-        if need < 0 and self._armed_weapon_no_ammo(v, c) and A.PICK in by:
-            for a in by[A.PICK]:
-                if a[1] >= CLIP0 + 1:
-                    return a
         if need >= 0 and A.PICK in by:
             for a in by[A.PICK]:
                 if a[1] == need:
                     return a
         if need >= 0 and EMPTY not in pk and A.DROP in by and self._at_source(v, need, pos):
             return self._drop_least(v, c, by[A.DROP])
-        # 4. at the goal: do the task
+        # 5. at the goal: do the task
         if need < 0 and kind != "escort":
             if kind == "read" and A.READ in by:
                 return (A.READ,)
             if kind == "drop" and pos in goals and A.DROP in by:
                 return (A.DROP, item)
+            if kind == "transport" and pos == v.tr_pos:
+                if v.tr_fuel == 0 and FUEL in pk and A.DROP in by:
+                    return (A.DROP, FUEL)
+                if A.BOARD in by and v.tr_pos != TR_TARGET:
+                    return (A.BOARD,)
             if kind == "charge" and A.CHARGE in by and m >= 0:
                 for a in by[A.CHARGE]:
                     if a[1] in MISSIONS[m][1]:
                         return a
-        # 5. move into a firing position against a nearby ALIEN
-        if A.MOVE in by and v.a_pos and self._armed(v, c) and v.c_ap[c] >= 2:
-            fp = self._fire_position(v, c, by[A.MOVE])
+        # 6. move and shoot: a firing position on the way
+        if A.MOVE in by and v.a_pos and self._range(v, c) and v.c_ap[c] >= 2:
+            fp = self._fire_position(v, c, by[A.MOVE], kind)
             if fp is not None:
                 return fp
-        # 6. move
+        # 7. move
         if A.MOVE in by:
-            if kind == "escort":
-                w = goals[0]
-                if v.c_state[w] == A.DEAD:
-                    target: tuple[int, ...] = (PAD,) if not v.queen_alive else B.COMPUTERS
-                else:
-                    target = (v.c_pos[w],)
-                    wt = self.tasks.get(w)
-                    if self.plan == "squad" and wt is not None and wt[0] != "escort":
-                        target = self._task_target(v, w, wt)
-                mv = self._move(v, c, by[A.MOVE], target, keep=1)
-            else:
-                if need >= 0:
-                    src, _ = self._item_source(v, need, pos)
-                    target = (src,) if src >= 0 else goals
-                else:
-                    target = goals
-                lead = -1
-                if self.plan == "squad" and v.queen_alive:
-                    esc = [e for e in range(6) if e != c and v.c_state[e] == A.ON_BOARD
-                           and self._armed(v, e)]
-                    if esc:
-                        lead = min(self._gd(v, v.c_pos[e], target) for e in esc)
-                mv = self._move(v, c, by[A.MOVE], target, keep=0, lead=lead)
+            mv = self._move_char(v, c, kind, by[A.MOVE])
             if mv is not None:
                 return mv
-        if A.BOARD in by and kind == "go" and not v.queen_alive:
+        if A.BOARD in by and not v.queen_alive and v.tr_fuel > 0:
             return (A.BOARD,)
         return (A.END_ACT,)
 
-    def _fire_position(self, v: Any, c: int, moves: list[Any]) -> Any:
-        pos = v.c_pos[c]
-        near = [(p, i) for i, p in enumerate(v.a_pos) if B.DIST[p][pos] <= 7]
-        if not near:
+    def _gear(self, v: Any, c: int, pos: int, pk: list[int], by: dict[int, list[Any]]) -> Any:
+        """Arm up (better weapon, a second clip) and reload where clips are to be had."""
+        if pos not in CLIP_SET or not self._armed(v, c):
             return None
-        wst = v.options.weapon_stats()
-        rng_ = max(wst[w][0] for w in v.c_pk[c] if w in WEAPONS and w in WEAPON_USE[c])
-        block = {v.c_pos[k] for k in range(6) if v.c_state[k] == A.ON_BOARD and k != c}
-        block.update(v.a_pos)
-        block.update(v.collapsed)
-        best, bcost = None, 99
+        up = _UPGRADE.get(c)
+        if pos == ARMOURY and up is not None and self.arm:
+            new, old = up
+            if new not in pk and old in pk:
+                if A.PICK in by and (A.PICK, new) in by[A.PICK]:
+                    return (A.PICK, new)
+            elif new in pk and old in pk and A.DROP in by:
+                return (A.DROP, old)
+        if pos == ARMOURY or up is None or v.supply[up[0]] == 0 or up[0] in pk:
+            self.armed_up.add(c)
+        if A.DROP in by and CLIP0 in pk:
+            return (A.DROP, CLIP0)  # an empty clip
+        charges = sum(it - CLIP0 for it in pk if it >= CLIP0)
+        if EMPTY in pk and charges < 2 * self.full - CLIP0 and A.PICK in by:
+            if (A.PICK, self.full) in by[A.PICK]:
+                return (A.PICK, self.full)
+        if EMPTY not in pk and A.DROP in by:
+            low = min((it for it in pk if it >= CLIP0), default=99)
+            if low <= CLIP0 + 1 and sum(1 for it in pk if it >= CLIP0) >= 1:
+                return (A.DROP, low)
+        return None
+
+    def _move_char(self, v: Any, c: int, kind: str, moves: list[Any]) -> Any:
+        wp = self._waypoint(v, c)
+        if not wp:
+            return None
+        if wp[0] in CLIP_SET and c not in self.armed_up:
+            return self._move(v, c, moves, wp, keep=0)
+        if kind == "escort":
+            lead = -1
+            if self.plan == "squad":
+                w = self.worker
+                if w >= 0 and v.c_state[w] != A.DEAD:
+                    # stay within `spread` ahead of the worker
+                    lead = self._gd(v, self._pos(v, w), wp) - self.spread
+            return self._move(v, c, moves, wp, keep=1, lead=lead, floor_=True)
+        lead = -1
+        if self.plan == "squad" and v.queen_alive:
+            pos = v.c_pos[c]
+            esc = [e for e in range(6) if e != c and v.c_state[e] == A.ON_BOARD
+                   and self._armed(v, e) and B.DIST[pos][v.c_pos[e]] <= 8]
+            if esc:
+                lead = min(self._gd(v, v.c_pos[e], wp) for e in esc) - 2
+        return self._move(v, c, moves, wp, keep=0, lead=lead)
+
+    def _fire_position(self, v: Any, c: int, moves: list[Any], kind: str) -> Any:
+        """The best (move, then shoot) plan: a destination from which the shots left are
+        worth most, traded against progress towards the waypoint and danger; None if
+        standing and shooting (or just walking) is better."""
+        pos = v.c_pos[c]
         ap = v.c_ap[c]
-        for a in moves:
-            s = a[1]
-            cost = B.DIST[pos][s]
-            if cost >= bcost or ap - cost < 1 or B.KIND[s] >= 5:
+        pk = v.c_pk[c]
+        charges = sum(it - CLIP0 for it in pk if it >= CLIP0)
+        rng_ = self._range(v, c)
+        near = [i for i, p in enumerate(v.a_pos) if B.DIST[p][pos] <= ap + rng_ + 1]
+        if not near or not charges:
+            return None
+        weapons = [w for w in pk if w in WEAPONS and w in WEAPON_USE[c]]
+        block = self._blockers(v)
+        block.discard(pos)
+        wp = self._waypoint(v, c)
+        row = _goal_row(wp, v.collapsed) if wp else None
+        here = row[pos] if row else 0
+        chars = [v.c_pos[k] for k in range(6) if v.c_state[k] == A.ON_BOARD and k != c]
+        wd = self.wdanger * 0.05
+        strength = v.c_str[c]
+        cost_shot = 0.03 if min(B.DIST[pos][s] for s in CLIP_STORES) <= 8 else 0.06
+        best, bval = None, -1e9
+        cands = [(pos, 0)] + [(a[1], B.DIST[pos][a[1]]) for a in moves]
+        for s, cost in cands:
+            left = min(ap - cost, charges)
+            if left < 1 or B.KIND[s] >= 5:
                 continue
             los = B.LOS[s]
-            for p, _ in near:
-                if p in NBR_SET[s] or B.hex_distance(s, p) > rng_:
+            sv = 0.0
+            for i in near:
+                p = v.a_pos[i]
+                if p == s:
                     continue
                 inter = los.get(p)
-                if inter is not None and not any(x in block for x in inter):
-                    best, bcost = a, cost
-                    break
-        return best
-
-    def _task_target(self, v: Any, c: int, t: tuple[Any, ...]) -> tuple[int, ...]:
-        item, goals = t[1], t[2]
-        if item >= 0 and item not in v.c_pk[c]:
-            src, _ = self._item_source(v, item, v.c_pos[c])
-            return (src,) if src >= 0 else goals
-        return goals
+                if inter is None or any(x in block for x in inter):
+                    continue
+                dn = min([B.DIST[p][q] for q in chars] + [B.DIST[p][s]])
+                th = 1.0 if dn <= 5 else 0.5
+                adj = p in NBR_SET[s]
+                st = v.a_str[i]
+                eff = st * (self.dmul if self.duct[p] else 1)
+                for w in weapons:
+                    r, fp = self.wst[w]
+                    if B.hex_distance(s, p) > r:
+                        continue
+                    for n in range(1, left + 1):
+                        val = self._shot_value(strength + fp * n - eff, st, adj) * th
+                        val -= cost_shot * n
+                        if val > sv:
+                            sv = val
+            if sv <= self.shot_min:
+                continue
+            prog = (row[s] - here) if row else 0
+            score = sv - 0.04 * prog - wd * self._danger(v, s) - 0.01 * cost
+            if score > bval:
+                best, bval = s, score
+        if best is None or best == pos:
+            return None
+        return (A.MOVE, best)
 
     def _gd(self, v: Any, s: int, goals: tuple[int, ...]) -> int:
-        return min(_dist(v, g, s) for g in goals)
-
-    def _armed_weapon_no_ammo(self, v: Any, c: int) -> bool:
-        pk = v.c_pk[c]
-        has_w = any(it in WEAPONS and it in WEAPON_USE[c] for it in pk)
-        return has_w and sum(it - CLIP0 for it in pk if it >= CLIP0) < 2
+        return _goal_row(goals, v.collapsed)[s]
 
     def _at_source(self, v: Any, item: int, pos: int) -> bool:
         if pos in _stores_of(item):
@@ -409,7 +651,7 @@ class ExpeditionPolicy(Policy):
             if it in (FUEL, SUIT, CHARGE):
                 return 2
             if it >= CLIP0:
-                return 5
+                return 5 if sum(1 for x in v.c_pk[c] if x >= CLIP0) > 1 else 7
             if it in WEAPONS:
                 return 6
             return 3
@@ -428,10 +670,11 @@ class ExpeditionPolicy(Policy):
 
     def _danger_calc(self, v: Any, s: int) -> float:
         tot = 0.0
+        mul = self.dmul if _NEXT_TO_DUCT[s] else 1
         for p, st in zip(v.a_pos, v.a_str, strict=True):
             d = B.DIST[p][s]
             if d <= 5:
-                tot += st * (2 if d <= 1 else 1)
+                tot += st * mul * (1.5 if d <= 1 else 1)
         if v.hatching_on:
             for h in B.HATCHES:
                 if B.DIST[h][s] <= 5:
@@ -440,35 +683,45 @@ class ExpeditionPolicy(Policy):
 
     def _move(
         self, v: Any, c: int, moves: list[Any], goals: tuple[int, ...], keep: int,
-        lead: int = -1,
+        lead: int = -1, floor_: bool = False,
     ) -> Any:
         pos = v.c_pos[c]
-        dtab = [B.dist_from(g, v.collapsed) if v.collapsed else B.DIST[g] for g in goals]
-
-        def gd(s: int) -> int:
-            return min(d[s] for d in dtab)
-
-        here = gd(pos)
+        row = _goal_row(goals, v.collapsed)
+        here = row[pos]
         if keep and here <= keep:
             return None
-        wd = self.wdanger * (0.5 if self._armed(v, c) else 1.0)
+        wd = self.wdanger * (0.5 if self._armed(v, c) else 1.0) * 0.1
         avoid = set(goals) if keep else set()
+        mine = self.tasks.get(c, ("",))[0]
         best, bscore = None, 1e9
+        danger = self._danger
         for a in moves:
             s = a[1]
-            g = gd(s)
+            g = row[s]
             if g >= here or s in avoid:
                 continue
-            if lead >= 0 and g < lead - 1:
+            if lead >= 0 and g < lead:
+                if floor_ or g < lead:
+                    continue
+            k = B.KIND[s]
+            if k == B.AIRLOCK and not (mine == "airlock" and s in goals):
                 continue
-            if B.KIND[s] == B.AIRLOCK and not (
-                self.tasks.get(c, ("",))[0] == "airlock" and s in goals
-            ):
-                continue
-            score = max(g - keep, 0) + wd * self._danger(v, s) * 0.1
+            score = max(g - keep, 0) + wd * danger(v, s)
             if score < bscore:
                 best, bscore = a, score
         return best
+
+    def _shot_value(self, att: int, strength: int, adjacent: bool) -> float:
+        val = 0.0
+        for side, loss, retreat in self._crt[max(-20, min(39, att))]:
+            if side == DEFENDER:
+                if loss >= strength:
+                    val += 1.0
+                else:
+                    val += 0.35 * loss / strength + (0.3 if retreat else 0.0)
+            elif side == ATTACKER and adjacent:
+                val -= 0.25 * loss
+        return val / 6
 
     def _best_shot(self, v: Any, c: int, by: dict[int, list[Any]]) -> Any:
         shots = by.get(A.SHOOT, [])
@@ -478,54 +731,65 @@ class ExpeditionPolicy(Policy):
         pos = v.c_pos[c]
         strength = v.c_str[c]
         idx = {aid: i for i, aid in enumerate(v.a_id)}
-        wst = v.options.weapon_stats()
-        best, bval = None, 0.12
-        ap = v.c_ap[c]
+        chars = [v.c_pos[k] for k in range(6) if v.c_state[k] == A.ON_BOARD]
+        open_kinds = {MISSIONS[m][0] for m in v.open_missions}
+        pk = v.c_pk[c]
+        charges = sum(it - CLIP0 for it in pk if it >= CLIP0)
+        near_ammo = min(B.DIST[pos][s] for s in CLIP_STORES) <= 8
+        cost = 0.03 if near_ammo else 0.06
+        best, bval = None, self.shot_min
+        threat_of: dict[int, float] = {}
         for a in shots:
             _, aid, w, n = a
             i = idx[aid]
             ap_ = v.a_pos[i]
-            s_eff = v.a_str[i] * (v.options.duct_multiplier if DUCT[ap_] else 1)
-            att = strength + wst[w][1] * n - s_eff
-            pk = _kill_prob(att, v.a_str[i], self.off)
-            if ap_ in NBR_SET[pos]:
-                _, back = _exp(att, self.off)
-                pk -= 0.3 * back
-            threat = 1.0 if B.DIST[ap_][pos] <= 5 else 0.4
-            val = pk * threat - 0.06 * n - (0.05 if n == ap and n > 1 else 0)
-            if w == FLAMER and DUCT[ap_]:
-                val += 0.05
+            th = threat_of.get(aid)
+            if th is None:
+                dn = min(B.DIST[ap_][p] for p in chars)
+                th = threat_of[aid] = 1.0 if dn <= 5 else (0.6 if dn <= 9 else 0.25)
+            s_eff = v.a_str[i] * (self.dmul if self.duct[ap_] else 1)
+            att = strength + self.wst[w][1] * n - s_eff
+            val = self._shot_value(att, v.a_str[i], ap_ in NBR_SET[pos]) * th
+            if "kill_duct_flamer" in open_kinds and w == FLAMER and self.duct[ap_]:
+                val += 0.3 * self._shot_value(att, v.a_str[i], False)
+            if "kill_hatch" in open_kinds and ap_ in _HATCH_SET:
+                val += 0.3 * self._shot_value(att, v.a_str[i], False)
+            val -= cost * n
+            if charges - n < 2 and not near_ammo:
+                val -= 0.05
             if val > bval:
                 best, bval = a, val
         for a in grenades:
             area = {a[1], a[2], a[3]}
-            if any(v.c_state[k] == A.ON_BOARD and v.c_pos[k] in area for k in range(6)):
+            if any(p in area for p in chars):
                 continue
-            k = sum(1 for p in v.a_pos if p in area)
-            val = 0.45 * k
+            ks = [v.a_str[i] for i, p in enumerate(v.a_pos) if p in area]
+            val = 0.3 * len(ks) + 0.05 * sum(ks) - 0.35
+            if len(ks) >= 2 and "grenade" in open_kinds:
+                val += 0.5
             if val > bval:
                 best, bval = a, val
         return best
 
     # -- transporter ---------------------------------------------------------------------------
     def _transport(self, v: Any, legal: Sequence[Any]) -> Any:
-        if not v.queen_alive:
-            for a in legal:
-                if a[0] == A.T_MOVE and a[1] == PAD:
-                    return a
-            return min(legal, key=lambda a: B.DIST[a[1]][PAD] if a[0] == A.T_MOVE else 999)
-        target = B.idx(13, 10)
         moves = [a for a in legal if a[0] == A.T_MOVE]
         if not moves:
             return (A.T_STAY,)
-        return min(moves, key=lambda a: B.DIST[a[1]][target])
+        target = PAD if not v.queen_alive else TR_TARGET
+        for a in moves:
+            if a[1] == target:
+                return a
+        if v.tr_pos == target:
+            return (A.T_STAY,)
+        return min(moves, key=lambda a: _dist(v, target, a[1]))
 
 
 class DashPolicy(ExpeditionPolicy):
     """Every character on its own task, in parallel."""
 
     name = "dash"
-    params = {"plan": "dash", "queen_points": 4, "danger": 0.6}
+    params = {**ExpeditionPolicy.params, "plan": "dash", "danger": 1.5, "arm": 0}
 
 
 # == ALIENS ========================================================================================
@@ -541,6 +805,10 @@ class AliensPolicy(Policy):
         self.gang = int(self.cfg["gang"])
         self.off = self.options.crt_offset  # type: ignore[attr-defined]
         self.dmul = self.options.duct_multiplier  # type: ignore[attr-defined]
+        self._exp = {att: _exp(att, self.off) for att in range(-20, 40)}
+        self._ckey: Any = None
+        self._adj: dict[int, list[int]] = {}
+        self._near: tuple[int, ...] = ()
 
     def act(self, view: View, legal: Sequence[Any]) -> Any:
         v: Any = view
@@ -578,20 +846,28 @@ class AliensPolicy(Policy):
         i = v.a_id.index(v.alien)
         me_s = v.a_str[i]
         here = v.a_pos[i]
-        chars = [(c, v.c_pos[c]) for c in range(6) if v.c_state[c] == A.ON_BOARD]
-        if not chars:
+        key = (v.c_pos, v.c_state)
+        if key != self._ckey:
+            self._ckey = key
+            chars = [(c, v.c_pos[c]) for c in range(6) if v.c_state[c] == A.ON_BOARD]
+            self._adj = {}
+            for c, p in chars:
+                for n in NBR[p]:
+                    self._adj.setdefault(n, []).append(c)
+            self._near = (
+                _goal_row(tuple(sorted({p for _, p in chars})), frozenset()) if chars else ()
+            )
+        adj = self._adj
+        near = self._near
+        if not near:
             return (A.A_MOVE, here)
-        adj: dict[int, list[int]] = {}
-        for c, p in chars:
-            for n in NBR[p]:
-                adj.setdefault(n, []).append(c)
         # strength already adjacent to each character (other ALIENS)
         pressure = [0] * 6
         for j, p in enumerate(v.a_pos):
             if j != i and p in adj:
                 for c in adj[p]:
                     pressure[c] += v.a_str[j] * (self.dmul if DUCT[p] else 1)
-        cpos = [p for _, p in chars]
+        exp = self._exp
         best, bscore = legal[0], -1e9
         for a in legal:
             s = a[1]
@@ -600,13 +876,13 @@ class AliensPolicy(Policy):
                 sc = -1e9
                 for c in adj[s]:
                     att = pressure[c] + eff - v.c_str[c]
-                    dmg, back = _exp(att, self.off)
+                    dmg, back = exp[att] if -20 <= att < 40 else _exp(att, self.off)
                     val = 10 + 4 * dmg - 3 * back
                     if att < self.gang and not (self.ambush and DUCT[s]):
                         val -= 8
                     sc = max(sc, val)
             else:
-                dmin = min(B.DIST[s][p] for p in cpos)
+                dmin = near[s]
                 sc = -dmin
                 if dmin == 2:
                     sc -= 0.5

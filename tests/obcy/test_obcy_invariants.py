@@ -146,3 +146,32 @@ def test_item_limits_at_the_stores() -> None:
     assert (PICK, SUIT) in s.legal_actions()
     s.apply((PICK, SUIT))
     assert (PICK, SUIT) not in s.legal_actions()  # the four suits are gone
+
+
+def test_view_cache_in_the_aliens_phase_matches_a_fresh_view() -> None:
+    opt = ObcyOptions()
+    s = G.new_initial_state(opt, np.random.default_rng(6))
+    rng = np.random.default_rng(8)
+    seen = 0
+    for _ in range(2000):
+        if s.is_terminal():
+            break
+        if s.decision() in (D_HATCH, D_ALIEN_MOVE):
+            cached = s.view(1)
+            s._vchar = None
+            fresh = s.view(1)
+            assert cached.c_pos == fresh.c_pos and cached.c_pk == fresh.c_pk
+            assert cached.c_str == fresh.c_str and cached.floor == fresh.floor
+            seen += 1
+        legal = s.legal_actions()
+        s.apply(legal[int(rng.integers(len(legal)))])
+    assert seen > 10
+
+
+def test_queen_fight_follows_the_odds() -> None:
+    from balancelab.policies.obcy import _queen_table
+
+    # a team sure to complete more tasks waits; a team unlikely to fights at once
+    sure, doomed = _queen_table(0.95), _queen_table(0.2)
+    assert sure[1] > 1 / 6 and abs(doomed[1] - 1 / 6) < 0.05
+    assert all(a <= b + 1e-12 for a, b in zip(sure[1:], sure[2:], strict=False))

@@ -22,6 +22,10 @@ rounds             completed game rounds (one EXPEDITION phase + one ALIENS phas
 options            ``queen_variant`` (roll|tasks, key), ``queen_tasks`` (key), ``max_rounds``
                    and every rulebook/assumed number (see ``rules.ObcyOptions``).
 version history    1: first engine (issue 4).
+                   2: rules unchanged; stronger scripted expedition (reloads at the ammunition
+                   stores, move-then-shoot from range, danger of duct/grate-side spaces,
+                   easiest missions first, transporter for M08, Variant 1 Queen fight by the
+                   odds); faster views and policies.
 =================  ============================================================================
 """
 

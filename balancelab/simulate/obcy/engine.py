@@ -20,7 +20,7 @@ class ObcyGame(Game):
 
     name = "obcy"
     title = "Obcy (Aliens)"
-    version = "1"
+    version = "2"
     options_type = ObcyOptions
     sides = SEATS
     outcomes = ("expedition", "aliens", "draw", "")
@@ -125,7 +125,7 @@ def state_from_view(view: ObcyView, rng: np.random.Generator) -> ObcyState:
         s.stage, s.interrupt, s.queen_pending, mo, s.move_ptr, tq, asg, grp, rq, s.r_opts,
         s.next_aid, s.over, s.winner, s.end_reason,
     ) = view.machine
-    s.move_order = list(mo)
+    s.move_order = tuple(mo)
     s.tgt_queue = list(tq)
     s.assign = list(asg)
     s.groups = list(grp)

@@ -95,6 +95,7 @@ HATCH_SET = frozenset(B.HATCHES)
 ST_TRANSPORT, ST_PICK, ST_CHAR, ST_ALIENS_BEGIN, ST_HATCH, ST_AMOVE, ST_ATARGET, ST_ATTACK = (
     range(8)
 )
+_ALIEN_STAGES = frozenset((ST_HATCH, ST_AMOVE, ST_ATARGET))
 
 
 # -- missions, resolved to spaces ---------------------------------------------------------------
@@ -267,7 +268,7 @@ class ObcyState(State):
         self.active = -1
         self.kills_phase = 0
         self.hatch_pts = 0
-        self.move_order: list[int] = []
+        self.move_order: tuple[int, ...] = ()
         self.move_ptr = 0
         self.tgt_queue: list[tuple[int, tuple[int, ...]]] = []  # (alien id, candidate chars)
         self.assign: list[tuple[int, int]] = []  # (alien id, char)
@@ -288,6 +289,7 @@ class ObcyState(State):
         }
         self._legal: list[Any] | None = None
         self._dest: dict[int, int] | None = None
+        self._vchar: tuple[Any, ...] | None = None  # view cache, see view()
         self._begin_expedition(first=True)
         self._settle()
 
@@ -469,7 +471,7 @@ class ObcyState(State):
                     self.current_seat = 1
                     return
                 self.stage = ST_AMOVE
-                self.move_order = list(self.a_id)
+                self.move_order = tuple(self.a_id)
                 self.move_ptr = 0
                 continue
             if st == ST_AMOVE:
@@ -545,6 +547,7 @@ class ObcyState(State):
                 self._complete(m)
         self._discard_impossible()
         self.active = -1
+        self._vchar = None
         self.stage = ST_ALIENS_BEGIN
 
     def _end_round(self) -> None:
@@ -1354,7 +1357,7 @@ class ObcyState(State):
         for k in (
             "c_pos", "c_state", "c_str", "c_ap", "c_done", "c_fired", "c_stopped", "c_left",
             "c_track", "c_exit", "char_cnt", "c_adj", "alien_cnt", "a_adj", "a_id", "a_pos",
-            "a_str", "supply", "used", "deck", "open", "done", "discarded", "move_order",
+            "a_str", "supply", "used", "deck", "open", "done", "discarded",
             "tgt_queue", "assign", "groups", "rq", "_ev",
         ):
             d[k] = list(d[k])
@@ -1384,24 +1387,26 @@ class ObcyState(State):
         v.active = self.active
         v.alien = alien
         v.retreat = retreat
-        v.c_pos = tuple(self.c_pos)
-        v.c_state = tuple(self.c_state)
-        v.c_str = tuple(self.c_str)
+        # the characters' side does not change during the ALIENS' decisions (hatching,
+        # movement, targets): those views share one set of tuples
+        vc = self._vchar
+        if vc is None or self.stage not in _ALIEN_STAGES:
+            vc = (
+                tuple(self.c_pos), tuple(self.c_state), tuple(self.c_str), tuple(self.c_ap),
+                tuple(map(tuple, self.c_pk)), tuple(self.c_done), tuple(self.c_fired),
+                tuple(self.c_stopped), tuple(self.c_left), tuple(self.c_track),
+                tuple(self.c_exit), tuple([(k, tuple(f)) for k, f in self.floor.items()]),
+                tuple(self.supply), tuple(self.used),
+            )
+            self._vchar = vc if self.stage in _ALIEN_STAGES and not self.interrupt else None
+        (
+            v.c_pos, v.c_state, v.c_str, v.c_ap, v.c_pk, v.c_done, v.c_fired, v.c_stopped,
+            v.c_left, v.c_track, v.c_exit, v.floor, v.supply, v.used,
+        ) = vc
         v.c_max = self.c_max
-        v.c_ap = tuple(self.c_ap)
-        v.c_pk = tuple(map(tuple, self.c_pk))
-        v.c_done = tuple(self.c_done)
-        v.c_fired = tuple(self.c_fired)
-        v.c_stopped = tuple(self.c_stopped)
-        v.c_left = tuple(self.c_left)
-        v.c_track = tuple(self.c_track)
-        v.c_exit = tuple(self.c_exit)
         v.a_id = tuple(self.a_id)
         v.a_pos = tuple(self.a_pos)
         v.a_str = tuple(self.a_str)
-        v.floor = tuple([(k, tuple(f)) for k, f in self.floor.items()])
-        v.supply = tuple(self.supply)
-        v.used = tuple(self.used)
         v.tr_pos = self.tr_pos
         v.tr_fuel = self.tr_fuel
         v.tr_moved = self.tr_moved
@@ -1419,7 +1424,7 @@ class ObcyState(State):
         v.options = self.opt
         v.stats = tuple(self.st.items())
         v.machine = (
-            self.stage, self.interrupt, self.queen_pending, tuple(self.move_order),
+            self.stage, self.interrupt, self.queen_pending, self.move_order,
             self.move_ptr, tuple(self.tgt_queue), tuple(self.assign), tuple(self.groups),
             tuple(self.rq), self.r_opts, self.next_aid, self.over, self.winner,
             self.end_reason,
