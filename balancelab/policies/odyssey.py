@@ -8,30 +8,45 @@ HAL policies:
   the crew's way to the Core, Target/Scan at the crewmember closest to a Disconnect; reveals its
   least valuable cards (Lipread first, to silence the crew) and discards the least valuable.
 * ``hal-lif``: races Life Support: LIF malfunctions whenever it holds one, else the POD BAY
-  Doors, else the first card in hand order.
+  Doors, else the pressure scores.
 * ``hal-spread``: spreads malfunctions over GRV, MEM and COM for the three-systems win (LIF
-  only when it wins), doors on the crew's route to the Core.
+  weighted low), doors on the crew's route to the Core.
 
 Crew policies (each crewmember decides from its own hand and public information; they
-coordinate only through what ``crew_talk`` lets them announce, which HAL hears too):
+coordinate only through a public convention and what ``crew_talk`` lets them announce, which
+HAL hears too):
 
-* ``crew-team`` (default): repairs first when a system threatens HAL's win and it holds a fitting
-  Repair card (LIF at the POD above ``lif_alarm``), carries a complete Logic sequence to the
-  Core, otherwise draws at a Picturephone; cancels Lipread and revealed LIF malfunctions,
-  opens doors on its way, gives Repair cards to their specialist, gives Logic cards to a
-  teammate who announced the matching run (with ``crew_talk``), recovers the most useful card.
-* ``crew-rush``: the Logic plan only (repairs only when standing on a system with a fitting
-  card anyway, never detours to repair).
+* ``crew-team`` (default): a division of labour fixed by public conventions (HAL knows them
+  too): Bowman is the *carrier* (he may also ask for cards): the others give him their Logic
+  cards (never anything he would hand back) and he carries each complete sequence to the
+  Core; the others are *repairers*: they repair LIF at the POD from ``lif_alarm`` LIF
+  malfunctions and the GRV/MEM/COM system nearest its limit within reach when they hold a
+  fitting card, otherwise everybody draws at the *camp*, the one Picturephone nearest to the
+  Core (``camp_shared``), where they meet to give. A crewmember cut off from its goal by
+  closed doors heads for the door whose opening reconnects it, or draws at a reachable
+  Picturephone (``detour``); one holding a Manual Override opens the door that cuts the camp
+  off from the Core (``door_duty``) and keeps its Overrides while the POD BAY Doors are closed
+  (``keep_override``). At POD BAY or the Core it cancels a revealed LIF (or terminating)
+  malfunction, and Lipread, which blocks the giving the plan lives on (``cancel_lipread``).
+  It recovers the most useful card and discards the least useful. Each convention is a
+  parameter (``crew-team:door_duty=false`` …) so that its worth can be measured.
+* ``crew-rush``: the Logic plan only (each keeps its own Logic cards and carries its own runs;
+  repairs only when standing on a system with a fitting card anyway, never detours to repair;
+  none of the conventions above).
+
+Speed: a decision reads a handful of view fields; Logic holdings are bitmasks (bit n = Logic n
+held), windows and distances come from per-options caches.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar, cast
+from typing import Any, ClassVar
 
-from balancelab.policies.base import Policy, register  # noqa: F401
+from balancelab.policies.base import Policy, PolicyError, register
 from balancelab.simulate.core import Action, View
 from balancelab.simulate.odyssey import cards as C
+from balancelab.simulate.odyssey.rules import CREWMEMBERS
 from balancelab.simulate.odyssey.state import (
     BOWMAN,
     OP_ASK,
@@ -41,6 +56,7 @@ from balancelab.simulate.odyssey.state import (
     OP_OPEN,
     OP_RECOVER,
     OP_REPAIR,
+    PAIR,
     REV,
     SPECIALITY,
     T_ACT,
@@ -57,10 +73,13 @@ from balancelab.simulate.odyssey.state import (
     WHITEHEAD,
     Ctx,
     OdysseyView,
+    _has_run,
     ctx_for,
 )
 
 GRV, MEM, COM, LIF = C.GRV, C.MEM, C.COM, C.LIF
+L1 = C.C_LOGIC1
+_POP = tuple(bin(i).count("1") for i in range(256))
 
 
 def _windows(v: OdysseyView, ctx: Ctx) -> tuple[int, ...]:
@@ -75,12 +94,59 @@ def _windows(v: OdysseyView, ctx: Ctx) -> tuple[int, ...]:
     return w
 
 
+_LMASK: dict[tuple[int, ...], int] = {}
+
+
+def _logic_mask(hand: Sequence[int]) -> int:
+    """Bit n set when Logic n is held (cached by the Logic part of the hand)."""
+    key = tuple(hand[L1:])
+    m = _LMASK.get(key)
+    if m is None:
+        m = 0
+        for n in range(1, 13):
+            if hand[L1 + n - 1]:
+                m |= 1 << n
+        if len(_LMASK) > 50_000:
+            _LMASK.clear()
+        _LMASK[key] = m
+    return m
+
+
+_BEST: dict[tuple[int, int, int, bool], tuple[int, ...]] = {}
+
+
+def _logic_best(ctx: Ctx, trashed: int, lm: int, gain: bool) -> tuple[int, ...]:
+    """Per Logic number n (index 1..12): the most cards held (counting n itself when
+    ``gain``) in a still-possible window through n; 0 when no window through n remains."""
+    key = (ctx.L, trashed, lm, gain)
+    out = _BEST.get(key)
+    if out is None:
+        L = ctx.L
+        full = (1 << L) - 1
+        wins = [low for low in range(1, 14 - L) if not (trashed >> low) & full]
+        res = [0] * 13
+        for n in range(1, 13):
+            for low in wins:
+                if low <= n < low + L:
+                    held = _POP[(lm >> low) & full]
+                    if gain and not lm >> n & 1:
+                        held += 1
+                    if held > res[n]:
+                        res[n] = held
+        if len(_BEST) > 100_000:
+            _BEST.clear()
+        out = _BEST[key] = tuple(res)
+    return out
+
+
 class _OdysseyPolicy(Policy):
     """Shared set-up: the options' constants (board, limits), computed once."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.ctx = ctx_for(self.options)  # type: ignore[arg-type]
+        ctx = self.ctx = ctx_for(self.options)  # type: ignore[arg-type]
+        self.pps = ctx.picturephones
+        self.full = (1 << ctx.L) - 1
 
 
 # =============================================================================================
@@ -95,28 +161,46 @@ class HalPressure(_OdysseyPolicy):
     params: ClassVar[dict[str, Any]] = {"lif_weight": 3.0, "door7_weight": 1.0}
     plan = "pressure"
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._door_gain: dict[tuple[int, int, tuple[int, ...]], int] = {}
+        self.lif_w = float(self.cfg["lif_weight"]) if self.plan != "spread" else 0.5
+        self.sys_w = 2.0 if self.plan == "spread" else 1.0
+        self.sys_to_win = self.options.systems_to_win  # type: ignore[attr-defined]
+
     def act(self, view: View, actions: Sequence[Action]) -> Action:
-        v = view
-        assert isinstance(v, OdysseyView)
-        legal = cast("Sequence[int]", actions)
+        v: OdysseyView = view  # type: ignore[assignment]
+        legal: Sequence[int] = actions  # type: ignore[assignment]
         ph = v.phase
         ctx = self.ctx
         if ph == T_HAL_PLAY:
-            best = None
+            scores: dict[int, float] = {}
+            best = legal[0]
             best_score = -1e9
+            down = self._down(v)
+            value = self.card_value
             for a in legal:
-                k = a % 1000
-                rev = k >= REV
-                k %= REV
-                sc = self.card_value(v, ctx, k) + (0.25 if rev else 0.0)
+                arg = a - 9000  # OP_HAL_PLAY
+                if arg >= REV:
+                    k = arg - REV
+                    bonus = 0.25  # playing a revealed card shows one card less
+                else:
+                    k = arg
+                    bonus = 0.0
+                sc = scores.get(k)
+                if sc is None:
+                    sc = scores[k] = value(v, ctx, k, down)
+                sc += bonus
                 if sc > best_score:
                     best, best_score = a, sc
             return best
         if ph == T_HAL_REVEAL:
             # reveal the card least worth keeping hidden (Lipread first: it silences the crew)
-            return min(legal, key=lambda a: self.reveal_cost(v, ctx, a % 1000))
+            down = self._down(v)
+            return min(legal, key=lambda a: self.reveal_cost(v, ctx, a % 1000, down))
         if ph == T_HAL_DISCARD:
-            return min(legal, key=lambda a: self.card_value(v, ctx, a % 1000 % REV)
+            down = self._down(v)
+            return min(legal, key=lambda a: self.card_value(v, ctx, a % 1000 % REV, down)
                        + (0.5 if a % 1000 >= REV else 0.0))
         if ph == T_HAL_SCAN:
             return max(legal, key=lambda a: self.threat(v, ctx, a % 1000))
@@ -125,23 +209,24 @@ class HalPressure(_OdysseyPolicy):
         return legal[int(self.rng.integers(len(legal)))]
 
     # -- evaluation ------------------------------------------------------------------------
-    def card_value(self, v: OdysseyView, ctx: Ctx, k: int) -> float:
+    def _down(self, v: OdysseyView) -> int:
+        mal = v.malfunctions
+        lim = self.ctx.limits
+        return (mal[0] >= lim[0]) + (mal[1] >= lim[1]) + (mal[2] >= lim[2]) + (mal[3] >= lim[3])
+
+    def card_value(self, v: OdysseyView, ctx: Ctx, k: int, down: int) -> float:
         mal = v.malfunctions
         lim = ctx.limits
-        down = sum(1 for i in range(4) if mal[i] >= lim[i])
         if k <= LIF:
-            after = mal[k] + 1
-            if k == LIF and after >= lim[LIF]:
-                return 1000.0
-            if k != LIF and mal[k] < lim[k] and down + 1 >= v.options.systems_to_win:
-                return 1000.0
             if k == LIF:
-                w = self.cfg["lif_weight"] if self.plan != "spread" else 0.5
-                return 4.0 + w * mal[LIF]
+                if mal[LIF] + 1 >= lim[LIF]:
+                    return 1000.0
+                return 4.0 + self.lif_w * mal[LIF]
+            if mal[k] < lim[k] and down + 1 >= self.sys_to_win:
+                return 1000.0  # the third system (or a step towards it when two are down)
             if mal[k] >= lim[k]:
                 return 1.5  # buffer against a repair
-            w = 2.0 if self.plan == "spread" else 1.0
-            return 3.0 + w * mal[k] + 1.5 * down
+            return 3.0 + self.sys_w * mal[k] + 1.5 * down
         if k < C.H_TARGET:
             return self.door_value(v, ctx, k - C.H_DOOR1 + 1)
         if k == C.H_TARGET:
@@ -151,30 +236,32 @@ class HalPressure(_OdysseyPolicy):
         return -1.0  # Lipread: worth more revealed than played
 
     def door_value(self, v: OdysseyView, ctx: Ctx, d: int) -> float:
+        pos = v.pos
         if d == 7:
-            on_pod = any(p == ctx.pod for p in v.pos[1:])
-            if on_pod:
+            if ctx.pod in pos:
                 return 0.5
             return self.cfg["door7_weight"] * (2.0 + 1.2 * v.malfunctions[LIF])
-        before = ctx.dist(v.doors)
-        doors = list(v.doors)
-        doors[d] = 1
-        after = ctx.dist(doors)
-        gain = 0
-        for s in range(1, len(v.pos)):
-            p = v.pos[s]
-            gain += min(after[p][ctx.core], 8) - min(before[p][ctx.core], 8)
+        key = (v.closed_mask, d, pos)
+        gain = self._door_gain.get(key)
+        if gain is None:
+            before = ctx.dist_mask(v.closed_mask)
+            after = ctx.dist_mask(v.closed_mask | 1 << d)
+            core = ctx.core
+            gain = 0
+            for p in pos[1:]:
+                gain += min(after[p][core], 8) - min(before[p][core], 8)
+            self._door_gain[key] = gain
         return 1.0 + 1.0 * gain
 
-    def reveal_cost(self, v: OdysseyView, ctx: Ctx, k: int) -> float:
+    def reveal_cost(self, v: OdysseyView, ctx: Ctx, k: int, down: int) -> float:
         if k == C.H_LIPREAD:
             return -10.0
         if k <= LIF:
             return 5.0 + (3.0 if k == LIF else 0.0)
-        return self.card_value(v, ctx, k)
+        return self.card_value(v, ctx, k, down)
 
     def threat(self, v: OdysseyView, ctx: Ctx, seat: int) -> float:
-        dist = ctx.dist(v.doors)
+        dist = ctx.dist_mask(v.closed_mask)
         return v.hand_n[seat] - 0.3 * min(dist[v.pos[seat]][ctx.core], 6)
 
     def target(self, v: OdysseyView, ctx: Ctx, legal: Sequence[int]) -> Action:
@@ -189,7 +276,7 @@ class HalPressure(_OdysseyPolicy):
                 continue
             held = set(said)
             for low in wins:
-                run = [C.C_LOGIC1 + low - 1 + i for i in range(L)]
+                run = [L1 + low - 1 + i for i in range(L)]
                 have = [k for k in run if k in held]
                 if have:
                     sc = len(have) + (0.5 if v.pos[s] == ctx.core else 0.0)
@@ -203,7 +290,7 @@ class HalPressure(_OdysseyPolicy):
                 for i in range(L):
                     counts[low + i] += 1
             n = max(range(1, 13), key=lambda x: counts[x])
-            best = (seat, C.C_LOGIC1 + n - 1)
+            best = (seat, L1 + n - 1)
         a = 10 * 1000 + best[0] * 32 + best[1]
         return a if a in legal else legal[0]
 
@@ -214,12 +301,12 @@ class HalLif(HalPressure):
     name = "hal-lif"
     plan = "lif"
 
-    def card_value(self, v: OdysseyView, ctx: Ctx, k: int) -> float:
+    def card_value(self, v: OdysseyView, ctx: Ctx, k: int, down: int) -> float:
         if k == LIF:
             return 100.0
         if k == C.hal_door(7):
             return 50.0
-        return super().card_value(v, ctx, k)
+        return super().card_value(v, ctx, k, down)
 
 
 class HalSpread(HalPressure):
@@ -235,178 +322,314 @@ class HalSpread(HalPressure):
 
 
 class CrewTeam(_OdysseyPolicy):
-    """A crewmember of the team plan (see the module docstring)."""
+    """A crewmember of the team plan (see the module docstring).
+
+    Parameters: ``lif_alarm`` (LIF malfunctions at which a repairer heads for the POD),
+    ``sys_min`` (malfunctions at which a repairer detours to a GRV/MEM/COM system it can
+    repair), ``repair`` (repair at all), ``carrier`` (funnel Logic cards to Bowman),
+    ``carrier_discards`` (the carrier values only Logic cards).
+    """
 
     name = "crew-team"
-    params: ClassVar[dict[str, Any]] = {"lif_alarm": 3, "sys_min": 2, "repair": True,
-                               "carrier": True, "carrier_discards": True}
+    params: ClassVar[dict[str, Any]] = {"lif_alarm": 4, "sys_min": 2, "repair": True,
+                                        "carrier": True, "carrier_discards": True,
+                                        "camp_shared": True, "cancel_lipread": True,
+                                        "keep_override": True,
+                                        "door_duty": True, "detour": True,
+                                        "no_loop": True, "carrier_role": "bowman"}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        cfg = self.cfg
+        self.lif_alarm = int(cfg["lif_alarm"])
+        self.sys_min = int(cfg["sys_min"])
+        self.repair_on = bool(cfg["repair"])
+        self.carrier_on = bool(cfg["carrier"])
+        self.carrier_disc = bool(cfg["carrier_discards"])
+        self.camp_shared = bool(cfg["camp_shared"])
+        self.cancel_lipread = bool(cfg["cancel_lipread"])
+        self.keep_override = bool(cfg["keep_override"])
+        self.door_duty = bool(cfg["door_duty"])
+        self.detour = bool(cfg["detour"])
+        self.no_loop = bool(cfg["no_loop"])
+        if str(cfg["carrier_role"]) not in CREWMEMBERS:
+            raise PolicyError(f"policy {self.name!r}: carrier_role must be one of "
+                              f"{', '.join(CREWMEMBERS)}; got {cfg['carrier_role']!r}")
+        self.carrier_role = CREWMEMBERS.index(str(cfg["carrier_role"]))
+        self._camp: dict[int, int] = {}
+        self._roles: tuple[int, ...] = ()
+        self._vbase: dict[tuple[bool, int, tuple[int, ...], int], tuple[float, ...]] = {}
+        self._carrier = 0
+        o = self.options
+        #: twice the move allowance (how far a repair detour may lead), GRV up / down
+        self.reach2 = (2 * o.move, 2 * o.move_grv_terminated)  # type: ignore[attr-defined]
+        b = self.ctx.board
+        #: preference among equally near destinations: cards drawn there
+        self.draw_pref = tuple(-2 if b.picturephone[d] else (-1 if 0 <= self.ctx.space_system[d] < 3
+                                                              else 0)
+                               for d in range(self.ctx.n_spaces))
 
     def act(self, view: View, actions: Sequence[Action]) -> Action:
-        v = view
-        assert isinstance(v, OdysseyView)
-        legal = cast("Sequence[int]", actions)
+        v: OdysseyView = view  # type: ignore[assignment]
+        legal: Sequence[int] = actions  # type: ignore[assignment]
         ctx = self.ctx
         ph = v.phase
         if ph == T_MOVE:
             return self.move(v, ctx, legal)
         if ph == T_ACT:
             return self.action(v, ctx, legal)
-        if ph in (T_LIMIT, T_SCAN_DISCARD):
-            return min(legal, key=lambda a: self.value(v, ctx, a % 1000))
+        if ph == T_LIMIT or ph == T_SCAN_DISCARD:
+            vals = self.values(v, ctx)
+            best = legal[0]
+            best_v = 1e9
+            for a in legal:
+                arg = a % 1000
+                if arg >= PAIR:
+                    k1, k2 = divmod(arg - PAIR, 32)
+                    val = vals[k1] + vals[k2]
+                else:
+                    val = vals[arg]
+                if val < best_v:
+                    best, best_v = a, val
+            return best
         if ph == T_ASK_GIVE:
             # Bowman asked: the carrier gets our best Logic card; else a LIF Repair (it doubles
             # in his hands); else our least useful card
+            vals = self.values(v, ctx)
             if self.carrier_seat(v) == v.actor:
-                logic = [a for a in legal if a % 1000 >= C.C_LOGIC1
-                         and self.value(v, ctx, a % 1000) > 0]
+                logic = [a for a in legal if a % 1000 >= L1 and vals[a % 1000] > 0]
                 if logic:
-                    return max(logic, key=lambda a: self.value(v, ctx, a % 1000))
-            if 16 * 1000 + C.C_REPAIR_LIF in legal:
+                    return max(logic, key=lambda a: vals[a % 1000])
+            if 16 * 1000 + C.C_REPAIR_LIF in legal and not (
+                    self.no_loop and self.carrier_seat(v) == v.actor):
                 return 16 * 1000 + C.C_REPAIR_LIF
-            return min(legal, key=lambda a: self.value(v, ctx, a % 1000))
+            return min(legal, key=lambda a: vals[a % 1000])
         if ph == T_RECOVER_TAKE:
-            return max(legal, key=lambda a: self.value(v, ctx, a % 1000, gain=True))
+            vals = self.values(v, ctx, gain=True)
+            return max(legal, key=lambda a: vals[a % 1000])
         return legal[int(self.rng.integers(len(legal)))]
 
     # -- values ----------------------------------------------------------------------------
-    def value(self, v: OdysseyView, ctx: Ctx, k: int, gain: bool = False) -> float:
-        """How much this crewmember wants card ``k`` (used to discard the least)."""
+    def values(self, v: OdysseyView, ctx: Ctx, gain: bool = False) -> list[float]:
+        """How much this crewmember wants each crew card kind (used to discard the least,
+        or, with ``gain``, to take the most)."""
+        carrier_seat = self.carrier_seat(v)
+        carrier = carrier_seat == v.seat
+        key = (carrier, v.roles[v.seat], v.malfunctions, v.closed_mask)
+        base = self._vbase.get(key)
+        if base is None:
+            base = self._vbase[key] = self._base_values(v, ctx, carrier)
+        out = list(base)
+        # Logic: the best still-possible window through the card, by cards held in it
+        best = _logic_best(ctx, v.logic_trashed, _logic_mask(v.hand), gain)
+        if carrier:
+            a, b = 3.0, 1.5
+        elif carrier_seat:
+            a, b = 2.5, 1.2
+        else:
+            a, b = 2.0, 1.2
+        for n in range(1, 13):
+            if best[n]:
+                out[L1 + n - 1] = a + b * best[n]
+        return out
+
+    def _base_values(self, v: OdysseyView, ctx: Ctx, carrier: bool) -> tuple[float, ...]:
+        """The values of the cards that are not Logic cards (Logic: 0 here)."""
         role = v.roles[v.seat]
-        hand = v.hand
         mal = v.malfunctions
-        carrier = self.is_carrier(v)
-        if k >= C.C_LOGIC1:
-            n = k - C.C_LOGIC1 + 1
-            best = 0
-            L = ctx.L
-            for low in _windows(v, ctx):
-                if low <= n < low + L:
-                    held = sum(1 for i in range(L) if hand[C.C_LOGIC1 + low - 1 + i])
-                    if gain and not hand[k]:
-                        held += 1
-                    best = max(best, held)
-            if best == 0:
-                return 0.0
-            if carrier:
-                return 3.0 + 1.5 * best
-            return 2.5 + 1.2 * best if self.carrier_seat(v) else 2.0 + 1.2 * best
-        if carrier and self.cfg["carrier_discards"]:
-            return 1.0 + (0.5 if k == C.C_REPAIR_LIF else 0.0)
-        if k == C.C_WILD:
-            return 4.0
-        if k in (C.C_REPAIR_MEM, C.C_REPAIR_COM, C.C_REPAIR_GRV, C.C_REPAIR_LIF):
+        lim = ctx.limits
+        out = [0.0] * C.N_CREW_KINDS
+        if carrier and self.carrier_disc:
+            for k in range(L1):
+                out[k] = 1.0
+            out[C.C_REPAIR_LIF] = 1.5
+            return tuple(out)
+        out[C.C_WILD] = 4.0
+        spec = SPECIALITY.get(role)
+        for k in (C.C_REPAIR_MEM, C.C_REPAIR_COM, C.C_REPAIR_GRV, C.C_REPAIR_LIF):
             sysk = C.REPAIR_SYSTEM[k]
             base = 3.5 if role == WHITEHEAD else 1.0
-            if SPECIALITY.get(role) == k:
+            if spec == k:
                 base += 2.0
             if sysk == LIF:
                 base += 1.5 + 0.3 * mal[LIF]
-            elif mal[sysk] >= ctx.limits[sysk] - 1:
+            elif mal[sysk] >= lim[sysk] - 1:
                 base += 1.0
-            return base
-        if k == C.C_OVERRIDE:
-            return 1.5 + (1.0 if any(d == 1 for d in v.doors[1:]) else 0.0)
-        if k == C.C_CANCEL:
-            return 2.0
-        return 1.2  # Recover
+            out[k] = base
+        out[C.C_OVERRIDE] = 1.5 + (1.0 if v.closed_mask else 0.0)
+        if self.keep_override and v.closed_mask >> 7 & 1:
+            out[C.C_OVERRIDE] += 2.0 + 0.5 * mal[LIF]
+        out[C.C_CANCEL] = 2.0
+        out[C.C_RECOVER] = 1.2
+        return tuple(out)
 
     def carrier_seat(self, v: OdysseyView) -> int:
         """The seat Logic cards are funnelled to (the team's public convention), or 0."""
-        if not self.cfg["carrier"]:
+        if not self.carrier_on:
             return 0
-        return v.roles.index(BOWMAN)
-
-    def is_carrier(self, v: OdysseyView) -> bool:
-        return self.carrier_seat(v) == v.seat
+        roles = v.roles
+        if roles != self._roles:
+            self._roles = roles
+            if self.carrier_role != BOWMAN and self.carrier_role in roles:
+                self._carrier = roles.index(self.carrier_role)
+            else:
+                self._carrier = roles.index(BOWMAN)
+        return self._carrier
 
     def can_repair(self, v: OdysseyView, sysk: int) -> bool:
         hand = v.hand
         if hand[C.C_WILD] or hand[C.SYSTEM_REPAIR[sysk]]:
             return True
-        return v.roles[v.seat] == WHITEHEAD and any(hand[k] for k in (1, 2, 3, 4))
+        return v.roles[v.seat] == WHITEHEAD and bool(hand[1] or hand[2] or hand[3] or hand[4])
 
     def sequence(self, v: OdysseyView, ctx: Ctx) -> int:
         """The lowest number of a complete allowed sequence in hand, or 0."""
-        hand = v.hand
+        lm = _logic_mask(v.hand)
+        if not lm:
+            return 0
+        full = self.full
         L = ctx.L
         for low in _windows(v, ctx):
-            if all(hand[C.C_LOGIC1 + low - 1 + i] for i in range(L)):
+            if (lm >> low) & full == full:
                 if v.sequences == 1 and v.options.third_sequence_guard:
-                    gone = v.logic_trashed
-                    for i in range(L):
-                        gone |= 1 << (low + i)
-                    from balancelab.simulate.odyssey.state import _has_run
-                    if not _has_run(gone, L):
+                    if not _has_run(v.logic_trashed | full << low, L):
                         continue
                 return low
         return 0
 
-    def urgent_system(self, v: OdysseyView, ctx: Ctx) -> int:
+    def urgent_system(self, v: OdysseyView, ctx: Ctx, dist: tuple[tuple[int, ...], ...]) -> int:
         """The system this crewmember should go and repair, or -1."""
-        if not self.cfg["repair"]:
+        if not self.repair_on:
             return -1
         mal = v.malfunctions
         lim = ctx.limits
-        pos = v.pos[v.seat]
-        pod_taken = any(p == ctx.pod for s, p in enumerate(v.pos) if s and s != v.seat)
-        alarm = self.cfg["lif_alarm"] + (1 if self.is_carrier(v) else 0)
-        if mal[LIF] >= alarm and self.can_repair(v, LIF) and not pod_taken:
+        seat = v.seat
+        pos = v.pos[seat]
+        pod = ctx.pod
+        pod_taken = pod != pos and pod in v.pos
+        alarm = self.lif_alarm + (1 if self.carrier_seat(v) == seat else 0)
+        if mal[LIF] >= alarm and not pod_taken and self.can_repair(v, LIF):
             return LIF
-        dist = self.dist(v, ctx)
-        reach = 2 * (v.options.move_grv_terminated if mal[GRV] >= lim[GRV] else v.options.move)
+        reach = self.reach2[mal[GRV] >= lim[GRV]]
+        hand = v.hand
+        white = v.roles[seat] == WHITEHEAD
         best, best_sc = -1, 0.0
         for i in range(3):
-            if mal[i] < self.cfg["sys_min"] or dist[pos][ctx.sys_space[i]] > reach:
+            if mal[i] < self.sys_min or dist[pos][ctx.sys_space[i]] > reach:
                 continue
-            hand = v.hand
-            typed = hand[C.SYSTEM_REPAIR[i]] or (v.roles[v.seat] == WHITEHEAD
-                                                 and any(hand[k] for k in (1, 2, 3, 4)))
+            typed = hand[C.SYSTEM_REPAIR[i]] or (white and (hand[1] or hand[2] or hand[3]
+                                                             or hand[4]))
             if typed or (hand[C.C_WILD] and mal[i] >= lim[i] - 1):
                 sc = mal[i] / lim[i] + (1.0 if mal[i] >= lim[i] - 1 else 0.0)
                 if sc > best_sc:
                     best, best_sc = i, sc
         return best
 
-    def goal(self, v: OdysseyView, ctx: Ctx) -> int:
+    def goal(self, v: OdysseyView, ctx: Ctx, dist: tuple[tuple[int, ...], ...]) -> int:
         """Where this crewmember heads this turn."""
         pos = v.pos[v.seat]
         seq = self.sequence(v, ctx)
         if seq and v.malfunctions[LIF] < v.options.limit_lif - 2:
             return ctx.core
-        urgent = self.urgent_system(v, ctx)
+        urgent = self.urgent_system(v, ctx, dist)
         if urgent >= 0:
             return ctx.sys_space[urgent]
         if seq:
             return ctx.core
         # draw: the Picturephone nearest to the Core (the team's camp)
-        dist = self.dist(v, ctx)
-        pps = [s for s in range(ctx.n_spaces) if ctx.board.picturephone[s]]
-        return min(pps, key=lambda s: (dist[s][ctx.core], dist[pos][s], s))
+        core = ctx.core
+        if self.camp_shared:  # one camp for all (a public convention): feeders meet the carrier
+            camp = self.camp(v, ctx, dist)
+            if self.door_duty and dist[camp][core] >= 99 and v.hand[C.C_OVERRIDE]:
+                # the Core is cut off from the camp: go and open the door that reconnects it
+                d = self.door_to_open(v, ctx, camp)
+                if d:
+                    a, b = ctx.board.door_spaces[d]
+                    return a if dist[pos][a] <= dist[pos][b] else b
+            return camp
+        return min(self.pps, key=lambda s: (dist[s][core], dist[pos][s], s))
 
-    def dist(self, v: OdysseyView, ctx: Ctx) -> tuple[tuple[int, ...], ...]:
-        return ctx.dist(v.doors)
+    def camp(self, v: OdysseyView, ctx: Ctx, dist: tuple[tuple[int, ...], ...]) -> int:
+        """The team's camp (a public convention, the same for every crewmember): the
+        Picturephone nearest to the Core, by the open route, else by the route through the
+        closed doors."""
+        camp = self._camp.get(v.closed_mask)
+        if camp is None:
+            core = ctx.core
+            free = ctx.dist_mask(0)
+            camp = self._camp[v.closed_mask] = min(
+                self.pps, key=lambda s: (min(dist[s][core], 50 + free[s][core]), s))
+        return camp
+
+    def door_to_open(self, v: OdysseyView, ctx: Ctx, camp: int) -> int:
+        """The closed door whose opening brings the Core nearest to the camp, or 0."""
+        core = ctx.core
+        mask = v.closed_mask
+        best, best_d = 0, ctx.dist_mask(mask)[camp][core]
+        for d in range(1, 8):
+            if mask >> d & 1:
+                dd = ctx.dist_mask(mask & ~(1 << d))[camp][core]
+                if dd < best_d:
+                    best, best_d = d, dd
+        return best
 
     def move(self, v: OdysseyView, ctx: Ctx, legal: Sequence[int]) -> Action:
-        g = self.goal(v, ctx)
-        dist = self.dist(v, ctx)
-        free = ctx.dist((0,) * 8)
+        dist = ctx.dist_mask(v.closed_mask)
+        g = self.goal(v, ctx, dist)
+        free = ctx.dist_mask(0)
         has_override = v.hand[C.C_OVERRIDE] > 0
-
-        def cost(a: int) -> tuple[float, int]:
-            d = a % 1000
+        pos = v.pos[v.seat]
+        if self.detour and dist[pos][g] >= 99:
+            g = self.detour_target(v, ctx, dist, pos, g, has_override)
+        pref = self.draw_pref
+        best = legal[0]
+        best_c = 1 << 30
+        for a in legal:
+            d = a - 8000  # OP_MOVE
             c = dist[d][g]
             if c >= 99:
                 c = 20 + free[d][g] - (5 if has_override else 0)
-            draw = 2 if ctx.board.picturephone[d] else (1 if ctx.space_system[d] in (0, 1, 2)
-                                                         else 0)
-            return (c, -draw)
+            c = c * 4 + pref[d]
+            if c < best_c:
+                best, best_c = a, c
+        return best
 
-        return min(legal, key=cost)
+    def detour_target(self, v: OdysseyView, ctx: Ctx, dist: tuple[tuple[int, ...], ...],
+                      pos: int, g: int, has_override: bool) -> int:
+        """Where to go when closed doors cut ``pos`` off from the goal ``g``: with a Manual
+        Override, to the nearer side of the closed door whose opening brings ``g`` nearest
+        (the OPEN action then opens it); without one, to the reachable Picturephone nearest
+        to ``g`` through the doors (draw while waiting), else stay."""
+        mask = v.closed_mask
+        if has_override:
+            best_d, best = 0, 99
+            for d in range(1, 8):
+                if mask >> d & 1:
+                    a, b = ctx.board.door_spaces[d]
+                    if dist[pos][a] >= 99 and dist[pos][b] >= 99:
+                        continue
+                    dd = ctx.dist_mask(mask & ~(1 << d))[pos][g]
+                    if dd < best:
+                        best_d, best = d, dd
+            if best_d:
+                a, b = ctx.board.door_spaces[best_d]
+                return a if dist[pos][a] <= dist[pos][b] else b
+        free = ctx.dist_mask(0)
+        reach = [s for s in self.pps if dist[pos][s] < 99]
+        if reach:
+            return min(reach, key=lambda s: (free[s][g], s))
+        return pos
 
     def action(self, v: OdysseyView, ctx: Ctx, legal: Sequence[int]) -> Action:
+        if legal[-1] < 1000:  # only "end and draw k" (END actions come first)
+            return legal[-1]
         ops: dict[int, list[int]] = {}
         for a in legal:
-            ops.setdefault(a // 1000, []).append(a % 1000)
+            op = a // 1000
+            if op in ops:
+                ops[op].append(a % 1000)
+            else:
+                ops[op] = [a % 1000]
         seat = v.seat
         role = v.roles[seat]
         mal = v.malfunctions
@@ -415,21 +638,22 @@ class CrewTeam(_OdysseyPolicy):
             return OP_DISCONNECT * 1000 + ops[OP_DISCONNECT][0]
         if OP_REPAIR in ops:
             best = None
+            spec = SPECIALITY.get(role)
             for arg in ops[OP_REPAIR]:
                 sysk, k = divmod(arg, 32)
                 worth = (sysk == LIF or mal[sysk] >= lim[sysk] - 1 or k != C.C_WILD)
-                if not self.cfg["repair"] and sysk != LIF and mal[sysk] < lim[sysk]:
+                if not self.repair_on and sysk != LIF and mal[sysk] < lim[sysk]:
                     worth = False
                 if worth:
-                    pref = 0 if (k != C.C_WILD and SPECIALITY.get(role) == k) else (
-                        1 if k != C.C_WILD else 2)
+                    pref = 0 if (k != C.C_WILD and spec == k) else (1 if k != C.C_WILD else 2)
                     if best is None or pref < best[0]:
                         best = (pref, arg)
             if best is not None:
                 return OP_REPAIR * 1000 + best[1]
         if OP_CANCEL in ops:
             rev = ops[OP_CANCEL]
-            if C.H_LIPREAD in rev and v.options.crew_talk != "none":
+            if C.H_LIPREAD in rev and (v.options.crew_talk != "none" or (
+                    self.cancel_lipread and self.carrier_on)):
                 return OP_CANCEL * 1000 + C.H_LIPREAD
             if C.H_LIF in rev and mal[LIF] >= 2:
                 return OP_CANCEL * 1000 + C.H_LIF
@@ -439,41 +663,50 @@ class CrewTeam(_OdysseyPolicy):
             if C.hal_door(7) in rev:
                 return OP_CANCEL * 1000 + C.hal_door(7)
         if OP_OPEN in ops:
-            g = self.goal(v, ctx)
+            dist = ctx.dist_mask(v.closed_mask)
+            g = self.goal(v, ctx, dist)
             pos = v.pos[seat]
-            dist = self.dist(v, ctx)
+            best_open, best_gain = 0, 0
             for d in ops[OP_OPEN]:
-                doors = list(v.doors)
-                doors[d] = 2
-                after = ctx.dist(doors)
-                trapped = d == 7 and any(p == ctx.pod for p in v.pos[1:])
-                if after[pos][g] < dist[pos][g] or trapped or (d == 7 and mal[LIF] >= 3):
-                    return OP_OPEN * 1000 + d
+                after = ctx.dist_mask(v.closed_mask & ~(1 << d))
+                if d == 7 and (ctx.pod in v.pos or mal[LIF] >= 3):
+                    return OP_OPEN * 1000 + d  # someone trapped on the POD, or LIF in danger
+                gain = dist[pos][g] - after[pos][g]
+                if gain <= 0 and self.door_duty:
+                    camp = self.camp(v, ctx, dist)
+                    gain = dist[camp][ctx.core] - after[camp][ctx.core]
+                if gain > best_gain:
+                    best_open, best_gain = d, gain
+            if best_open:
+                return OP_OPEN * 1000 + best_open
         if OP_GIVE in ops:
             carrier = self.carrier_seat(v)
             if carrier and carrier != seat:
+                vals = self.values(v, ctx)
                 gifts = [arg % 32 for arg in ops[OP_GIVE] if arg // 32 == carrier
-                         and arg % 32 >= C.C_LOGIC1 and self.value(v, ctx, arg % 32) > 0]
+                         and arg % 32 >= L1 and vals[arg % 32] > 0]
                 if gifts:
-                    k = max(gifts, key=lambda k: self.value(v, ctx, k))
+                    k = max(gifts, key=lambda k: vals[k])
                     return OP_GIVE * 1000 + carrier * 32 + k
             if carrier == seat:
-                junk = [arg for arg in ops[OP_GIVE] if arg % 32 < C.C_LOGIC1]
+                junk = [arg for arg in ops[OP_GIVE] if arg % 32 < L1]
                 if junk:
                     return OP_GIVE * 1000 + junk[0]
+            spec = SPECIALITY.get(role)
             for arg in ops[OP_GIVE]:
                 t, k = divmod(arg, 32)
-                spec = SPECIALITY.get(v.roles[t])
-                if k == spec and k != SPECIALITY.get(role) and role != WHITEHEAD:
+                if self.no_loop and t == carrier:
+                    continue  # the carrier passes non-Logic cards on: give him Logic only
+                if k == SPECIALITY.get(v.roles[t]) and k != spec and role != WHITEHEAD:
                     return OP_GIVE * 1000 + arg
                 said = v.talk[t]
-                if said is not None and k >= C.C_LOGIC1:
-                    mine = self.value(v, ctx, k)
+                if said is not None and k >= L1:
+                    mine = self.values(v, ctx)[k]
                     theirs = _talk_value(v, ctx, said, k)
                     if theirs > mine + 0.5:
                         return OP_GIVE * 1000 + arg
-        if OP_ASK in ops and role == BOWMAN and (self.is_carrier(v)
-                                                  or mal[LIF] >= self.cfg["lif_alarm"]):
+        if OP_ASK in ops and role == BOWMAN and (self.carrier_seat(v) == seat
+                                                  or mal[LIF] >= self.lif_alarm):
             return OP_ASK * 1000 + max(ops[OP_ASK], key=lambda t: v.hand_n[t])
         if OP_RECOVER in ops:
             return OP_RECOVER * 1000
@@ -482,14 +715,13 @@ class CrewTeam(_OdysseyPolicy):
 
 def _talk_value(v: OdysseyView, ctx: Ctx, said: tuple[int, ...], k: int) -> float:
     """How much a teammate who announced ``said`` would want Logic card ``k``."""
-    n = k - C.C_LOGIC1 + 1
+    n = k - L1 + 1
     held = set(said)
     L = ctx.L
     best = 0
     for low in _windows(v, ctx):
         if low <= n < low + L:
-            best = max(best, 1 + sum(1 for i in range(L)
-                                     if C.C_LOGIC1 + low - 1 + i in held))
+            best = max(best, 1 + sum(1 for i in range(L) if L1 + low - 1 + i in held))
     return 0.0 if best == 0 else 2.0 + 1.2 * best
 
 
@@ -498,7 +730,11 @@ class CrewRush(CrewTeam):
 
     name = "crew-rush"
     params: ClassVar[dict[str, Any]] = {"lif_alarm": 99, "sys_min": 99, "repair": False,
-                               "carrier": False, "carrier_discards": False}
+                                        "carrier": False, "carrier_discards": False,
+                                        "camp_shared": False, "cancel_lipread": False,
+                                        "keep_override": False,
+                                        "door_duty": False, "detour": False,
+                                        "no_loop": False, "carrier_role": "bowman"}
 
 
 register("hal-pressure", HalPressure, games=["odyssey"], sides=["hal"],
@@ -508,7 +744,7 @@ register("hal-lif", HalLif, games=["odyssey"], sides=["hal"],
 register("hal-spread", HalSpread, games=["odyssey"], sides=["hal"],
          help="spreads malfunctions over GRV/MEM/COM for the three-systems win")
 register("crew-team", CrewTeam, games=["odyssey"], sides=["crew"],
-         help="repairs when a system threatens HAL's win, carries sequences to the Core")
+         help="Bowman carries Logic to the Core, the others repair and feed him")
 register("crew-rush", CrewRush, games=["odyssey"], sides=["crew"],
          help="the Logic plan only: draw, carry sequences to the Core")
 

@@ -42,3 +42,48 @@ def test_all_policies_play_every_crew_size() -> None:
             for cp in ("crew-team", "crew-rush"):
                 rec = play_game(GAME, o, [hal] + [cp] * crew, 5, crew).record
                 assert rec.winner in ("hal", "crew", "")
+
+
+def _crew_policy(s: object, seat: int, spec: str = "crew-team") -> object:
+    import numpy as np
+
+    from balancelab.policies.base import build
+
+    return build(GAME, s.ctx.options, seat, spec, np.random.default_rng(0))  # type: ignore[attr-defined]
+
+
+def test_crew_team_shares_one_camp_and_opens_the_door_that_cuts_it_off() -> None:
+    from helpers_odyssey import close_door, fresh, give_hand, start_crew_turn
+
+    from balancelab.simulate.odyssey import cards as C
+    from balancelab.simulate.odyssey.board import default_board
+
+    sp = {n: i for i, n in enumerate(default_board().names)}
+    s = fresh("bowman,poole,hunter")
+    # Doors 1 and 2 closed: POD BAY is cut off from both Picturephones
+    close_door(s, 1)
+    close_door(s, 2)
+    give_hand(s, 2, [C.C_OVERRIDE, C.C_WILD])
+    start_crew_turn(s, 2)
+    pol = _crew_policy(s, 2)
+    v = s.view(2)
+    dist = s.ctx.dist_mask(s.closed_mask)
+    assert pol.camp(v, s.ctx, dist) == sp["PICTUREPHONE_2"]  # type: ignore[attr-defined]
+    a = pol.act(v, s.legal_actions())  # type: ignore[attr-defined]
+    assert a == 8000 + sp["POD_BAY"]  # stay next to Door 2 ...
+    s.apply(a)
+    assert pol.act(s.view(2), s.legal_actions()) == 3000 + 2  # type: ignore[attr-defined]
+
+
+def test_crew_team_carrier_gets_logic_and_no_card_goes_round_in_circles() -> None:
+    from helpers_odyssey import fresh, give_hand, start_crew_turn
+
+    from balancelab.simulate.odyssey import cards as C
+
+    s = fresh("bowman,poole,hunter")
+    give_hand(s, 2, [C.C_REPAIR_LIF, C.logic(5)])
+    start_crew_turn(s, 2)
+    s.apply(8000 + s.pos[2])  # stay on POD BAY with Bowman
+    pol = _crew_policy(s, 2)
+    # Poole gives the Logic card to the carrier (Bowman), not Bowman's LIF Repair
+    assert pol.act(s.view(2), s.legal_actions()) == 1000 + 1 * 32 + C.logic(5)  # type: ignore[attr-defined]

@@ -512,3 +512,24 @@ def test_action_text() -> None:
     assert s.action_text(9000 + C.H_COM) == "HAL plays COM Malfunction (4th: COM terminated)"
     start_crew_turn(s, 1)
     assert s.action_text(move("PICTUREPHONE_1")) == "Bowman moves to PICTUREPHONE_1"
+
+
+def test_hand_limit_discards_two_cards_in_one_decision() -> None:
+    """Hand Size: over by two or more, the crewmember chooses two cards at once."""
+    from balancelab.simulate.odyssey.state import PAIR
+
+    s = fresh("bowman,poole")
+    give_hand(s, 1, [C.logic(1), C.logic(2), C.C_OVERRIDE, C.C_OVERRIDE, C.C_CANCEL, C.C_WILD])
+    s.pos[1] = SP["PICTUREPHONE_1"]
+    start_crew_turn(s, 1)
+    s.apply(move("PICTUREPHONE_1"))
+    s.apply(2)  # draws 2: 8 cards, limit 6
+    assert s.phase == T_LIMIT and s.hand_n[1] == 8
+    legal = s.legal_actions()
+    pair = act(14, PAIR + C.C_OVERRIDE * 32 + C.C_OVERRIDE)
+    assert pair in legal and all(a % 1000 >= PAIR for a in legal)
+    assert "discards Manual Override and Manual Override" in s.action_text(pair)
+    s.apply(pair)
+    assert s.hand_n[1] == 6 and s.hands[1][C.C_OVERRIDE] == 0
+    assert s.crew_disc[-2:] == [C.C_OVERRIDE, C.C_OVERRIDE]
+    assert s.phase != T_LIMIT and census_ok(s)

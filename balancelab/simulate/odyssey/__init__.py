@@ -6,15 +6,16 @@ Rulebook: ../shared/rulebooks/odyssey-2001.txt; board and rulings: ../shared/des
 seats           0 ``hal``; 1..crew the crewmembers in clockwise order, seat 1 always Bowman.
                 With ``crew_members=random`` (default) Bowman's companions are drawn from
                 Poole/Hunter/Kaminski/Whitehead by the rules' rng at setup (seat names
-                ``crew2``..; the ``crew_members`` column records who played), else the fixed
+                ``crew2``..; the measure ``crew_names`` records who played), else the fixed
                 list names the seats.
 sides           ``hal``, ``crew``; winner ``hal`` / ``crew`` / ``""`` (cap)
 decisions       HAL: play a card (hidden or revealed), Target (crewmember + card named), Scan
                 (crewmember), reveal a card to refill the row, discard after a Disconnect.
                 Crew: move (destination), then actions one by one (GIVE, REPAIR one card at a
                 time, OPEN, CANCEL, RECOVER then the card taken, DISCONNECT, Bowman's ask),
-                then end + draw k; discards over the hand limit, the card shown to a Scan, the
-                card given to Bowman when asked. Actions are ints ``op*1000+arg``
+                then end + draw k; discards over the hand limit (two cards per decision while
+                two or more over), the card shown to a Scan, the card given to Bowman when
+                asked. Actions are ints ``op*1000+arg``
                 (table in ``state.py``).
 chance          shuffles of both decks (setup and each reshuffle of a Discard), the first
                 crewmember, the random roster; all from the state's Generator.
@@ -30,6 +31,17 @@ information     crew views: own hand + public (positions, revealed row, malfunct
                 TRASH piles, pile sizes, hand sizes, announcements); HAL view: hidden hand +
                 public. Announcements (``crew_talk``) go to every view, none under Lipread.
 versions        1: first engine (issue 2).
+                2: the roster measure is ``crew_names`` (the option column ``crew_members``
+                stays constant within a variant); rule events are recorded from setup on
+                (``trace`` shows HAL's draw, the crew's draws and the first crewmember); a
+                hand-limit discard of two or more cards is one decision (two cards at once,
+                Hand Size: "choose cards to discard"); the default crew (``crew-team``) plays
+                a shared camp, opens the doors that cut the camp or itself off, cancels
+                Lipread, keeps Manual Overrides while the POD BAY Doors are closed, never
+                passes cards back and forth (LIF alarm 4); faster engine and policies (1.4x
+                CPU time per game with the stronger default crew).
+                The rules are unchanged: with the same policies and seed, version 1 and 2
+                play the same game except for the paired discards.
 ==============  ===============================================================================
 """
 

@@ -20,12 +20,12 @@ class OdysseyGame(Game):
 
     name: ClassVar[str] = "odyssey"
     title: ClassVar[str] = "2001: A Space Odyssey, the board game"
-    version: ClassVar[str] = "1"
+    version: ClassVar[str] = "2"
     options_type = OdysseyOptions
     sides: ClassVar[tuple[str, ...]] = ("hal", "crew")
     outcomes: ClassVar[tuple[str, ...]] = ("hal", "crew", "")
     measure_schema: ClassVar[dict[str, Any]] = {
-        "crew_members": pl.String,
+        "crew_names": pl.String,
         "first_crewmember": pl.String,
         "systems_terminated": _I8,
         "terminated_systems": pl.String,
@@ -168,7 +168,7 @@ class OdysseyGame(Game):
         s.winner = ""
         s.end_reason = ""
         s.m = [0] * OdysseyState.N_M
-        s.log = None
+        s.log = []
         return s
 
 

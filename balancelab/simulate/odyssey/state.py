@@ -20,7 +20,8 @@ op       who / when                        argument
 11       HAL: Scan                         crew seat
 12       HAL: reveal a card                HAL card moved from the hidden hand to the row
 13       HAL: discard after a Disconnect   HAL card (+50 from the revealed row)
-14       crew: discard over the hand limit crew card
+14       crew: discard over the hand limit crew card; two cards k1 <= k2 at once
+                                           (``PAIR + k1*32 + k2``) while 2+ over
 15       crew: discard to a Scan           crew card (revealed to all)
 16       crew: give to Bowman when asked   crew card
 17       crew: take a card after RECOVER   crew card
@@ -65,11 +66,15 @@ PHASE_NAMES = {T_HAL_PLAY: "hal_play", T_HAL_TARGET: "hal_target", T_HAL_SCAN: "
                T_ACT: "actions", T_LIMIT: "hand_limit", T_SCAN_DISCARD: "scan_discard",
                T_ASK_GIVE: "ask_give", T_RECOVER_TAKE: "recover_take"}
 
+#: the (T_ACT, seat) task of each seat, one shared tuple per seat (identity-tested in _apply)
+_ACT_TASKS = tuple((T_ACT, seat) for seat in range(8))
+
 # -- action ops -------------------------------------------------------------------------------
 OP_END, OP_GIVE, OP_REPAIR, OP_OPEN, OP_CANCEL, OP_RECOVER, OP_DISCONNECT, OP_ASK = range(8)
 OP_MOVE, OP_HAL_PLAY, OP_TARGET, OP_SCAN, OP_REVEAL, OP_HAL_DISCARD = range(8, 14)
 OP_LIMIT, OP_SCAN_DISCARD, OP_ASK_GIVE, OP_RECOVER_TAKE = range(14, 18)
 REV = 50  # added to a HAL card to mean "from the revealed row"
+PAIR = 32  # a hand-limit discard of two cards k1 <= k2 has argument PAIR + k1 * 32 + k2
 OPS = ("end+draw", "give", "repair", "open", "cancel", "recover", "disconnect", "ask", "move",
        "hal_play", "target", "scan", "reveal", "hal_discard", "limit_discard", "scan_discard",
        "ask_give", "recover_take")
@@ -83,6 +88,11 @@ BOWMAN, POOLE, HUNTER, KAMINSKI, WHITEHEAD = range(5)
 #: which system each crewmember's Repair cards double (Crewmember Special Abilities)
 SPECIALITY = {BOWMAN: C.C_REPAIR_LIF, POOLE: C.C_REPAIR_MEM, HUNTER: C.C_REPAIR_GRV,
               KAMINSKI: C.C_REPAIR_COM, WHITEHEAD: -1}
+
+# -- rule events (trace): tuples (code, *args) appended to State.log, worded in events() -----
+(E_TURN, E_NO_CARD, E_NOTHING_TO_RECOVER, E_HAL_NO_CARD, E_OVER, E_HAL_RESHUFFLE,
+ E_CREW_RESHUFFLE, E_DRAWS, E_SCAN_SHOWN, E_TARGET_HIT, E_TARGET_MISS, E_REPAIRED, E_MARKER,
+ E_TERMINATED, E_SETUP, E_FIRST, E_HAL_DRAWS) = range(17)
 
 END_REASONS = ("lif_terminated", "three_systems_terminated", "third_sequence", "cap",
                "hal_cannot_play")
@@ -113,7 +123,31 @@ class Ctx:
         self.crew_deck = C.crew_deck(o.deck_wild_repair, o.deck_typed_repair, o.deck_override,
                                      o.deck_cancel, o.deck_recover)
         self.L = o.sequence_length
+        self.move = o.move
+        self.move_grv_down = o.move_grv_terminated
         self.silence: tuple[None, ...] = (None,) * (self.n + 1)
+        self.talk_none = o.crew_talk == "none"
+        self.picturephones = tuple(x for x in range(self.n_spaces) if b.picturephone[x])
+        self.crew_seats = tuple(range(1, self.n + 1))
+        self.optional_draw = o.optional_draw
+        self.pod_strict = o.pod_strict
+        self.cancel_at = b.cancel
+        self.pp_at = b.picturephone
+        self.draw_pp = o.draw_picturephone
+        self.draw_pp_com_down = o.draw_picturephone_com_terminated
+        # cards drawn at a space that is no Picturephone (DRAW CARDS; systems: assumed)
+        self.draw_space = tuple(
+            o.draw_at_system if 0 <= b.system[x] != C.LIF else b.draw[x]
+            for x in range(self.n_spaces))
+        self.kaminski_at = tuple(x in (b.start, b.core) for x in range(self.n_spaces))
+        self.kaminski_draw = o.kaminski_draw
+        self.remote_repair = o.whitehead_remote_repair
+        self.move_cache: dict[tuple[int, int, int, bool, bool], list[int]] = {}
+        #: the move cache key (space, doors, steps, Hunter, POD occupied) decides the legal
+        #: moves when the POD is the only space with a capacity, and it is 1
+        self.move_cacheable = all(not c or (sp == self.pod and c == 1)
+                                  for sp, c in enumerate(b.capacity))
+        self.dist_mask_cache: dict[int, tuple[tuple[int, ...], ...]] = {}
         seats = range(1, self.n + 1)
         self.target_actions = [OP_TARGET * 1000 + s * 32 + k for s in seats
                                for k in range(C.N_CREW_KINDS)]
@@ -133,6 +167,13 @@ class Ctx:
             d = self.dist_cache[key] = self.board.distances(mask)
         return d
 
+    def dist_mask(self, mask: int) -> tuple[tuple[int, ...], ...]:
+        """All-pairs distances with the doors of ``mask`` (bit d = door d) closed (cached)."""
+        d = self.dist_mask_cache.get(mask)
+        if d is None:
+            d = self.dist_mask_cache[mask] = self.board.distances(mask)
+        return d
+
     def reachable(self, start: int, mask: int, steps: int, hunter: bool) -> tuple[int, ...]:
         key = (start, mask, steps, hunter)
         r = self.reach.get(key)
@@ -142,13 +183,24 @@ class Ctx:
 
 
 _CTX: dict[OdysseyOptions, Ctx] = {}
+#: HAL's legal plays/discards by (phase, hidden counts, revealed cards): options-independent
+_HAL_LEGAL: dict[tuple[int, ...], list[int]] = {}
+
+
+_CTX_BY_ID: dict[int, tuple[OdysseyOptions, Ctx]] = {}
 
 
 def ctx_for(options: OdysseyOptions) -> Ctx:
-    """The shared constants of an options object (cached)."""
+    """The shared constants of an options object (cached by identity, then by value)."""
+    hit = _CTX_BY_ID.get(id(options))
+    if hit is not None and hit[0] is options:
+        return hit[1]
     c = _CTX.get(options)
     if c is None:
         c = _CTX[options] = Ctx(options)
+    if len(_CTX_BY_ID) > 256:
+        _CTX_BY_ID.clear()
+    _CTX_BY_ID[id(options)] = (options, c)
     return c
 
 
@@ -156,7 +208,10 @@ _ViewFields = namedtuple("_ViewFields", [
     "seat", "phase", "roles", "pos", "hand", "hand_n", "hal_revealed", "malfunctions", "doors",
     "marker", "sequences", "logic_trashed", "crew_trash", "hal_trash", "crew_draw_n",
     "crew_discard_n", "hal_draw_n", "hal_discard_n", "monolith", "crew_turns", "actor", "used",
-    "repair_open", "start_pos", "talk", "lipread", "stack", "options"])
+    "repair_open", "start_pos", "talk", "lipread", "stack", "options", "closed_mask"])
+
+
+_tuple_new = tuple.__new__
 
 
 class OdysseyView(_ViewFields, View):
@@ -192,6 +247,7 @@ class OdysseyView(_ViewFields, View):
         lipread: Lipread is revealed.
         stack: the pending tasks (public turn structure).
         options: the game's rule options (public, immutable).
+        closed_mask: bit ``d`` set when door ``d`` is closed (the same facts as ``doors``).
     """
 
     __slots__ = ()
@@ -247,7 +303,7 @@ class OdysseyState(State):
     winner: str
     end_reason: str
     m: list[int]
-    log: list[str] | None
+    log: list[tuple[Any, ...]]
     first: int
     trash_counts: tuple[tuple[int, ...], tuple[int, ...]] | None
 
@@ -321,11 +377,12 @@ class OdysseyState(State):
         s.winner = ""
         s.end_reason = ""
         s.m = [0] * cls.N_M
-        s.log = None
+        s.log = [(E_SETUP, options.hal_marker_start, options.crew_start_hand)]
         for _ in range(options.hal_marker_start):
             s._hal_draw()
         for seat in range(1, n + 1):
             s._crew_draw(seat, options.crew_start_hand)
+        s.log.append((E_FIRST, s.monolith))
         stack = [(T_CREW_TURN, s.monolith)]
         stack += [(T_HAL_PLAY, 0)] * options.opening_turns()
         stack += [(T_HAL_REVEAL, 0)] * options.hal_revealed
@@ -376,7 +433,7 @@ class OdysseyState(State):
         s.winner = self.winner
         s.end_reason = self.end_reason
         s.m = self.m[:]
-        s.log = None if self.log is None else []
+        s.log = []
         return s
 
     # -- derived facts -----------------------------------------------------------------------
@@ -399,18 +456,13 @@ class OdysseyState(State):
     def draw_count(self, seat: int) -> int:
         """Cards the seat may draw at the end of its turn (DRAW CARDS; Kaminski)."""
         ctx = self.ctx
-        o = ctx.options
         space = self.pos[seat]
-        b = ctx.board
-        if b.picturephone[space]:
-            n = o.draw_picturephone_com_terminated if self.terminated(C.COM) else \
-                o.draw_picturephone
-        elif ctx.space_system[space] >= 0 and ctx.space_system[space] != C.LIF:
-            n = o.draw_at_system
+        if ctx.pp_at[space]:
+            n = ctx.draw_pp_com_down if self.mal[C.COM] >= ctx.limits[C.COM] else ctx.draw_pp
         else:
-            n = b.draw[space]
-        if self.roles[seat] == KAMINSKI and (space == ctx.start or space == ctx.core):
-            n += o.kaminski_draw
+            n = ctx.draw_space[space]
+        if ctx.kaminski_at[space] and self.roles[seat] == KAMINSKI:
+            n += ctx.kaminski_draw
         return n
 
     def hal_hand_n(self) -> int:
@@ -422,9 +474,25 @@ class OdysseyState(State):
         stack = self.stack
         while stack:
             code, seat = stack[-1]
+            if code == T_HAL_PLAY:
+                if self.hal_rev or any(self.hal_hidden):
+                    self.hal_turns += 1
+                    self.actor = 0
+                    self.phase = code
+                    self.current_seat = seat
+                    return
+                # guard (design notes 1(c)11: cannot arise with the printed decks)
+                stack.pop()
+                self.log.append((E_HAL_NO_CARD,))
+                continue
+            if code == T_MOVE or code == T_ACT:
+                self.phase = code
+                self.current_seat = seat
+                return
             if code == T_HAL_DRAW:
                 stack.pop()
                 self._hal_draw()
+                self.log.append((E_HAL_DRAWS,))
                 continue
             if code == T_CREW_TURN:
                 stack.pop()
@@ -433,9 +501,9 @@ class OdysseyState(State):
                 self.repair_open = False
                 self.start_pos = self.pos[seat]
                 stack.append((T_END_TURN, seat))
-                stack.append((T_ACT, seat))
+                stack.append(_ACT_TASKS[seat])
                 stack.append((T_MOVE, seat))
-                self._event(f"-- {self.seat_name(seat)}'s turn")
+                self.log.append((E_TURN, seat))
                 continue
             if code == T_END_TURN:
                 stack.pop()
@@ -455,21 +523,13 @@ class OdysseyState(State):
             elif code == T_SCAN_DISCARD or code == T_ASK_GIVE:
                 if self.hand_n[seat] == 0:
                     stack.pop()
-                    self._event(f"{self.seat_name(seat)} has no card")
+                    self.log.append((E_NO_CARD, seat))
                     continue
             elif code == T_RECOVER_TAKE:
                 if all(k == C.C_RECOVER for k in self.crew_disc):
                     stack.pop()
-                    self._event("nothing to recover")
+                    self.log.append((E_NOTHING_TO_RECOVER,))
                     continue
-            elif code == T_HAL_PLAY:
-                if not self.hal_rev and not any(self.hal_hidden):
-                    # guard (design notes 1(c)11: cannot arise with the printed decks)
-                    stack.pop()
-                    self._event("HAL has no card to play")
-                    continue
-                self.hal_turns += 1
-                self.actor = 0
             elif code == T_HAL_DISCARD:
                 if not self.hal_rev and not any(self.hal_hidden):
                     stack.pop()
@@ -487,7 +547,7 @@ class OdysseyState(State):
         self.stack.clear()
         self.current_seat = -1
         self.phase = 0
-        self._event(f"== game over: {winner or 'no winner'} ({reason})")
+        self.log.append((E_OVER, winner, reason))
 
     def _end_crew_turn(self, seat: int) -> None:
         """Pass the Monolith clockwise; then HAL's turn (Crewmember Turn, last paragraph)."""
@@ -514,7 +574,7 @@ class OdysseyState(State):
             self.hal_disc = []
             self.rng.shuffle(self.hal_draw)
             self.m[self.M_HAL_RESHUFFLES] += 1
-            self._event("HAL Discard reshuffled into a new Draw pile")
+            self.log.append((E_HAL_RESHUFFLE,))
         self.hal_hidden[self.hal_draw.pop()] += 1
 
     def _crew_draw(self, seat: int, k: int) -> None:
@@ -529,7 +589,7 @@ class OdysseyState(State):
                 self.crew_disc = []
                 self.rng.shuffle(self.crew_draw)
                 self.m[self.M_CREW_RESHUFFLES] += 1
-                self._event("crew Discard reshuffled into a new Draw pile")
+                self.log.append((E_CREW_RESHUFFLE,))
             hand[self.crew_draw.pop()] += 1
             self.hand_n[seat] += 1
 
@@ -539,17 +599,22 @@ class OdysseyState(State):
         ph = self.phase
         if self.terminal:
             return []
+        if ph == T_HAL_PLAY or ph == T_HAL_DISCARD:
+            hid = self.hal_hidden
+            key = (ph, *hid, *sorted(self.hal_rev))
+            out = _HAL_LEGAL.get(key)
+            if out is None:
+                base = (OP_HAL_PLAY if ph == T_HAL_PLAY else OP_HAL_DISCARD) * 1000
+                out = [base + k for k in range(C.N_HAL_KINDS) if hid[k]]
+                out.extend([base + REV + k for k in sorted(set(self.hal_rev))])
+                if len(_HAL_LEGAL) > 100_000:
+                    _HAL_LEGAL.clear()
+                _HAL_LEGAL[key] = out
+            return out[:]
         if ph == T_ACT:
             return self._legal_act()
         if ph == T_MOVE:
             return self._legal_move()
-        if ph == T_HAL_PLAY or ph == T_HAL_DISCARD:
-            base = (OP_HAL_PLAY if ph == T_HAL_PLAY else OP_HAL_DISCARD) * 1000
-            hid = self.hal_hidden
-            out = [base + k for k in range(C.N_HAL_KINDS) if hid[k]]
-            for k in sorted(set(self.hal_rev)):
-                out.append(base + REV + k)
-            return out
         if ph == T_HAL_REVEAL:
             hid = self.hal_hidden
             return [OP_REVEAL * 1000 + k for k in range(C.N_HAL_KINDS) if hid[k]]
@@ -561,74 +626,106 @@ class OdysseyState(State):
         if ph == T_RECOVER_TAKE:
             kinds = sorted({k for k in self.crew_disc if k != C.C_RECOVER})
             return [OP_RECOVER_TAKE * 1000 + k for k in kinds]
+        seat = self.current_seat
+        hand = self.hands[seat]
+        kinds = [k for k in range(C.N_CREW_KINDS) if hand[k]]
+        if ph == T_LIMIT and self.hand_n[seat] - self.hand_limit(seat) >= 2:
+            # Hand Size: "choose cards to discard": two at once while two or more are over
+            base = OP_LIMIT * 1000 + PAIR
+            out = []
+            for i, k in enumerate(kinds):
+                if hand[k] >= 2:
+                    out.append(base + k * 32 + k)
+                out.extend([base + k * 32 + k2 for k2 in kinds[i + 1:]])
+            return out
         op = {T_LIMIT: OP_LIMIT, T_SCAN_DISCARD: OP_SCAN_DISCARD, T_ASK_GIVE: OP_ASK_GIVE}[ph]
-        hand = self.hands[self.current_seat]
-        return [op * 1000 + k for k in range(C.N_CREW_KINDS) if hand[k]]
+        return [op * 1000 + k for k in kinds]
 
     def _legal_move(self) -> list[int]:
         """MOVE (Crewmember Actions; GRV tile; Hunter; POD capacity)."""
         seat = self.current_seat
         ctx = self.ctx
-        o = ctx.options
-        steps = o.move_grv_terminated if self.terminated(C.GRV) else o.move
-        dests = ctx.reachable(self.pos[seat], self.closed_mask, steps,
-                              self.roles[seat] == HUNTER)
-        cap = ctx.board.capacity
-        out = []
-        for d in dests:
-            if cap[d] and d != self.pos[seat]:
-                here = sum(1 for t in range(1, ctx.n + 1) if t != seat and self.pos[t] == d)
-                if here >= cap[d]:
-                    continue
-            out.append(OP_MOVE * 1000 + d)
-        return out
+        pos = self.pos
+        here = pos[seat]
+        pod = ctx.pod
+        pod_full = pod != here and pod in pos  # capacity 1 (POD)
+        steps = ctx.move_grv_down if self.mal[0] >= ctx.limits[0] else ctx.move
+        key = (here, self.closed_mask, steps, self.roles[seat] == HUNTER, pod_full)
+        out = ctx.move_cache.get(key)
+        if out is None:
+            dests = ctx.reachable(here, self.closed_mask, steps, key[3])
+            cap = ctx.board.capacity
+            out = []
+            for d in dests:
+                if cap[d] and d != here:
+                    if d != pod:
+                        n_here = sum(1 for t in range(1, ctx.n + 1) if t != seat and pos[t] == d)
+                        if n_here >= cap[d]:
+                            continue
+                    elif pod_full:
+                        continue
+                out.append(OP_MOVE * 1000 + d)
+            if ctx.move_cacheable:
+                ctx.move_cache[key] = out
+            else:  # a board with other capacities: not cacheable by this key
+                return out
+        return out[:]
 
     def _legal_act(self) -> list[int]:
         """TAKE ACTIONS and DRAW (Crewmember Actions; POD; abilities)."""
         seat = self.current_seat
         ctx = self.ctx
-        o = ctx.options
-        pos = self.pos[seat]
+        allpos = self.pos
+        pos = allpos[seat]
         hand = self.hands[seat]
         used = self.used
-        n_draw = self.draw_count(seat)
-        out = list(range(n_draw + 1)) if o.optional_draw else [n_draw]
+        # DRAW CARDS (Kaminski's extra card at POD BAY / THE HAL-9000 CORE)
+        if ctx.pp_at[pos]:
+            n_draw = ctx.draw_pp_com_down if self.mal[2] >= ctx.limits[2] else ctx.draw_pp
+        else:
+            n_draw = ctx.draw_space[pos]
+        if ctx.kaminski_at[pos] and self.roles[seat] == KAMINSKI:
+            n_draw += ctx.kaminski_draw
+        out = list(range(n_draw + 1)) if ctx.optional_draw else [n_draw]
         pod = ctx.pod
-        moved = pos != self.start_pos
         if pod == pos or pod == self.start_pos:
             # POD: move OR repair (design notes 1(c)5)
-            if pos != pod or (moved and o.pod_strict):
+            if pos != pod or (pos != self.start_pos and ctx.pod_strict):
                 return out
             self._legal_repair(seat, pos, hand, out)
             return out
-        role = self.roles[seat]
-        lip = C.H_LIPREAD in self.hal_rev
-        if self.repair_open or not used & U_REPAIR:
+        if (self.repair_open or not used & U_REPAIR) and (
+                ctx.space_system[pos] >= 0 or ctx.remote_repair):
             self._legal_repair(seat, pos, hand, out)
-        if not lip:
-            mates = [t for t in range(1, ctx.n + 1) if t != seat and self.pos[t] == pos]
+        if C.H_LIPREAD not in self.hal_rev:
+            mates = [t for t in ctx.crew_seats if t != seat and allpos[t] == pos]
             if mates:
                 if not used & U_GIVE:
+                    kinds = [k for k in range(C.N_CREW_KINDS) if hand[k]]
                     for t in mates:
                         base = OP_GIVE * 1000 + t * 32
-                        out.extend(base + k for k in range(C.N_CREW_KINDS) if hand[k])
-                if role == BOWMAN and not used & U_ASK:
-                    out.extend(OP_ASK * 1000 + t for t in mates if self.hand_n[t])
-        if hand[C.C_OVERRIDE] and not used & U_OPEN:
+                        out.extend([base + k for k in kinds])
+                if not used & U_ASK and self.roles[seat] == BOWMAN:
+                    out.extend([OP_ASK * 1000 + t for t in mates if self.hand_n[t]])
+        if self.closed_mask and hand[C.C_OVERRIDE] and not used & U_OPEN:
             for d, _other in ctx.doors_at[pos]:
-                if self.doors[d] == 1:
+                if self.closed_mask >> d & 1:
                     out.append(OP_OPEN * 1000 + d)
-        if hand[C.C_CANCEL] and not used & U_CANCEL and ctx.board.cancel[pos]:
-            out.extend(OP_CANCEL * 1000 + k for k in sorted(set(self.hal_rev)))
-        if (hand[C.C_RECOVER] and not used & U_RECOVER and ctx.board.picturephone[pos]
+        if ctx.cancel_at[pos] and hand[C.C_CANCEL] and not used & U_CANCEL:
+            out.extend([OP_CANCEL * 1000 + k for k in sorted(set(self.hal_rev))])
+        if (ctx.pp_at[pos] and hand[C.C_RECOVER] and not used & U_RECOVER
                 and self.crew_disc):
             out.append(OP_RECOVER * 1000)
         if pos == ctx.core and not used & U_DISCONNECT:
             L = ctx.L
-            for low in range(1, 14 - L):
-                if all(hand[C.C_LOGIC1 + low - 1 + i] for i in range(L)) and \
-                        self._sequence_allowed(low):
-                    out.append(OP_DISCONNECT * 1000 + low)
+            run = 0
+            for n in range(1, 13):  # one pass: runs of L consecutive Logic cards, no wrap
+                if hand[C.C_LOGIC1 + n - 1]:
+                    run += 1
+                    if run >= L and self._sequence_allowed(n - L + 1):
+                        out.append(OP_DISCONNECT * 1000 + n - L + 1)
+                else:
+                    run = 0
         return out
 
     def _legal_repair(self, seat: int, pos: int, hand: list[int], out: list[int]) -> None:
@@ -672,27 +769,42 @@ class OdysseyState(State):
             if op == OP_END:
                 if arg:
                     self._crew_draw(seat, arg)
-                self._event(f"{self.seat_name(seat)} draws {arg}")
+                self.log.append((E_DRAWS, seat, arg))
                 stack.append((T_LIMIT, seat))
             else:
-                stack.append((T_ACT, seat))
+                stack.append(_ACT_TASKS[seat])
                 self._crew_action(seat, op, arg)
+                if stack and stack[-1] is _ACT_TASKS[seat]:
+                    self.phase = T_ACT  # more actions (nothing else pending first)
+                    return
         elif op == OP_MOVE:
             self.pos[seat] = arg
+            self.phase = T_ACT  # the turn's actions are next (stack top), no check needed
+            return
         elif op == OP_HAL_PLAY:
             self._hal_play(arg)
         elif op == OP_REVEAL:
             self.hal_hidden[arg] -= 1
             self.hal_rev.append(arg)
-        elif op == OP_LIMIT or op == OP_SCAN_DISCARD:
+        elif op == OP_LIMIT:
+            hand = self.hands[seat]
+            if arg >= PAIR:
+                k1, k2 = divmod(arg - PAIR, 32)
+                hand[k1] -= 1
+                hand[k2] -= 1
+                self.hand_n[seat] -= 2
+                self.crew_disc.append(k1)
+                self.crew_disc.append(k2)
+            else:
+                hand[arg] -= 1
+                self.hand_n[seat] -= 1
+                self.crew_disc.append(arg)
+            stack.append((T_LIMIT, seat))
+        elif op == OP_SCAN_DISCARD:
             self.hands[seat][arg] -= 1
             self.hand_n[seat] -= 1
             self.crew_disc.append(arg)
-            if op == OP_LIMIT:
-                stack.append((T_LIMIT, seat))
-            else:
-                self._event(f"{self.seat_name(seat)} reveals and discards "
-                            f"{C.crew_card_name(arg)}")
+            self.log.append((E_SCAN_SHOWN, seat, arg))
         elif op == OP_TARGET:
             t, k = divmod(arg, 32)
             self.m[self.M_TARGET] += 1
@@ -701,10 +813,9 @@ class OdysseyState(State):
                 self.hand_n[t] -= 1
                 self.crew_disc.append(k)
                 self.m[self.M_TARGET_HITS] += 1
-                self._event(f"hit: {self.seat_name(t)} reveals and discards "
-                            f"{C.crew_card_name(k)}")
+                self.log.append((E_TARGET_HIT, t, k))
             else:
-                self._event("miss")
+                self.log.append((E_TARGET_MISS, t, k))
         elif op == OP_SCAN:
             self.m[self.M_SCAN] += 1
             stack.append((T_SCAN_DISCARD, arg))
@@ -748,8 +859,7 @@ class OdysseyState(State):
             self.hal_disc.extend([sysk] * amount)
             self.m[self.M_REPAIRED + sysk] += amount
             self.repair_open = True
-            self._event(f"{C.SYSTEMS[sysk]} malfunctions {self.mal[sysk] + amount} -> "
-                        f"{self.mal[sysk]}")
+            self.log.append((E_REPAIRED, sysk, self.mal[sysk] + amount, self.mal[sysk]))
             return
         self.used |= _USE_BIT[op]
         if op == OP_GIVE:
@@ -793,7 +903,7 @@ class OdysseyState(State):
             self.marker -= 1
             self.sequences += 1
             self.m[self.M_DISCONNECTS] += 1
-            self._event(f"HAL Marker -> {self.marker}")
+            self.log.append((E_MARKER, self.marker))
             if self.sequences >= self.ctx.options.sequences_to_win:
                 self._finish("crew", "third_sequence")
                 return
@@ -818,7 +928,7 @@ class OdysseyState(State):
             self.m[self.M_PLAYED + k] += 1
             lim = self.ctx.limits[k]
             if self.mal[k] == lim:
-                self._event(f"{C.SYSTEMS[k]} terminated")
+                self.log.append((E_TERMINATED, k))
                 if self._check_hal_win():
                     return
                 if k == C.MEM:
@@ -860,22 +970,28 @@ class OdysseyState(State):
 
     # -- views -----------------------------------------------------------------------------
     def view(self, seat: int) -> OdysseyView:
-        """What ``seat`` may know (see :class:`OdysseyView`)."""
-        hand = tuple(self.hal_hidden) if seat == 0 else tuple(self.hands[seat])
+        """What ``seat`` may know (see :class:`OdysseyView`). Every field is an immutable
+        value (tuples, ints, the frozen options): the view shares nothing mutable with the
+        state."""
+        hid = self.hal_hidden
+        hand = tuple(hid) if seat == 0 else tuple(self.hands[seat])
         hand_n = self.hand_n[:]
-        hand_n[0] = sum(self.hal_hidden) + len(self.hal_rev)
+        rev = self.hal_rev
+        hand_n[0] = sum(hid) + len(rev)
         ct = self.trash_counts
         if ct is None:
             ct = self.trash_counts = (tuple(_counts(self.crew_trash, C.N_CREW_KINDS)),
                                       tuple(_counts(self.hal_trash, C.N_HAL_KINDS)))
-        rev = self.hal_rev
-        return OdysseyView(
+        ctx = self.ctx
+        lip = C.H_LIPREAD in rev
+        talk = ctx.silence if ctx.talk_none or lip else self.talk()
+        return _tuple_new(OdysseyView, (
             seat, self.phase, self.roles, tuple(self.pos), hand, tuple(hand_n),
             tuple(sorted(rev)), tuple(self.mal), tuple(self.doors), self.marker,
             self.sequences, self.logic_trashed, ct[0], ct[1], len(self.crew_draw),
             len(self.crew_disc), len(self.hal_draw), len(self.hal_disc), self.monolith,
             self.crew_turns, self.actor, self.used, self.repair_open, self.start_pos,
-            self.talk(), C.H_LIPREAD in rev, tuple(self.stack), self.ctx.options)
+            talk, lip, tuple(self.stack), ctx.options, self.closed_mask))
 
     def talk(self) -> tuple[tuple[int, ...] | None, ...]:
         """What the crew announce now, heard by every seat (design notes 1(c)19).
@@ -906,7 +1022,7 @@ class OdysseyState(State):
         m = self.m
         down = [C.SYSTEMS[i] for i in range(4) if self.terminated(i)]
         measures = {
-            "crew_members": ",".join(CREWMEMBERS[r] for r in self.roles[1:]),
+            "crew_names": ",".join(CREWMEMBERS[r] for r in self.roles[1:]),
             "first_crewmember": CREWMEMBERS[self.roles[self.first]],
             "systems_terminated": len(down),
             "terminated_systems": ",".join(down),
@@ -996,6 +1112,10 @@ class OdysseyState(State):
             where = " (revealed)" if arg >= REV else ""
             return f"HAL discards {C.hal_card_name(arg % REV)}{where} after the Disconnect"
         if op == OP_LIMIT:
+            if arg >= PAIR:
+                k1, k2 = divmod(arg - PAIR, 32)
+                return (f"{who} discards {C.crew_card_name(k1)} and {C.crew_card_name(k2)} "
+                        "(hand limit)")
             return f"{who} discards {C.crew_card_name(arg)} (hand limit)"
         if op == OP_SCAN_DISCARD:
             return f"{who} reveals and discards {C.crew_card_name(arg)} (Scan)"
@@ -1005,19 +1125,54 @@ class OdysseyState(State):
             return f"{who} takes {C.crew_card_name(arg)} from the Discard"
         return repr(action)
 
-    def _event(self, text: str) -> None:
-        if self.log is not None:
-            self.log.append(text)
-
     def events(self) -> list[str]:
-        """Rule events since the last call (terminations, reshuffles, hits…); the first call
-        switches the log on."""
-        if self.log is None:
-            self.log = []
-            return []
-        out = self.log
+        """Rule events since the last call, in words (setup, turns, draws, terminations,
+        reshuffles, Target hits, ...). Every state records them from setup on (a tuple append
+        per event; the words are made only here), so a trace shows the setup too."""
+        out = [self._event_text(e) for e in self.log]
         self.log = []
         return out
+
+    def _event_text(self, e: tuple[Any, ...]) -> str:
+        code = e[0]
+        name = self.seat_name
+        if code == E_SETUP:
+            crew = ", ".join(name(t) for t in range(1, self.ctx.n + 1))
+            return (f"setup: HAL draws {e[1]} cards; crewmembers {crew} each draw {e[2]}; "
+                    "all standees on POD BAY")
+        if code == E_FIRST:
+            return f"setup: {name(e[1])} takes the Monolith and will go first"
+        if code == E_TURN:
+            return f"-- {name(e[1])}'s turn"
+        if code == E_NO_CARD:
+            return f"{name(e[1])} has no card"
+        if code == E_NOTHING_TO_RECOVER:
+            return "nothing to recover"
+        if code == E_HAL_NO_CARD:
+            return "HAL has no card to play"
+        if code == E_OVER:
+            return f"== game over: {e[1] or 'no winner'} ({e[2]})"
+        if code == E_HAL_RESHUFFLE:
+            return "HAL Discard reshuffled into a new Draw pile"
+        if code == E_CREW_RESHUFFLE:
+            return "crew Discard reshuffled into a new Draw pile"
+        if code == E_DRAWS:
+            return f"{name(e[1])} draws {e[2]}"
+        if code == E_SCAN_SHOWN:
+            return f"{name(e[1])} reveals and discards {C.crew_card_name(e[2])}"
+        if code == E_TARGET_HIT:
+            return f"hit: {name(e[1])} reveals and discards {C.crew_card_name(e[2])}"
+        if code == E_TARGET_MISS:
+            return f"miss: {name(e[1])} has no {C.crew_card_name(e[2])}"
+        if code == E_REPAIRED:
+            return f"{C.SYSTEMS[e[1]]} malfunctions {e[2]} -> {e[3]}"
+        if code == E_MARKER:
+            return f"HAL Marker -> {e[1]}"
+        if code == E_TERMINATED:
+            return f"{C.SYSTEMS[e[1]]} terminated"
+        if code == E_HAL_DRAWS:
+            return "HAL draws 1 card"
+        return repr(e)
 
     # -- checks for tests ----------------------------------------------------------------
     def card_census(self) -> tuple[list[int], list[int]]:
