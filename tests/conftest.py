@@ -1,7 +1,9 @@
 """Shared test configuration: hypothesis profiles and the non-interactive matplotlib backend."""
 
 import os
+from collections.abc import Iterator
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 os.environ.setdefault("MPLBACKEND", "Agg")
@@ -11,3 +13,16 @@ settings.register_profile(
 )
 settings.register_profile("dev", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _restore_game_registry() -> Iterator[None]:
+    """Games that a test module registers (the coin game) do not leak into other modules."""
+    from balancelab import games
+
+    modules, loaded = dict(games.GAME_MODULES), dict(games._loaded)
+    yield
+    games.GAME_MODULES.clear()
+    games.GAME_MODULES.update(modules)
+    games._loaded.clear()
+    games._loaded.update(loaded)

@@ -3,7 +3,12 @@
 Expedition (seat 0):
     ``dash``   every character works on its own task in parallel (the cheapest open missions
                first: fetch distance + walk + a cost for goals near the hatching spaces);
-               spare characters escort a worker. (Default: the strongest in our runs.)
+               spare characters escort a worker. Parameter ``block`` (default 2): that
+               many of the strongest armed characters *hold* hatching spaces, nearest the
+               ship first (H5 west duct, H1 Colony Hab), ending every Expedition phase on
+               them: by design ruling 3(c)11 no ALIEN hatches on a space holding a
+               character, so the ALIENS must hatch farther from the missions; at least
+               ``workers`` (default 3) characters stay on tasks. (Default: the strongest.)
     ``squad``  one worker (preferably unarmed Bishop) carries out the current task while the
                armed characters arm up at the armoury/ammunition stores (``arm``) and escort
                it, never leading it by more than ``spread`` spaces; the airlock tasks are side
@@ -120,6 +125,12 @@ def _nearest(view: Any, src: int, targets: Sequence[int]) -> tuple[int, int]:
 ROOM_C = tuple(i for i in range(B.N) if B.ROOM_OF[i] == 2)
 CLIP_STORES = (B.FEATURE["AMMO_STORE_1"], B.FEATURE["AMMO_STORE_2"], B.FEATURE["ARMOURY"])
 _HATCH_SET = frozenset(B.HATCHES)
+#: Per character: the guns it may use (not the grenade).
+_GUNS = tuple(frozenset(WEAPONS) & use for use in WEAPON_USE)
+#: 2 per hatching space within 5 spaces (where new ALIENS may strike from next phase).
+_HATCH_NEAR = tuple(2 * sum(1 for h in B.HATCHES if B.DIST[h][s] <= 5) for s in range(B.N))
+#: Hatching spaces in the order holders take them: nearest to the landing pad first.
+_HOLD_ORDER = tuple(sorted(B.HATCHES, key=lambda h: (B.DIST[B.PAD_SPACE][h], h)))
 
 
 def _stores_of(item: int) -> tuple[int, ...]:
@@ -167,7 +178,7 @@ class ExpeditionPolicy(Policy):
 
     name = "squad"
     params = {"plan": "squad", "arm": 1, "spread": 3, "danger": 1.0, "shot_min": 0.1,
-              "queen_s": 0.0}
+              "queen_s": 0.0, "block": 0, "workers": 1}
 
     def __init__(self, *a: Any, **kw: Any) -> None:
         super().__init__(*a, **kw)
@@ -177,6 +188,8 @@ class ExpeditionPolicy(Policy):
         self.wdanger = float(self.cfg["danger"])
         self.shot_min = float(self.cfg["shot_min"])
         self.queen_s = float(self.cfg["queen_s"])
+        self.block = int(self.cfg["block"])
+        self.workers_min = int(self.cfg["workers"])
         o: Any = self.options
         self.off = o.crt_offset
         self.dmul = o.duct_multiplier
@@ -287,6 +300,8 @@ class ExpeditionPolicy(Policy):
                 self.tasks[t[4]] = t[:4]
                 free.remove(t[4])
         todo = [t for t in todo if len(t) == 4]
+        if self.block:
+            self._plan_holders(v, free)
         if self.plan == "squad":
             # side jobs for a lone character: the airlock tasks (out of the ALIENS' reach)
             for t in [t for t in todo if t[0] == "airlock"]:
@@ -325,6 +340,20 @@ class ExpeditionPolicy(Policy):
             for c in free:
                 if workers:
                     self.tasks[c] = ("escort", -1, (workers[c % len(workers)],), -1)
+
+    def _plan_holders(self, v: Any, free: list[int]) -> None:
+        """Design 3(c)11: no ALIEN hatches on a space holding a character. Holders end every
+        Expedition phase on a hatching space (the nearest to the ship first), so the ALIENS
+        must hatch farther away; the strongest armed characters hold."""
+        cands = sorted(free, key=lambda c: (not self._armed(v, c), -v.c_str[c]))
+        cands = cands[: max(0, min(self.block, len(free) - self.workers_min))]
+        for h in _HOLD_ORDER:
+            if not cands:
+                break
+            c = min(cands, key=lambda c: _goal_row((h,), v.collapsed)[self._pos(v, c)])
+            self.tasks[c] = ("hold", -1, (h,), -1)
+            cands.remove(c)
+            free.remove(c)
 
     def _pos(self, v: Any, c: int) -> int:
         return v.c_pos[c] if v.c_state[c] == A.ON_BOARD else v.tr_pos
@@ -396,10 +425,12 @@ class ExpeditionPolicy(Policy):
             if not cands:
                 return (A.END_PHASE,)
 
+        block = self._blockers(v) if v.a_pos else set()
+
         def prio(c: int) -> tuple[int, int]:
             pos = self._pos(v, c)
             armed = self._armed(v, c)
-            if armed and self._can_shoot_now(v, c, pos):
+            if armed and self._can_shoot_now(v, c, pos, block):
                 return (0, 0)
             if self.plan == "squad":
                 if c == self.worker:
@@ -419,19 +450,19 @@ class ExpeditionPolicy(Policy):
             return v.tr_pos != PAD
         return t is not None and t[0] == "transport" and v.tr_pos != TR_TARGET
 
-    def _can_shoot_now(self, v: Any, c: int, pos: int) -> bool:
+    def _can_shoot_now(self, v: Any, c: int, pos: int, block: set[int] | None = None) -> bool:
         if not v.a_pos or v.c_state[c] != A.ON_BOARD:
             return False
         rng_ = self._range(v, c)
         if rng_ <= 0:
             return False
         los = B.LOS[pos]
-        block = self._blockers(v)
+        if block is None:
+            block = self._blockers(v)
         for p in v.a_pos:
-            if B.hex_distance(pos, p) <= rng_:
-                inter = los.get(p)
-                if inter is not None and not any(x in block for x in inter):
-                    return True
+            inter = los.get(p)  # a line of n spaces has n - 1 between its ends
+            if inter is not None and len(inter) < rng_ and block.isdisjoint(inter):
+                return True
         return False
 
     def _blockers(self, v: Any) -> set[int]:
@@ -448,7 +479,7 @@ class ExpeditionPolicy(Policy):
                    default=0)
 
     def _armed(self, v: Any, c: int) -> bool:
-        return any(it in WEAPONS and it in WEAPON_USE[c] for it in v.c_pk[c])
+        return not _GUNS[c].isdisjoint(v.c_pk[c])
 
     # -- the active character ----------------------------------------------------------------
     def _char(self, v: Any, legal: Sequence[Any]) -> Any:
@@ -469,11 +500,13 @@ class ExpeditionPolicy(Policy):
                     return a
             return by[A.REENTER][0]
         pos = v.c_pos[c]
+        task = self.tasks.get(c)
+        if task is not None and task[0] == "hold":
+            return self._hold(v, c, pos, task[2][0], by)
         # 1. shoot threats (never before the fire is worth it)
         shot = self._best_shot(v, c, by)
         if shot is not None:
             return shot
-        task = self.tasks.get(c)
         if task is None:
             self.idle.add(c)
             return (A.END_ACT,)
@@ -521,6 +554,28 @@ class ExpeditionPolicy(Policy):
                 return mv
         if A.BOARD in by and not v.queen_alive and v.tr_fuel > 0:
             return (A.BOARD,)
+        return (A.END_ACT,)
+
+    def _hold(self, v: Any, c: int, pos: int, h: int, by: dict[int, list[Any]]) -> Any:
+        """A holder: reach its hatching space (only the space at the end of the phase
+        counts), reload on the way when a clip store is in reach, then shoot from there."""
+        moves = by.get(A.MOVE, ())
+        if pos != h:
+            gear = self._gear(v, c, pos, v.c_pk[c], by)
+            if gear is not None:
+                return gear
+            for a in moves:
+                if a[1] == h:
+                    return a
+        shot = self._best_shot(v, c, by)
+        if shot is not None:
+            return shot
+        if pos == h:
+            return (A.END_ACT,)
+        if moves:
+            mv = self._move(v, c, moves, (h,), keep=0)
+            if mv is not None:
+                return mv
         return (A.END_ACT,)
 
     def _gear(self, v: Any, c: int, pos: int, pk: list[int], by: dict[int, list[Any]]) -> Any:
@@ -614,9 +669,10 @@ class ExpeditionPolicy(Policy):
                 adj = p in NBR_SET[s]
                 st = v.a_str[i]
                 eff = st * (self.dmul if self.duct[p] else 1)
+                rng_n = len(inter)
                 for w in weapons:
                     r, fp = self.wst[w]
-                    if B.hex_distance(s, p) > r:
+                    if rng_n >= r:
                         continue
                     for n in range(1, left + 1):
                         val = self._shot_value(strength + fp * n - eff, st, adj) * th
@@ -659,14 +715,18 @@ class ExpeditionPolicy(Policy):
         return min(drops, key=useless)
 
     def _danger(self, v: Any, s: int) -> float:
+        d = self._danger_map(v).get(s)
+        if d is None:
+            d = self._dmap[s] = self._danger_calc(v, s)
+        return d
+
+    def _danger_map(self, v: Any) -> dict[int, float]:
+        """The memo of :meth:`_danger_calc` for the current ALIENS (cleared when they move)."""
         key = (v.a_pos, v.a_str, v.hatching_on)
         if key != self._dkey:
             self._dkey = key
             self._dmap = {}
-        d = self._dmap.get(s)
-        if d is None:
-            d = self._dmap[s] = self._danger_calc(v, s)
-        return d
+        return self._dmap
 
     def _danger_calc(self, v: Any, s: int) -> float:
         tot = 0.0
@@ -676,9 +736,7 @@ class ExpeditionPolicy(Policy):
             if d <= 5:
                 tot += st * mul * (1.5 if d <= 1 else 1)
         if v.hatching_on:
-            for h in B.HATCHES:
-                if B.DIST[h][s] <= 5:
-                    tot += 2
+            tot += _HATCH_NEAR[s]
         return tot
 
     def _move(
@@ -694,7 +752,8 @@ class ExpeditionPolicy(Policy):
         avoid = set(goals) if keep else set()
         mine = self.tasks.get(c, ("",))[0]
         best, bscore = None, 1e9
-        danger = self._danger
+        dmap = self._danger_map(v)
+        calc = self._danger_calc
         for a in moves:
             s = a[1]
             g = row[s]
@@ -706,7 +765,10 @@ class ExpeditionPolicy(Policy):
             k = B.KIND[s]
             if k == B.AIRLOCK and not (mine == "airlock" and s in goals):
                 continue
-            score = max(g - keep, 0) + wd * danger(v, s)
+            d = dmap.get(s)
+            if d is None:
+                d = dmap[s] = calc(v, s)
+            score = max(g - keep, 0) + wd * d
             if score < bscore:
                 best, bscore = a, score
         return best
@@ -789,7 +851,13 @@ class DashPolicy(ExpeditionPolicy):
     """Every character on its own task, in parallel."""
 
     name = "dash"
-    params = {**ExpeditionPolicy.params, "plan": "dash", "danger": 1.5, "arm": 0}
+    params = {**ExpeditionPolicy.params, "plan": "dash", "danger": 1.5, "arm": 0, "block": 2,
+              "workers": 3}
+
+
+#: An ALIEN's score of a space at walking distance d from the nearest character (not adjacent):
+#: closer is better, but not 2 away (one step short of striking).
+_FAR = tuple(-d - (0.5 if d == 2 else 0.0) for d in range(100))
 
 
 # == ALIENS ========================================================================================
@@ -809,6 +877,7 @@ class AliensPolicy(Policy):
         self._ckey: Any = None
         self._adj: dict[int, list[int]] = {}
         self._near: tuple[int, ...] = ()
+        self._far: list[float] = []
 
     def act(self, view: View, legal: Sequence[Any]) -> Any:
         v: Any = view
@@ -857,10 +926,26 @@ class AliensPolicy(Policy):
             self._near = (
                 _goal_row(tuple(sorted({p for _, p in chars})), frozenset()) if chars else ()
             )
+            # the score of a space not adjacent to a character: closer is better, but not 2
+            # away (one step short of striking), ducts preferred when ambushing
+            far = list(map(_FAR.__getitem__, self._near))
+            if self.ambush:
+                far = [f + 3.0 * DUCT[s] for s, f in enumerate(far)]
+            self._far = far
         adj = self._adj
-        near = self._near
-        if not near:
+        far = self._far
+        if not far:
             return (A.A_MOVE, here)
+        strike = [a for a in legal if a[1] in adj]
+        rest = [a for a in legal if a[1] not in adj] if strike else legal
+        best, bscore = legal[0], -1e9
+        if rest:
+            best = max(rest, key=lambda a: far[a[1]])
+            bscore = far[best[1]]
+            if here not in adj and far[here] + 0.01 >= bscore:
+                best, bscore = (A.A_MOVE, here), far[here] + 0.01
+        if not strike:
+            return best
         # strength already adjacent to each character (other ALIENS)
         pressure = [0] * 6
         for j, p in enumerate(v.a_pos):
@@ -868,26 +953,17 @@ class AliensPolicy(Policy):
                 for c in adj[p]:
                     pressure[c] += v.a_str[j] * (self.dmul if DUCT[p] else 1)
         exp = self._exp
-        best, bscore = legal[0], -1e9
-        for a in legal:
+        for a in strike:
             s = a[1]
             eff = me_s * (self.dmul if DUCT[s] else 1)
-            if s in adj:
-                sc = -1e9
-                for c in adj[s]:
-                    att = pressure[c] + eff - v.c_str[c]
-                    dmg, back = exp[att] if -20 <= att < 40 else _exp(att, self.off)
-                    val = 10 + 4 * dmg - 3 * back
-                    if att < self.gang and not (self.ambush and DUCT[s]):
-                        val -= 8
-                    sc = max(sc, val)
-            else:
-                dmin = near[s]
-                sc = -dmin
-                if dmin == 2:
-                    sc -= 0.5
-                if self.ambush:
-                    sc += 3 if DUCT[s] else 0
+            sc = -1e9
+            for c in adj[s]:
+                att = pressure[c] + eff - v.c_str[c]
+                dmg, back = exp[att] if -20 <= att < 40 else _exp(att, self.off)
+                val = 10 + 4 * dmg - 3 * back
+                if att < self.gang and not (self.ambush and DUCT[s]):
+                    val -= 8
+                sc = max(sc, val)
             if s == here:
                 sc += 0.01
             if sc > bscore:

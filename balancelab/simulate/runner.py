@@ -648,6 +648,7 @@ def run(
             c.stop,
             labels_for(c.variant),
         )
+    results: Iterator[tuple[Chunk, Any]] | None = None
     try:
         with _backend(backend, scheduler, jobs) as be:
             n_jobs = 1 if be == "sequential" else jobs
@@ -657,7 +658,8 @@ def run(
                 return_as="generator",
             )
             window = WINDOW_PER_WORKER * max(1, joblib.effective_n_jobs(n_jobs))
-            for c, (games_df, seats_df, decisions) in _windowed(parallel, task, todo, window):
+            results = _windowed(parallel, task, todo, window)
+            for c, (games_df, seats_df, decisions) in results:
                 try:
                     _write_parquet_atomic(
                         games_df, staging, path / "games" / f"variant={c.variant}" / c.filename
@@ -685,6 +687,8 @@ def run(
                     progress(written, total)
     except KeyboardInterrupt:
         interrupted = True
+        if results is not None:
+            _quietly_close(results)
     finally:
         with contextlib.suppress(OSError):
             for stray in staging.iterdir():
@@ -705,7 +709,21 @@ def _windowed(parallel: Any, task: Callable[[Chunk], Any], todo: list[Chunk],
     """
     for lo in range(0, len(todo), window):
         part = todo[lo:lo + window]
-        yield from zip(part, parallel(task(c) for c in part), strict=True)
+        outputs = parallel(task(c) for c in part)
+        try:
+            yield from zip(part, outputs, strict=True)
+        finally:
+            # joblib's generator would otherwise be closed by the garbage collector, which
+            # prints a traceback when a Ctrl-C reaches its clean-up
+            _quietly_close(outputs)
+
+
+def _quietly_close(gen: Any) -> None:
+    """Close a generator, swallowing a second Ctrl-C (or error) raised by its clean-up."""
+    try:
+        gen.close()
+    except (KeyboardInterrupt, Exception):  # noqa: BLE001 - interruption already handled
+        pass
 
 
 def _os_reason(exc: OSError) -> str:

@@ -52,3 +52,10 @@ def test_hex_distance_and_collapsed_distances() -> None:
     open_d = B.DIST[a][b]
     blocked = B.dist_from(a, frozenset({B.idx(13, 12)}))[b]
     assert blocked > open_d
+
+
+def test_lazy_line_of_sight_rows_give_the_range() -> None:
+    # a wall-free line at range n has n - 1 spaces between its ends (used for weapon range)
+    for a in range(0, B.N, 5):
+        for b, inter in B.LOS[a].items():
+            assert len(inter) + 1 == B.hex_distance(a, b) <= B.LOS_MAX

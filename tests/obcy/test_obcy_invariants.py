@@ -175,3 +175,29 @@ def test_queen_fight_follows_the_odds() -> None:
     sure, doomed = _queen_table(0.95), _queen_table(0.2)
     assert sure[1] > 1 / 6 and abs(doomed[1] - 1 / 6) < 0.05
     assert all(a <= b + 1e-12 for a, b in zip(sure[1:], sure[2:], strict=False))
+
+
+def test_dash_holders_block_hatching_spaces() -> None:
+    # design 3(c)11: no ALIEN hatches on a space holding a character; the default expedition
+    # ends its phases on the two hatching spaces nearest the ship, and the ALIENS' hatching
+    # choices then leave those spaces out.
+    from balancelab.simulate.obcy import board as B
+    from balancelab.simulate.obcy.actions import HATCH
+
+    opt = ObcyOptions()
+    held_seen = 0
+    for gi in range(3):
+        rules_rng, seat_rngs = game_streams(5, gi, 2)
+        pols = [P.build(G, opt, 0, "dash", seat_rngs[0]),
+                P.build(G, opt, 1, "hunter", seat_rngs[1])]
+        s = G.new_initial_state(opt, rules_rng)
+        assert isinstance(s, ObcyState)
+        while not s.is_terminal() and s.round < 12:
+            legal = s.legal_actions()
+            if s.decision() == D_HATCH:
+                held = {k for k, h in enumerate(B.HATCHES) if s.char_cnt[h]}
+                held_seen += len(held & {0, 4})  # H1, H5
+                assert not any(a[0] == HATCH and a[2] in held for a in legal)
+            seat = s.current_seat
+            s.apply(legal[0] if len(legal) == 1 else pols[seat].act(s.view(seat), legal))
+    assert held_seen >= 5

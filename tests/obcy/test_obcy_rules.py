@@ -162,3 +162,43 @@ def test_explosive_charge_collapses_a_corridor() -> None:
     s.apply((CHARGE, B.idx(13, 11)))
     assert B.idx(13, 11) in s.collapsed
     assert s.used[I_CHARGE_CODE] == 1
+
+
+def test_one_volley_per_alien_per_phase() -> None:
+    # 6. a character decides how many shots it fires at each ALIEN; the result is determined
+    # once for each attacked ALIEN: no second roll against the same ALIEN in one phase.
+    s = build({HICKS: (7, 12)}, aliens=[((7, 14), 4), ((6, 15), 4)], active=HICKS)
+    s._settle()
+    a0, a1 = s.a_id
+    assert (SHOOT, a0, CARBINE, 1) in s.legal_actions()
+    s.rng = FixedDice([6])  # type: ignore[assignment]
+    s.apply((SHOOT, a0, CARBINE, 1))  # +4, die 6: loses 1, retreats 1
+    if s.interrupt:  # the ALIENS choose where it retreats
+        s.apply(s.legal_actions()[0])
+    assert a0 in s.a_id and s.shot_at == (a0,)
+    targets = {a[1] for a in s.legal_actions() if a[0] == SHOOT}
+    assert a0 not in targets and a1 in targets  # another ALIEN may still be shot
+    # the next phase (a new activation) may fire at it again
+    s._do_activate(HICKS)
+    s.c_fired[HICKS] = False
+    s.c_ap[HICKS] = 6
+    s._legal = None
+    assert a0 in {a[1] for a in s.legal_actions() if a[0] == SHOOT}
+
+
+def test_no_walking_onto_or_through_a_character_on_the_transporter() -> None:
+    # 4.1 a character may not stop on or pass through another character's space; 4.2 lets
+    # characters cross the transporter's space, but a character standing there still blocks.
+    s = build({HICKS: (5, 3), HUDSON: (6, 3)}, active=HICKS)
+    s.tr_pos = B.idx(6, 3)
+    s.tr_fuel = 3
+    s._settle()
+    moves = {a[1] for a in s.legal_actions() if a[0] == MOVE}
+    assert B.idx(6, 3) not in moves
+    # the transporter alone does not block
+    s2 = build({HICKS: (5, 3)}, active=HICKS)
+    s2.tr_pos = B.idx(6, 3)
+    s2._settle()
+    moves2 = {a[1] for a in s2.legal_actions() if a[0] == MOVE}
+    assert B.idx(6, 3) in moves2 and B.idx(7, 3) in moves2
+    assert s2._char_dests(HICKS)[B.idx(7, 3)] == 2

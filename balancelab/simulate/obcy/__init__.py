@@ -26,6 +26,11 @@ version history    1: first engine (issue 4).
                    stores, move-then-shoot from range, danger of duct/grate-side spaces,
                    easiest missions first, transporter for M08, Variant 1 Queen fight by the
                    odds); faster views and policies.
+                   3: rules: one volley (one roll) per ALIEN per character per phase (6.
+                   Combat); a character standing on the transporter's space blocks walking
+                   onto or through it (4.1; 4.2 frees only the vehicle's space). Default
+                   expedition ``dash`` now holds the two hatching spaces nearest the ship
+                   (design 3(c)11); lazy line-of-sight table; faster policies.
 =================  ============================================================================
 """
 

@@ -184,26 +184,33 @@ def _static_los(a: int, b: int) -> tuple[int, ...] | None:
     return tuple(path[1:-1])
 
 
-def _build_los() -> tuple[dict[int, tuple[int, ...]], ...]:
-    import numpy as np
+def _los_row(a: int) -> dict[int, tuple[int, ...]]:
+    """LOS[a]: target -> spaces strictly between, for every wall-free line up to LOS_MAX."""
+    qa, ra, sa = CUBE[a]
+    d: dict[int, tuple[int, ...]] = {}
+    for b, (qb, rb, sb) in enumerate(CUBE):
+        r = max(abs(qa - qb), abs(ra - rb), abs(sa - sb))
+        if 0 < r <= LOS_MAX:
+            inter = _static_los(a, b)
+            if inter is not None:
+                d[b] = inter
+    return d
 
-    cube = np.array(CUBE)
-    hd = np.abs(cube[:, None, :] - cube[None, :, :]).max(axis=2)
-    out = []
-    for a in range(N):
-        d: dict[int, tuple[int, ...]] = {}
-        for b in np.nonzero((hd[a] <= LOS_MAX) & (hd[a] > 0))[0].tolist():
-            if True:
-                inter = _static_los(a, b)
-                if inter is not None:
-                    d[b] = inter
-        out.append(d)
-    return tuple(out)
+
+class _LazyLos(dict[int, dict[int, tuple[int, ...]]]):
+    """A table filled row by row on first use (a plain dict lookup afterwards)."""
+
+    def __missing__(self, a: int) -> dict[int, tuple[int, ...]]:
+        if not 0 <= a < N:
+            raise KeyError(a)
+        row = self[a] = _los_row(a)
+        return row
 
 
 #: LOS[a][b] = the spaces strictly between a and b on a wall-free line (absent: a wall or void
 #: blocks it). Characters, other ALIENS and collapsed corridors are checked at play time.
-LOS: tuple[dict[int, tuple[int, ...]], ...] = _build_los()
+#: Rows are built on first use (most games touch a fraction of the board).
+LOS: dict[int, dict[int, tuple[int, ...]]] = _LazyLos()
 
 
 # -- walking distances ---------------------------------------------------------------------------

@@ -20,7 +20,7 @@ class ObcyGame(Game):
 
     name = "obcy"
     title = "Obcy (Aliens)"
-    version = "2"
+    version = "3"
     options_type = ObcyOptions
     sides = SEATS
     outcomes = ("expedition", "aliens", "draw", "")
@@ -118,6 +118,7 @@ def state_from_view(view: ObcyView, rng: np.random.Generator) -> ObcyState:
     s.hatching_on = view.hatching_on
     s.hatch_pts = view.hatch_pts
     s.kills_phase = view.kills_phase
+    s.shot_at = view.shot_at
     s.round = view.round
     s.active = view.active
     s.st = dict(view.stats)

@@ -148,7 +148,7 @@ class ObcyView(View):
         "c_track", "c_exit", "a_id", "a_pos", "a_str", "floor", "supply", "used", "tr_pos",
         "tr_fuel", "tr_moved", "collapsed", "open_missions", "n_open", "deck_left",
         "done_missions", "discarded", "points", "queen_alive", "hatching_on", "hatch_pts",
-        "kills_phase", "options", "stats", "machine",
+        "kills_phase", "shot_at", "options", "stats", "machine",
     )
 
     decision: Any
@@ -188,6 +188,7 @@ class ObcyView(View):
     hatching_on: Any
     hatch_pts: Any
     kills_phase: Any
+    shot_at: Any
     options: Any
     stats: Any
     machine: Any
@@ -225,6 +226,9 @@ class ObcyState(State):
         self.c_left = [False] * 6
         self.c_track = [0] * 6
         self.c_exit = [0] * 6
+        #: ALIENS (ids) the active character has already fired at this phase (6. one combat
+        #: result per attacked ALIEN: all shots at one ALIEN are one volley, one roll)
+        self.shot_at: tuple[int, ...] = ()
         self.char_cnt = [0] * N
         self.c_adj = [0] * N  # on-board characters on neighbouring spaces
         self.alien_cnt = [0] * N
@@ -594,6 +598,7 @@ class ObcyState(State):
     def _do_activate(self, c: int) -> None:
         self.active = c
         self.stage = ST_CHAR
+        self.shot_at = ()
         if self.c_state[c] == ABOARD:  # 4.2 a rider leaves; the vehicle's space is its start
             self.c_state[c] = ON_BOARD
             self.c_pos[c] = self.tr_pos
@@ -611,10 +616,9 @@ class ObcyState(State):
         aadj = self.a_adj
         chars = self.char_cnt
         col = self.collapsed
-        tr = self.tr_pos
         pk = self.c_pk[c]
         suit = SUIT in pk
-        pad_ok = (not self.queen_alive) or (FUEL in pk and tr == B.PAD_SPACE)
+        pad_ok = (not self.queen_alive) or (FUEL in pk and self.tr_pos == B.PAD_SPACE)
         seen = {start}
         out: dict[int, int] = {}
         frontier = [start]
@@ -632,8 +636,8 @@ class ObcyState(State):
                         if (k == 5 and suit) or (k == 6 and pad_ok):
                             out[v] = step
                         continue
-                    if chars[v] and v != tr:
-                        continue
+                    if chars[v]:  # 4.1 never onto or through a character (4.2 frees
+                        continue  # the transporter's space, not a character standing on it)
                     out[v] = step
                     if not aadj[v]:
                         nxt.append(v)
@@ -731,9 +735,9 @@ class ObcyState(State):
 
     def _shots_legal(self, c: int, pos: int, pk: list[int], ap: int, out: list[Any]) -> None:
         use = WEAPON_USE[c]
+        shot = self.shot_at
         charges = self._charges(pk)
         los = B.LOS[pos]
-        cube = B.CUBE[pos]
         if charges:
             weapons = {it for it in pk if it in WEAPONS and it in use}
             if weapons:
@@ -741,11 +745,10 @@ class ObcyState(State):
                 for w in weapons:
                     rng_ = self.wstats[w][0]
                     for aid, apos in zip(self.a_id, self.a_pos, strict=True):
-                        q, r, s = B.CUBE[apos]
-                        if max(abs(q - cube[0]), abs(r - cube[1]), abs(s - cube[2])) > rng_:
+                        if aid in shot:
                             continue
-                        inter = los.get(apos)
-                        if inter is None or not self._los_clear(inter):
+                        inter = los.get(apos)  # n - 1 spaces between ends at range n
+                        if inter is None or len(inter) >= rng_ or not self._los_clear(inter):
                             continue
                         out.extend((SHOOT, aid, w, n) for n in range(1, top + 1))
         if I_GRENADE in pk and I_GRENADE in use:
@@ -757,10 +760,10 @@ class ObcyState(State):
                 targets.add(apos)
                 targets.update(NBR[apos])
             for t in targets:
-                if t == pos or t in col or B.hex_distance(pos, t) > gr:
+                if t == pos or t in col:
                     continue
                 inter = los.get(t)
-                if inter is None or not self._los_clear(inter):
+                if inter is None or len(inter) >= gr or not self._los_clear(inter):
                     continue
                 nb = [n for n in NBR[t] if n not in col]
                 if len(nb) <= 2:
@@ -965,6 +968,7 @@ class ObcyState(State):
             left -= use
         self.c_ap[c] -= shots
         self.c_fired[c] = True
+        self.shot_at = self.shot_at + (aid,)
         self.st["shots_fired"] += shots
         astr = self.a_str[i] * (self.dmul if self.duct[apos] else 1)
         attack = self.c_str[c] + self.wstats[weapon][1] * shots - astr
@@ -1421,6 +1425,7 @@ class ObcyState(State):
         v.hatching_on = self.hatching_on
         v.hatch_pts = self.hatch_pts
         v.kills_phase = self.kills_phase
+        v.shot_at = self.shot_at
         v.options = self.opt
         v.stats = tuple(self.st.items())
         v.machine = (
