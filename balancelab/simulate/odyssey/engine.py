@@ -111,6 +111,10 @@ class OdysseyGame(Game):
             for k, c in enumerate(view.hand):
                 for _ in range(c):
                     pool.remove(k)
+        # a seat looking through the crew Discard (RECOVER) knows its contents
+        seen_disc = list(view.looking_at)
+        for k in seen_disc:
+            pool.remove(k)
         rng.shuffle(pool)
         for t in range(1, n + 1):
             if t == view.seat:
@@ -119,7 +123,11 @@ class OdysseyGame(Game):
                 k = pool.pop()
                 s.hands[t][k] += 1
                 s.hand_n[t] += 1
-        s.crew_disc = [pool.pop() for _ in range(view.crew_discard_n)]
+        if seen_disc:
+            rng.shuffle(seen_disc)
+            s.crew_disc = seen_disc
+        else:
+            s.crew_disc = [pool.pop() for _ in range(view.crew_discard_n)]
         s.crew_draw = pool
         s.crew_trash = [k for k, c in enumerate(view.crew_trash) for _ in range(c)]
         # HAL cards: all minus TRASH, revealed row and board

@@ -208,7 +208,8 @@ _ViewFields = namedtuple("_ViewFields", [
     "seat", "phase", "roles", "pos", "hand", "hand_n", "hal_revealed", "malfunctions", "doors",
     "marker", "sequences", "logic_trashed", "crew_trash", "hal_trash", "crew_draw_n",
     "crew_discard_n", "hal_draw_n", "hal_discard_n", "monolith", "crew_turns", "actor", "used",
-    "repair_open", "start_pos", "talk", "lipread", "stack", "options", "closed_mask"])
+    "repair_open", "start_pos", "talk", "lipread", "stack", "options", "closed_mask",
+    "looking_at"])
 
 
 _tuple_new = tuple.__new__
@@ -248,6 +249,8 @@ class OdysseyView(_ViewFields, View):
         stack: the pending tasks (public turn structure).
         options: the game's rule options (public, immutable).
         closed_mask: bit ``d`` set when door ``d`` is closed (the same facts as ``doors``).
+        looking_at: the crew Discard pile's cards (sorted kinds) while this seat secretly looks
+            through it to take one after playing Recover (RECOVER); empty otherwise.
     """
 
     __slots__ = ()
@@ -991,7 +994,9 @@ class OdysseyState(State):
             self.sequences, self.logic_trashed, ct[0], ct[1], len(self.crew_draw),
             len(self.crew_disc), len(self.hal_draw), len(self.hal_disc), self.monolith,
             self.crew_turns, self.actor, self.used, self.repair_open, self.start_pos,
-            talk, lip, tuple(self.stack), ctx.options, self.closed_mask))
+            talk, lip, tuple(self.stack), ctx.options, self.closed_mask,
+            tuple(sorted(self.crew_disc))
+            if self.phase == T_RECOVER_TAKE and seat == self.actor else ()))
 
     def talk(self) -> tuple[tuple[int, ...] | None, ...]:
         """What the crew announce now, heard by every seat (design notes 1(c)19).
