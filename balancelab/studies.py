@@ -53,6 +53,10 @@ class Study:
     grid: dict[str, list[Any]]
     question: str
     base: dict[str, Any] = field(default_factory=dict)
+    #: The option whose effect the question asks about: the headline compares along it only.
+    focus: str | None = None
+    #: Game measures whose change along ``focus`` the headline reports (mean, 95% interval).
+    measures: tuple[str, ...] = ()
 
 
 STUDIES: dict[str, Study] = {
@@ -60,16 +64,20 @@ STUDIES: dict[str, Study] = {
         "hal-difficulty", "odyssey", {"crew": [2, 3, 4], "hal_extra_turns": [-1, 0, 1]},
         "2001: how does each HAL difficulty step (−1 easier, +1 harder) change who wins, at "
         "2, 3 and 4 crew?",
+        focus="hal_extra_turns", measures=("rounds", "disconnects"),
     ),
     "queen-variants": Study(
         "queen-variants", "obcy", {"queen_variant": ["roll", "tasks"]},
         "Obcy: does killing the ALIEN QUEEN by a die roll (Variant 1) or by 3 tasks "
         "(Variant 2) change who wins, and are the chances equal as the rulebook claims?",
+        focus="queen_variant", measures=("rounds", "tasks_completed", "survivors"),
     ),
     "iss-shuttle-removal": Study(
         "iss-shuttle-removal", "iss", {"players": [1, 2, 3, 4], "remove_shuttles": [False, True]},
         "1998 ISS: what does returning one Russian and one US shuttle to the box do to game "
         "length, scores and seat balance, at 1–4 players?",
+        focus="remove_shuttles",
+        measures=("turns", "launches", "winning_score", "winning_margin", "tie_break"),
     ),
 }
 
@@ -377,7 +385,8 @@ def run_study(
         res = sweep(st.game, st.grid, path, base=base, policies=pairing, seed=seed, games=n,
                     precision=precision, max_games=max_games, jobs=jobs, backend=backend,
                     force=force, resume=resume, progress=progress,
-                    study={"study": name, "question": st.question, "pairing": pname})
+                    study={"study": name, "question": st.question, "pairing": pname,
+                           "focus": st.focus, "measures": list(st.measures)})
         runs[pname] = path
         if res.interrupted:
             return StudyResult(folder, runs, render.write_report(path), True)

@@ -221,6 +221,23 @@ def comparison_sentence(r: dict[str, Any], game: str) -> str:
     return sent[0].upper() + sent[1:]
 
 
+def measure_sentence(r: dict[str, Any]) -> str:
+    """"At players=3, remove_shuttles false → true lowers mean turns from 45.7 to 37.6: …"."""
+    at = f"At {r['context']}, " if r.get("context") else ""
+    verb = {"raises": "raises", "lowers": "lowers"}.get(r["verdict"], "leaves")
+    change = f"{r['option']} {r['value_a']} → {r['value_b']}"
+    if r["verdict"] == "no detectable change":
+        body = (f"{change} makes no detectable change to mean {r['measure']} "
+                f"({r['mean_a']:.2f} → {r['mean_b']:.2f})")
+    else:
+        body = (f"{change} {verb} mean {r['measure']} from {r['mean_a']:.2f} to "
+                f"{r['mean_b']:.2f}")
+    pair = "paired" if r["paired"] else "unpaired"
+    sent = (f"{at}{body}; the difference, {r['diff']:+.2f} [{r['lo']:+.2f}, {r['hi']:+.2f}] "
+            f"({pair}, 95%), Holm p {pvalue(r['p_holm'])}.")
+    return sent[0].upper() + sent[1:]
+
+
 def variant_sentence(rates: pl.DataFrame, outcomes: pl.DataFrame, game: str) -> str:
     """One variant's result in words: every contender's rate with its interval."""
     label = rates.get_column("variant_label")[0]
@@ -353,8 +370,16 @@ def build_run_report(path: Path, level: float = stats.LEVEL) -> Report:
         key = comps.join(adj, on=["option", "variant_a", "variant_b", "contender"], how="semi")
         if prim is not None:
             key = key.filter(pl.col("contender") == prim)
+        focus = (study or {}).get("focus")
+        if focus:
+            key = key.filter(pl.col("option") == focus)
         for r in key.head(24).iter_rows(named=True):
             headline.append(comparison_sentence(r, game))
+        wanted = [m for m in (study or {}).get("measures", []) if m in df.columns]
+        if focus and wanted:
+            mc = analysis.compare_measures(df, wanted, level, adjacent_only=True)
+            for r in mc.filter(pl.col("option") == focus).iter_rows(named=True):
+                headline.append(measure_sentence(r))
     for s in extra:
         headline.extend(s.headline)
     if study and study.get("rounds"):
