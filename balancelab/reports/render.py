@@ -245,7 +245,9 @@ def variant_sentence(rates: pl.DataFrame, outcomes: pl.DataFrame, game: str) -> 
     parts = []
     for r in rates.iter_rows(named=True):
         fair = f" (fair share {pct(r['fair_share'])})" if r["seat"] >= 0 else ""
-        parts.append(f"{hooks.word(game, r['contender'])} wins {pct(r['rate'])} "
+        who = hooks.word(game, r["contender"])
+        verb = "win" if who.endswith("ALIENS") else "wins"
+        parts.append(f"{who} {verb} {pct(r['rate'])} "
                      f"{interval(r['lo'], r['hi'])}{fair}")
     extra = []
     for r in outcomes.iter_rows(named=True):
