@@ -73,3 +73,20 @@ def test_cli_report_compare_and_study_errors(run_dir: Path, tmp_path: Path):
     assert res.exit_code == 0, res.output
     res = runner.invoke(app, ["study", "no-such-study"])
     assert res.exit_code == 1 and "valid studies" in res.output
+
+
+def test_study_focus_keeps_the_headline_on_the_studied_option(tmp_path: Path):
+    from balancelab.reports import render
+
+    install()
+    path = tmp_path / "focus"
+    studies.sweep("coin", {"edge": [450, 990], "cap": [0, 30]}, path, games=300, jobs=1,
+                  seed=5, study={"study": "t", "question": "q?", "pairing": "default",
+                                 "focus": "edge", "measures": ["rounds"]})
+    head = render.build_run_report(path).headline
+    comps = [h for h in head if "→" in h]
+    assert comps, head
+    assert all("edge 450 → 990" in h for h in comps)  # no line along `cap`
+    means = [h for h in comps if "mean rounds" in h]
+    assert len(means) == 2  # one per value of cap, with its paired interval
+    assert all("(paired, 95%)" in h for h in means)
