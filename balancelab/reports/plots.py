@@ -38,13 +38,25 @@ def _pct_axis(ax: object) -> None:
     ax.yaxis.set_major_formatter(PercentFormatter(1.0))  # type: ignore[attr-defined]
 
 
+def tick_labels(labels: list[str]) -> list[str]:
+    """Variant labels as axis ticks: the ``key=value`` parts shared by every label dropped
+    (they are in the title and tables), one part per line.
+
+    Example: ``["crew=2,h=1", "crew=3,h=1"]`` → ``["crew=2", "crew=3"]``.
+    """
+    parts = [lab.split(",") for lab in labels]
+    common = set.intersection(*(set(p) for p in parts)) if len(parts) > 1 else set()
+    return ["\n".join(x for x in p if x not in common) or lab
+            for p, lab in zip(parts, labels, strict=True)]
+
+
 def winrates(rates: pl.DataFrame, title: str = "Win rate by variant (Wilson 95%)") -> Figure:
     """Grouped bars of each contender's win rate per variant, with interval error bars.
 
     Args:
         rates: a :func:`balancelab.analysis.win_rates` frame.
     """
-    fig = _fig(max(6.0, 1.0 + 0.9 * rates.get_column("variant").n_unique()), 4.2)
+    fig = _fig(max(6.0, 1.0 + 1.4 * rates.get_column("variant").n_unique()), 4.2)
     ax = fig.add_subplot()
     variants = rates.select("variant", "variant_label").unique(maintain_order=True)
     labels = variants.get_column("variant_label").to_list()
@@ -59,7 +71,7 @@ def winrates(rates: pl.DataFrame, title: str = "Win rate by variant (Wilson 95%)
         hi = sub.get_column("hi").fill_null(np.nan).to_numpy()
         ax.bar(x + (j - (len(conts) - 1) / 2) * width, r, width, label=c,
                color=COLORS[j % len(COLORS)], yerr=[r - lo, hi - r], capsize=3)
-    ax.set_xticks(x, [lab.replace(",", "\n") for lab in labels], fontsize=8)
+    ax.set_xticks(x, tick_labels(labels), fontsize=8)
     ax.set_ylim(0, 1)
     _pct_axis(ax)
     ax.set_ylabel("win rate")
@@ -78,7 +90,7 @@ def outcomes(out: pl.DataFrame) -> Figure:
     variants = out.select("variant", "variant_label").unique(maintain_order=True)
     labels = variants.get_column("variant_label").to_list()
     names = out.get_column("outcome").unique(maintain_order=True).to_list()
-    fig = _fig(max(6.0, 1.0 + 0.8 * len(labels)), 4.0)
+    fig = _fig(max(6.0, 1.0 + 1.4 * len(labels)), 4.0)
     ax = fig.add_subplot()
     bottom = np.zeros(len(labels))
     x = np.arange(len(labels))
@@ -88,7 +100,7 @@ def outcomes(out: pl.DataFrame) -> Figure:
         r = sub.get_column("rate").fill_null(0.0).to_numpy()
         ax.bar(x, r, 0.6, bottom=bottom, label=name, color=COLORS[j % len(COLORS)])
         bottom += r
-    ax.set_xticks(x, [lab.replace(",", "\n") for lab in labels], fontsize=8)
+    ax.set_xticks(x, tick_labels(labels), fontsize=8)
     ax.set_ylim(0, 1)
     _pct_axis(ax)
     ax.set_ylabel("share of games")
@@ -207,11 +219,13 @@ def score_boxes(seats: pl.DataFrame, column: str = "score") -> Figure:
     fig = _fig(max(6.0, 0.5 * keys.height + 1.5), 4.0)
     ax = fig.add_subplot()
     data, labels, colors = [], [], []
+    short = dict(zip(keys["variant_label"], tick_labels(keys["variant_label"].to_list()),
+                     strict=True))
     for vl, seat, name in keys.iter_rows():
         x = seats.filter((pl.col("variant_label") == vl) & (pl.col("seat") == seat)) \
             .get_column(column).cast(pl.Float64).to_numpy()
         data.append(x)
-        labels.append(f"{name}\n{vl}".replace(",", "\n"))
+        labels.append(f"{name}\n{short[vl]}")
         colors.append(COLORS[int(seat) % len(COLORS)])
     bp = ax.boxplot(data, patch_artist=True, showfliers=False)
     for patch, c in zip(bp["boxes"], colors, strict=True):
