@@ -296,3 +296,42 @@ def test_random_opponents_in_default_rollouts() -> None:
     assert p._defaults() == [LowPolicy, RandomPolicy]
     with pytest.raises(PolicyError):
         search(0, 0, opponents="weak")
+
+
+# -- evidence threshold ----------------------------------------------------------------------
+
+
+def test_z_keeps_the_favourite_without_evidence() -> None:
+    """With a huge ``z`` no gain is convincing: search plays its scripted favourite."""
+    for seed in range(12):
+        s = position(seed, seed % 5)
+        seat = s.current_seat
+        legal = s.legal_actions()
+        if len(legal) < 2:
+            continue
+        p = search(seat, seed, rollouts=40, rollout="default", z=1e9)
+        assert p.act(s.view(seat), legal) == LowPolicy(GAME, OPT, seat,
+                                                       np.random.default_rng(0)).act(
+            s.view(seat), legal)
+
+
+def test_z_lets_a_clear_gain_through() -> None:
+    """A position where leading the high card is clearly better than the scripted low lead:
+    search leaves its favourite even at z = 3."""
+    s = position(2, 8)
+    seat = s.current_seat
+    legal = s.legal_actions()
+    assert (seat, sorted(legal), s.led) == (1, [2, 5], 0)
+    assert LowPolicy(GAME, OPT, seat, np.random.default_rng(0)).act(s.view(seat), legal) == 2
+    p = search(seat, 1, rollouts=200, rollout="default", z=3.0)
+    assert p.act(s.view(seat), legal) == 5
+
+
+def test_convincing_needs_two_worlds_and_a_positive_gain() -> None:
+    p = search(0, 0, z=1.0)
+    assert not p._convincing(1.0, 1.0, 1)  # one world: no error estimate
+    assert not p._convincing(-1.0, 1.0, 4)
+    assert p._convincing(2.0, 1.0, 2)  # +1, +1: zero variance, positive gain
+    assert not p._convincing(1.0, 3.0, 3)  # +1, +1, -1: mean 1/3, sd 1.15, t = 0.5
+    with pytest.raises(PolicyError):
+        search(0, 0, z=-1)

@@ -125,28 +125,59 @@ def test_same_seed_same_game(side: str) -> None:
 @pytest.mark.stat
 @pytest.mark.xfail(
     strict=False,
-    reason="measured: search does not yet beat the scripted crew (crew=3 vs hal-pressure: "
-    "search 0/40 and 0/15 wins, default 1/400); crew wins are too rare within playouts for "
-    "flat Monte Carlo to see without an evaluation function (Game.evaluate hook)",
+    reason="measured (odyssey v2): search does not beat the scripted crew. At "
+    "hal_turn_every=2 (crew=3 vs hal-pressure) crew=search:rollouts=16,rollout=default,"
+    "depth=0,z=1 won 0.90 of 100 deals against crew-team's 0.88 on the same deals (z=0: 0.08 "
+    "of 50 vs 0.94); "
+    "at the rulebook setting HAL wins ~98% against every crew, so crew playouts see no wins",
 )
 def test_search_crew_beats_the_scripted_crew() -> None:
-    """Crew on search (50 playouts) vs the scripted crew, both against the scripted HAL, on
-    the same 60 deals (crew=2, hal_extra_turns=-1, the crew's easiest setting).
+    """Crew on search (16 scripted playouts to the end, z=1) vs the scripted crew, both
+    against the scripted HAL, on the same 40 deals at ``hal_turn_every=2`` (the what-if where
+    the scripted sides are closest to even, so playouts carry signal).
 
-    Criterion: crew win rate higher by >= 0.10 with paired z > 2 (one-sided). Were the true
-    gain 0.2 (paired SD <= 0.5), a seed would fail with probability P(Z < 2 - 3.1) ~ 14%;
-    the seed is fixed, so the outcome is deterministic.
+    Criterion: crew win rate higher by >= 0.05 with paired z > 2 (one-sided). The measured
+    gain is ~0 (see the xfail reason), so this documents a finding; were the true gain 0.1
+    (paired SD <= 0.4), a seed would fail with probability P(Z < 2 - 1.6) ~ 35%.
     """
-    o = GAME.options_type(crew=2, hal_extra_turns=-1)
-    n = 60
+    o = GAME.options_type(crew=3, hal_turn_every=2)
+    n = 40
 
     def wins(crew_spec: str) -> np.ndarray:
-        specs = [base.resolve(GAME, GAME.side_of_seat(o, k), "default" if k == 0 else crew_spec)
-                 for k in range(3)]
+        specs = [base.resolve(GAME, GAME.side_of_seat(o, k),
+                              "default" if k == 0 else crew_spec) for k in range(4)]
         return np.array([play_game(GAME, o, specs, 31, i).record.winner == "crew"
                          for i in range(n)], dtype=float)
 
-    d = wins("search:rollouts=50") - wins("default")
+    d = wins("search:rollouts=16,rollout=default,depth=0,z=1") - wins("default")
     sd = d.std(ddof=1) or 1.0
     z = d.mean() / (sd / np.sqrt(n))
-    assert d.mean() >= 0.10 and z > 2.0, (d.mean(), z)
+    assert d.mean() >= 0.05 and z > 2.0, (d.mean(), z)
+
+
+@pytest.mark.slow
+@pytest.mark.stat
+def test_search_hal_beats_the_scripted_hal_at_hal_turn_every_2() -> None:
+    """HAL on search (16 scripted playouts to the end per decision, z=0) vs the scripted HAL,
+    both against the scripted crew (crew=3), on the same 100 deals at ``hal_turn_every=2``
+    (the what-if where crew playouts and HAL playouts both end either way).
+
+    Measured on this seed: HAL wins 0.31 vs 0.11 (paired gain +0.20, paired SD 0.51,
+    z = 3.9); 48 playouts: 0.43 vs 0.07 on 30 deals. Criterion: gain >= 0.08 and paired
+    z > 2 (one-sided). If the true gain is the measured one, a seed fails with probability
+    about P(Z < 2 - 3.9) + P(Z < -2.35) ~ 4%; the seed is fixed, so the outcome is
+    deterministic. About 2-3 min on one core.
+    """
+    o = GAME.options_type(crew=3, hal_turn_every=2)
+    n = 100
+
+    def hal_wins(hal_spec: str) -> np.ndarray:
+        specs = [base.resolve(GAME, GAME.side_of_seat(o, k),
+                              hal_spec if k == 0 else "default") for k in range(4)]
+        return np.array([play_game(GAME, o, specs, 11, i).record.winner == "hal"
+                         for i in range(n)], dtype=float)
+
+    d = hal_wins("search:rollouts=16,rollout=default,depth=0") - hal_wins("default")
+    sd = d.std(ddof=1) or 1.0
+    z = d.mean() / (sd / np.sqrt(n))
+    assert d.mean() >= 0.08 and z > 2.0, (d.mean(), z)

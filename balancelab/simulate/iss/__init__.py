@@ -25,6 +25,8 @@ rounds             ``turns // np`` where np counts FEDOR in solo (completed roun
 options            ``players`` 1-4 and ``remove_shuttles`` (key); ``fedor_choice``; every
                    rulebook number and every assumed number (countdowns, pad sides, long-stay
                    points, goal thresholds, FEDOR numbers…); ``max_turns``; ``data_dir``.
+search hooks       ``determinize`` (hidden hands and deck orders re-dealt) and ``evaluate`` (a
+                   logistic of the adjusted score lead, ``iss/evaluate.py``) for cut playouts.
 version history    1.0 first engine (issue 3).
 =================  ==========================================================================
 """
@@ -39,6 +41,7 @@ import polars as pl
 from balancelab.simulate.core import Game, State, View
 from balancelab.simulate.iss.cards import load_cards
 from balancelab.simulate.iss.engine import IssState, IssView, Static
+from balancelab.simulate.iss.evaluate import evaluate as _evaluate
 from balancelab.simulate.iss.rules import IssOptions
 from balancelab.simulate.options import RuleOptions
 
@@ -105,6 +108,13 @@ class IssGame(Game):
         s = IssState(st, rng)
         s.setup()
         return s
+
+    def evaluate(self, state: State, seat: int) -> float:
+        """The estimated chance that ``seat`` wins from an unfinished ``state``: a logistic of
+        its adjusted score lead over the best rival (``balancelab.simulate.iss.evaluate``).
+        Used by the search policy only, for playouts cut at its depth."""
+        assert isinstance(state, IssState)
+        return _evaluate(state, seat)
 
     def determinize(self, view: View, rng: np.random.Generator) -> State:
         """A full state consistent with ``view``: hidden hands and deck orders re-dealt.
