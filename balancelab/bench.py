@@ -466,7 +466,7 @@ def tables(results: dict[str, Any]) -> list[Any]:
                           f"{m['games_per_s']:,.0f}")
     notes = []
     m = results["machine"]
-    if m.get("load_1min", 0) > 0.25 * (m["cpus"] or 1):
+    if m.get("load_1min", 0) > 0.5 * (m["cpus"] or 1):
         notes.append(Text(
             f"note: the machine was busy when the suite started (load {m['load_1min']} on "
             f"{m['cpus']} cores); speed-ups and rates are lower than on idle cores.",
