@@ -278,9 +278,27 @@ def simulate(
         chunk_games=chunk_games,
     )
     path = out or Path("runs") / config.default_run_name()
-    summary = _run(config, path, jobs=jobs, backend=backend, scheduler=scheduler,
-                   resume=resume, force=force, quiet=quiet)
-    _print_summary(summary.path)
+    if not (force or resume) and _already_complete(config, path):
+        err.print(f"{path} already holds these {games} games (same options, policies and "
+                  "seed); showing them. Pass --force to play them again.")
+    else:
+        _run(config, path, jobs=jobs, backend=backend, scheduler=scheduler,
+             resume=resume, force=force, quiet=quiet)
+    _print_summary(path)
+
+
+def _already_complete(config: Any, path: Path) -> bool:
+    """True when ``path`` holds a finished run of exactly this configuration."""
+    from balancelab.simulate.runner import MANIFEST, RunError, read_manifest
+
+    if not (path / MANIFEST).exists():
+        return False
+    try:
+        old = read_manifest(path)
+    except RunError:
+        return False
+    return bool(old.get("complete")) and old.get("identity") == config.identity() and int(
+        old["config"]["games"]) == config.games
 
 
 def _run(config: Any, path: Path, *, jobs: int, backend: str, scheduler: str | None,

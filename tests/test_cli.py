@@ -58,6 +58,11 @@ def test_simulate_then_trace_a_game(tmp_path: Path) -> None:
     res = runner.invoke(app, ["simulate", "odyssey", "--games", "40", "--crew", "3",
                               "--hal-extra-turns", "1", "--seed", "7", "--jobs", "1",
                               "--out", str(out), "--quiet"])
+    assert res.exit_code == 0 and "already holds these 40 games" in " ".join(res.output.split())
+    assert "95% CI" in res.output
+    res = runner.invoke(app, ["simulate", "odyssey", "--games", "60", "--crew", "3",
+                              "--hal-extra-turns", "1", "--seed", "7", "--jobs", "1",
+                              "--out", str(out), "--quiet"])
     assert res.exit_code == 1 and "--resume" in res.output
     res = runner.invoke(app, ["trace", str(out), "--index", "3"])
     assert res.exit_code == 0, res.output
