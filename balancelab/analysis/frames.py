@@ -31,12 +31,24 @@ def games_frame(source: Source) -> pl.DataFrame:
     A frame without a ``variant`` column gets ``variant = 0``. Rows are sorted by (variant,
     game_index).
 
+    From a run folder with a seats table holding ``rank`` (iss), a ``first_seats`` column
+    (List[Int32]) lists the seats that shared first place, so that a shared win counts as a
+    draw only for them.
+
     Raises:
         RunError: a path that is not a run folder, or a run with no games yet.
         ValueError: a frame without the columns ``winner``, ``game_index``, ``policies``.
     """
     if isinstance(source, (str, Path)):
-        return runner.load_games(Path(source))
+        df = runner.load_games(Path(source))
+        seats = seats_frame(source)
+        if seats is not None and "rank" in seats.columns:
+            # who shared first place, so a tie counts as a draw only for them
+            firsts = (seats.filter(pl.col("rank") == 1)
+                      .group_by(pl.col("variant").cast(pl.Int32), "game_index")
+                      .agg(pl.col("seat").cast(pl.Int32).alias("first_seats")))
+            df = df.join(firsts, on=["variant", "game_index"], how="left")
+        return df
     df = source.collect() if isinstance(source, pl.LazyFrame) else source
     missing = [c for c in ("winner", "game_index", "policies") if c not in df.columns]
     if missing:
