@@ -322,7 +322,8 @@ def _run(config: Any, path: Path, *, jobs: int, backend: str, scheduler: str | N
         )
         raise typer.Exit(130)
     rate = summary.games_written / max(summary.wall_seconds, 1e-9)
-    err.print(f"wrote {summary.games_written} games to {path} "
+    n = summary.games_written
+    err.print(f"wrote {n:,} game{'s' if n != 1 else ''} to {path} "
               f"({summary.wall_seconds:.1f} s this session, {rate:,.0f} games/s)")
     return summary
 
@@ -401,6 +402,7 @@ def trace(
         config = RunConfig(game=source, variants=[options],
                            policies=parse_policies(policy or []), seed=seed, games=index + 1)
         names.extend(g.seats(options))
+        _trace_header(out, config, 0, index)
         played = play_one(config, 0, index, on_step)
     else:
         if ctx.args or policy or set_:
@@ -413,6 +415,7 @@ def trace(
         config = resume_config(Path(source))
         if variant < len(config.variants):
             names.extend(config.game_obj.seats(config.variants[variant]))
+            _trace_header(out, config, variant, index)
         played = replay(Path(source), variant, index, on_step)
     for ev in played.state.events():
         out.print(f"    {escape(ev)}", style="dim")
@@ -422,6 +425,21 @@ def trace(
         f"rounds={rec.rounds} decisions={played.decisions}",
         highlight=False,
     )
+
+
+def _trace_header(out: Console, config: Any, variant: int, index: int) -> None:
+    """Game, options, seed, game index and who plays which seat."""
+    from balancelab.simulate.runner import seat_assignment
+
+    g = config.game_obj
+    options = config.variants[variant]
+    seats = g.seats(options)
+    sides = [g.side_of_seat(options, k) for k in range(len(seats))]
+    specs = seat_assignment(config.seat_specs(options), sides, index, config.rotate)
+    out.print(f"{g.title} (rules version {g.version}) — {options.label()}, seed {config.seed}, "
+              f"game {index}", style="bold")
+    out.print("seats: " + "; ".join(f"{n} ({side}) plays {spec}"
+                                    for n, side, spec in zip(seats, sides, specs, strict=True)))
 
 
 # -- analysis commands (report, compare, sweep, study) ---------------------------------------

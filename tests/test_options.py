@@ -41,8 +41,10 @@ def test_from_strings_parses_types_and_dashes() -> None:
 
 
 def test_unknown_option_lists_valid_names() -> None:
-    with pytest.raises(OptionError, match="valid options: crew, draws, limit, ratio"):
+    with pytest.raises(OptionError, match="did you mean crew"):
         ToyOptions.from_strings({"crw": "3"})
+    with pytest.raises(OptionError, match="valid options: crew, draws, limit, ratio"):
+        ToyOptions.from_strings({"zzz": "3"})
 
 
 @pytest.mark.parametrize(
@@ -51,8 +53,9 @@ def test_unknown_option_lists_valid_names() -> None:
         ({"crew": "5"}, "must be one of 2, 3, 4; got 5"),
         ({"limit": "0"}, r"must be in \[1, 20\]; got 0"),
         ({"ratio": "1.5"}, r"must be in \[0.0, 1.0\]; got 1.5"),
-        ({"limit": "four"}, "takes a int, got 'four'"),
-        ({"strict": "maybe"}, "takes a bool"),
+        ({"limit": "four"}, "takes an integer, got 'four'"),
+        ({"strict": "maybe"}, "takes a true/false"),
+        ({"draws": "2,x"}, "takes comma-separated integers"),
         ({"draws": "2,-1"}, r"must be in \[0, inf\]"),
     ],
 )

@@ -125,14 +125,19 @@ def hook_for(game: str) -> GameHook:
 
 
 def what_if_options(game: str) -> list[str]:
-    """Options marked ``what-if`` in the game's options dataclass, or the hook's list."""
+    """Options marked ``what-if`` in the game's options dataclass, or the hook's list.
+
+    Round and turn caps (``max_*``) are left out: they stop runaway games, they do not change
+    the rules.
+    """
     names: list[str] = list(hook_for(game).what_if)
     try:
         from balancelab.games import get_game
         from balancelab.simulate.options import describe
 
         for d in describe(get_game(game).options_type):
-            if str(d["source"]).startswith("what-if") and d["name"] not in names:
+            if (str(d["source"]).startswith("what-if") and d["name"] not in names
+                    and not str(d["name"]).startswith("max_")):
                 names.append(d["name"])
     except (ImportError, ValueError, AttributeError):
         pass

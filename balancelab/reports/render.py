@@ -218,7 +218,9 @@ def comparison_sentence(r: dict[str, Any], game: str) -> str:
     pair = "paired" if r["paired"] else "unpaired"
     sent = (f"{at}{body}; the difference, {points(r['diff'], r['lo'], r['hi'])} ({pair}), "
             f"{sig} (Holm p {pvalue(r['p_holm'])}).")
-    return sent[0].upper() + sent[1:]
+    if at:
+        return sent
+    return f"Changing {sent}" if r["option"] != "run" else sent[0].upper() + sent[1:]
 
 
 def measure_sentence(r: dict[str, Any]) -> str:
@@ -235,7 +237,7 @@ def measure_sentence(r: dict[str, Any]) -> str:
     pair = "paired" if r["paired"] else "unpaired"
     sent = (f"{at}{body}; the difference, {r['diff']:+.2f} [{r['lo']:+.2f}, {r['hi']:+.2f}] "
             f"({pair}, 95%), Holm p {pvalue(r['p_holm'])}.")
-    return sent[0].upper() + sent[1:]
+    return sent if at else f"Changing {sent}"
 
 
 def variant_sentence(rates: pl.DataFrame, outcomes: pl.DataFrame, game: str) -> str:

@@ -12,6 +12,7 @@ columns.
 from __future__ import annotations
 
 import dataclasses
+import difflib
 from collections.abc import Mapping
 from typing import Any, ClassVar, Self
 
@@ -97,10 +98,12 @@ class RuleOptions:
         for raw_name, raw in values.items():
             name = raw_name.replace("-", "_")
             if name not in by_name:
-                raise OptionError(
-                    f"unknown option {raw_name!r} for game {cls.GAME!r}; "
-                    f"valid options: {', '.join(sorted(by_name))}"
+                close = difflib.get_close_matches(name, list(by_name), n=3)
+                hint = (
+                    f"did you mean {' or '.join(close)}? (balancelab games {cls.GAME} lists "
+                    "them all)" if close else f"valid options: {', '.join(sorted(by_name))}"
                 )
+                raise OptionError(f"unknown option {raw_name!r} for game {cls.GAME!r}; {hint}")
             kwargs[name] = parse_value(cls.GAME, by_name[name], raw)
         return cls(**kwargs)
 
@@ -190,14 +193,26 @@ def parse_value(game: str, f: dataclasses.Field[Any], raw: Any) -> Any:
             return tuple(inner(p) for p in parts)
     except ValueError:
         raise OptionError(
-            f"option {f.name!r} of game {game!r} takes a {_type_name(f)}, got {raw!r}"
+            f"option {f.name!r} of game {game!r} takes {_article(_type_name(f))}, got {raw!r}"
         ) from None
     return s
 
 
 def _type_name(f: dataclasses.Field[Any]) -> str:
+    """The option's type in words: ``integer``, ``comma-separated integers``."""
     t = _base_type(f)
-    return getattr(t, "__name__", str(t))
+    name = getattr(t, "__name__", str(t))
+    if name.startswith("tuple"):
+        inner = "integers" if "int" in name else ("numbers" if "float" in name else "values")
+        return f"comma-separated {inner}"
+    return {"int": "integer", "float": "number", "bool": "true/false", "str": "text"}.get(
+        name, name)
+
+
+def _article(words: str) -> str:
+    if words.startswith("comma"):
+        return words
+    return ("an " if words[0] in "aeiou" else "a ") + words
 
 
 def _check_value(game: str, f: dataclasses.Field[Any], v: Any) -> None:

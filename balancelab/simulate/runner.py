@@ -128,7 +128,7 @@ class RunConfig:
             if key not in names and key not in g.sides:
                 raise policies.PolicyError(
                     f"unknown side or seat {key!r} for {g.name!r} with "
-                    f"{options.label()}; valid: {', '.join(list(g.sides) + list(seats))}"
+                    f"{options.label()}; valid: {', '.join(dict.fromkeys([*g.sides, *seats]))}"
                 )
         out = []
         for i, seat in enumerate(seats):
@@ -652,6 +652,8 @@ def run(
     try:
         with _backend(backend, scheduler, jobs) as be:
             n_jobs = 1 if be == "sequential" else jobs
+            if be != "dask":  # never more workers than chunks (or than cores, for -1)
+                n_jobs = max(1, min(joblib.effective_n_jobs(n_jobs), len(todo)))
             parallel = joblib.Parallel(
                 n_jobs=n_jobs,
                 backend=None if be in ("dask",) else ("loky" if be == "sequential" else be),
