@@ -8,6 +8,7 @@ Each function takes analysis frames and returns a :class:`matplotlib.figure.Figu
 from __future__ import annotations
 
 import io
+import textwrap
 
 import numpy as np
 import polars as pl
@@ -245,7 +246,7 @@ def differences(comp: pl.DataFrame, title: str = "Differences in win rate (95%)"
         comp: a :func:`balancelab.analysis.compare_variants` frame (``diff``, ``lo``, ``hi``).
     """
     n = comp.height
-    fig = _fig(7.0, 1.2 + 0.28 * max(n, 1))
+    fig = _fig(9.0, 1.4 + 0.5 * max(n, 1))
     ax = fig.add_subplot()
     y = np.arange(n)[::-1]
     d, lo, hi = (comp.get_column(c).to_numpy() * 100 for c in ("diff", "lo", "hi"))
@@ -255,7 +256,9 @@ def differences(comp: pl.DataFrame, title: str = "Differences in win rate (95%)"
         ax.plot([lo[i], hi[i]], [y[i], y[i]], color=colors[i], linewidth=2)
         ax.plot([d[i]], [y[i]], "o", color=colors[i])
     ax.axvline(0, color="black", linewidth=0.8)
-    labels = [_row_label(r) for r in comp.iter_rows(named=True)]
+    labels = [textwrap.shorten(_row_label(r), 90, placeholder=" …")
+              for r in comp.iter_rows(named=True)]
+    labels = [textwrap.fill(lab, 45) for lab in labels]
     ax.set_yticks(y, labels, fontsize=7)
     ax.set_xlabel("difference (percentage points)")
     ax.set_title(title)
@@ -264,7 +267,9 @@ def differences(comp: pl.DataFrame, title: str = "Differences in win rate (95%)"
 
 
 def _row_label(r: dict[str, object]) -> str:
-    ctx = f" @ {r['context']}" if r.get("context") and r.get("option") != "run" else ""
+    if r.get("option") == "run":  # two runs: say what differs, not their long names
+        return f"{r['contender']}: {r.get('context') or 'run B vs A'}"
+    ctx = f" @ {r['context']}" if r.get("context") else ""
     return f"{r['contender']}: {r['option']} {r['value_a']}→{r['value_b']}{ctx}"
 
 

@@ -157,11 +157,22 @@ def outcomes_table(out: pl.DataFrame, game: str) -> pl.DataFrame:
     })
 
 
+def _change(r: dict[str, Any]) -> str:
+    """What a comparison changes; for two runs, what differs between them."""
+    if r["option"] == "run":
+        return f"{r['context']} ({r['value_a']} → {r['value_b']})" if r["context"] else (
+            f"{r['value_a']} → {r['value_b']}")
+    return f"{r['option']} {r['value_a']} → {r['value_b']}"
+
+
+def _fixed(r: dict[str, Any]) -> str:
+    return "–" if r["option"] == "run" else (r["context"] or "–")
+
+
 def comparison_table(comp: pl.DataFrame, game: str) -> pl.DataFrame:
     return pl.DataFrame({
-        "change": [f"{r['option']} {r['value_a']} → {r['value_b']}" for r in
-                   comp.iter_rows(named=True)],
-        "held fixed": [r["context"] or "–" for r in comp.iter_rows(named=True)],
+        "change": [_change(r) for r in comp.iter_rows(named=True)],
+        "held fixed": [_fixed(r) for r in comp.iter_rows(named=True)],
         "side / seat": [hooks.word(game, c) for c in comp.get_column("contender").to_list()],
         "before": [pct(x) for x in comp.get_column("rate_a").to_list()],
         "after": [pct(x) for x in comp.get_column("rate_b").to_list()],
@@ -176,9 +187,8 @@ def comparison_table(comp: pl.DataFrame, game: str) -> pl.DataFrame:
 
 def measure_comparison_table(mc: pl.DataFrame) -> pl.DataFrame:
     return pl.DataFrame({
-        "change": [f"{r['option']} {r['value_a']} → {r['value_b']}" for r in
-                   mc.iter_rows(named=True)],
-        "held fixed": [r["context"] or "–" for r in mc.iter_rows(named=True)],
+        "change": [_change(r) for r in mc.iter_rows(named=True)],
+        "held fixed": [_fixed(r) for r in mc.iter_rows(named=True)],
         "measure": mc.get_column("measure").to_list(),
         "before (mean)": [num(x) for x in mc.get_column("mean_a").to_list()],
         "after (mean)": [num(x) for x in mc.get_column("mean_b").to_list()],
