@@ -89,6 +89,7 @@ class IssHeuristic(Policy):
     def __init__(self, *args: Any, **kw: Any) -> None:
         super().__init__(*args, **kw)
         self.w = {**BASE, **self.preset, **kw}
+        self._cmemo: dict[tuple[float, ...], dict[tuple[int, ...], float]] = {}
 
     # -- entry ---------------------------------------------------------------------------------
     def act(self, view: Any, legal: Sequence[Any]) -> Any:
@@ -121,27 +122,43 @@ class IssHeuristic(Policy):
             mine = [view.colc[s * n + p] for s in range(4)]
             need4 = view.st.needs[4]
             gpts = self.w["w_goal"] * view.st.opts.goal_points
-        vals = []
+            before = max(mine)
+            goal4 = before < need4  # else no construction can approach the goal
+        vals: list[float] = []
+        append = vals.append
+        sgget = sg.__getitem__
+        # construction targets -> their value before sources and goal (memo per slot gains)
+        memo = self._cmemo.get(key := tuple(sg))
+        if memo is None:
+            memo = self._cmemo[key] = {}
+        plan_val: float | None = None
         for a in legal:
             tag = a[0]
             if tag == CONSTRUCT and a[1]:
-                x = wc * len(a[1]) + sum([sg[t] for t in a[1]]) - 0.3 * len(a[2])
+                tg, src = a[1], a[2]
+                x = memo.get(tg)
+                if x is None:
+                    x = memo[tg] = wc * len(tg) + sum(map(sgget, tg))
+                x = x - 0.3 * len(src)
                 if goal4:
                     cnt = list(mine)
-                    for t in a[1]:
+                    for t in tg:
                         cnt[t] += 1
-                    for t in a[2]:
+                    for t in src:
                         if t < 4:
                             cnt[t] -= 1
-                    top = max(cnt)
-                    before = max(mine)
-                    if before < need4 and top > before:
-                        x += gpts if top >= need4 else gpts * 0.25 * (top - before) / need4
-                vals.append(x)
+                    ctop = max(cnt)
+                    if ctop > before:
+                        x += gpts if ctop >= need4 else gpts * 0.25 * (ctop - before) / need4
+                append(x)
             elif tag == PASS:
-                vals.append(0.0)
+                append(0.0)
+            elif tag == PLAN:  # the same value for every deck choice: score it once
+                if plan_val is None:
+                    plan_val = value(view, a, extra)
+                append(plan_val)
             else:
-                vals.append(value(view, a, extra))
+                append(value(view, a, extra))
         top = max(vals)
         best = [a for a, x in zip(legal, vals, strict=True) if x >= top - 1e-9]
         if len(best) == 1:
@@ -149,22 +166,38 @@ class IssHeuristic(Policy):
         return best[int(self.rng.integers(len(best)))]
 
     # -- helpers -------------------------------------------------------------------------------
+    def _prep_time(self, v: IssView) -> None:
+        """``late`` and ``iss_val``: how near the end the game is (all that ``_keep`` reads)."""
+        self.late = v.triggered or min(v.sdeck_n) <= 0 or v.final
+        mid = min(v.sdeck_n) <= 1
+        self.iss_val = 0.0 if v.final else self.w["w_iss"] * (0.6 if (self.late or mid) else 1.0)
+
     def _prep(self, v: IssView) -> None:
         p = v.player
         n = len(v.iss)
         self.n = n
-        self.late = v.triggered or min(v.sdeck_n) <= 0 or v.final
-        mid = min(v.sdeck_n) <= 1
-        self.iss_val = 0.0 if v.final else self.w["w_iss"] * (0.6 if (self.late or mid) else 1.0)
-        self.my_astro = v.unity[p] + sum(
-            1 for c, q in enumerate(v.cocc) if q == p and v.ctype[c] != LS)
+        self._prep_time(v)
+        astro = v.unity[p]
+        if p in v.cocc:
+            for q, t in zip(v.cocc, v.ctype, strict=True):
+                if q == p and t != LS:
+                    astro += 1
+        self.my_astro = astro
         self.astro_incoming = v.sha[p] + v.sha[n + p]
         self.mat_incoming = v.shm[p] + v.shm[n + p]
         self.need_types = self._hand_types(v)
+        colc = v.colc
         sg = []
-        for s in range(4):
-            mine = v.colc[s * n + p]
-            oth = max([v.colc[s * n + q] for q in range(n) if q != p], default=0)
+        for s in range(p, 4 * n, n):  # s: my counter on each module slot
+            mine = colc[s]
+            row = colc[s - p:s - p + n]
+            mx = max(row)
+            if mine < mx or row.count(mx) > 1:  # oth: the best rival's cubes (counts >= 0)
+                oth = mx
+            elif n > 1:
+                oth = sorted(row)[-2]
+            else:
+                oth = 0
             sg.append(0.4 if mine + 1 >= oth and mine <= oth + 1 else 0.0)
         self.slot_gain = sg
 
@@ -177,7 +210,7 @@ class IssHeuristic(Policy):
         return need
 
     def _keep(self, v: IssView, legal: Sequence[Any]) -> Any:
-        self._prep(v)
+        self._prep_time(v)
         st, o = v.st, v.st.opts
         present = set(t for c, t in enumerate(v.ctype))
         vals = []
@@ -219,6 +252,37 @@ class IssHeuristic(Policy):
     def _value(self, v: IssView, a: tuple[Any, ...], extra: bool) -> float:
         w, st, o, p = self.w, v.st, v.st.opts, v.player
         tag = a[0]
+        # (a goal bonus is 0.0 unless the goal is offered: the ``in v.offer`` tests skip calls)
+        if tag == OUTSIDE:
+            k = a[1]
+            val = w["w_outside"] * o.external_points * k - self.iss_val * k
+            if 7 in v.offer:
+                val += self._goal_bonus(v, 7, v.ext[p], v.ext[p] + k)
+            return val - 0.2 * a[2]
+        if tag == TRAIN:
+            total = self.my_astro + self.astro_incoming
+            val = w["w_train"] * max(0, w["astro_target"] - total) / max(1, w["astro_target"])
+            val *= 2.0
+            g2 = 2 in v.offer
+            if g2:
+                val += self._goal_bonus(v, 2, self.astro_incoming, self.astro_incoming + 1)
+            if v.final:
+                val = self._goal_bonus(v, 2, self.astro_incoming, self.astro_incoming + 1) \
+                    if g2 else 0.0
+            return val + 0.5 * (1.0 if v.cd[a[1]] <= 2 else 0.0)
+        if tag == LOAD:
+            k = len(a) - 1
+            total = v.iss[p] + self.mat_incoming
+            short = max(0, w["mat_target"] - total)
+            val = w["w_load"] * min(k, short) * (0.3 if self.late else 1.0)
+            g3 = 3 in v.offer
+            if g3:
+                val += self._goal_bonus(v, 3, self.mat_incoming, self.mat_incoming + k)
+            if v.final:
+                val = self._goal_bonus(v, 3, self.mat_incoming, self.mat_incoming + k) \
+                    if g3 else 0.0
+            cd = v.cd
+            return val + 0.2 * sum([1.0 if cd[r] <= 2 else 0.0 for r in set(a[1:])])
         if tag == EXPERIMENT:
             card = st.exp_cards[a[1]]
             val = w["w_exp"] * (card.points + o.unperformed_penalty)
@@ -247,29 +311,6 @@ class IssHeuristic(Policy):
             if not self.late:
                 val -= 0.8  # the astronaut is locked until a replacement
             return val
-        if tag == OUTSIDE:
-            k = a[1]
-            val = w["w_outside"] * o.external_points * k - self.iss_val * k
-            val += self._goal_bonus(v, 7, v.ext[p], v.ext[p] + k)
-            return val - 0.2 * a[2]
-        if tag == TRAIN:
-            total = self.my_astro + self.astro_incoming
-            val = w["w_train"] * max(0, w["astro_target"] - total) / max(1, w["astro_target"])
-            val *= 2.0
-            val += self._goal_bonus(v, 2, self.astro_incoming, self.astro_incoming + 1)
-            if v.final:
-                val = self._goal_bonus(v, 2, self.astro_incoming, self.astro_incoming + 1)
-            return val + 0.5 * self._launch_soon(v, a[1])
-        if tag == LOAD:
-            k = len(a) - 1
-            total = v.iss[p] + self.mat_incoming
-            short = max(0, w["mat_target"] - total)
-            val = w["w_load"] * min(k, short) * (0.3 if self.late else 1.0)
-            val += self._goal_bonus(v, 3, self.mat_incoming, self.mat_incoming + k)
-            if v.final:
-                val = self._goal_bonus(v, 3, self.mat_incoming, self.mat_incoming + k)
-            pads = set(a[1:])
-            return val + 0.2 * sum(self._launch_soon(v, r) for r in pads)
         if tag == PLAN:
             if v.final or self.late:
                 return -1.0

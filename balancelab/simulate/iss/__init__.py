@@ -33,6 +33,7 @@ version history    1.0 first engine (issue 3).
 
 from __future__ import annotations
 
+import functools
 from typing import Any, ClassVar
 
 import numpy as np
@@ -44,6 +45,12 @@ from balancelab.simulate.iss.engine import IssState, IssView, Static
 from balancelab.simulate.iss.evaluate import evaluate as _evaluate
 from balancelab.simulate.iss.rules import IssOptions
 from balancelab.simulate.options import RuleOptions
+
+
+@functools.lru_cache(maxsize=64)
+def _static(options: IssOptions) -> Static:
+    """The immutable per-variant tables (shared by every game of these options)."""
+    return Static(options, load_cards(options.data_dir))
 
 
 class IssGame(Game):
@@ -104,8 +111,7 @@ class IssGame(Game):
 
     def new_initial_state(self, options: RuleOptions, rng: np.random.Generator) -> IssState:
         assert isinstance(options, IssOptions)
-        st = Static(options, load_cards(options.data_dir))
-        s = IssState(st, rng)
+        s = IssState(_static(options), rng)
         s.setup()
         return s
 

@@ -80,7 +80,8 @@ class Static:
 
     __slots__ = ("opts", "cards", "np", "solo", "fedor", "needs", "cd", "pad_start", "exp_level",
                  "exp_cards", "sh_nation", "sh_type", "sh_seats", "sh_mat", "sh_repl", "sh_mod",
-                 "mod_comps", "mod_number", "ls_max", "mat_cap", "nseats", "outcomes_seat")
+                 "mod_comps", "mod_number", "ls_max", "mat_cap", "nseats", "outcomes_seat",
+                 "hl_cache")
 
     def __init__(self, opts: IssOptions, cards: CardData) -> None:
         self.opts = opts
@@ -105,6 +106,8 @@ class Static:
         self.mod_number = tuple(m.number for m in cards.modules)
         self.ls_max = len(opts.long_stay_points) - 1
         self.mat_cap = opts.material_tokens * opts.token_value
+        #: hand (tuple of card ids) -> its sorted levels, for views (a pure memo)
+        self.hl_cache: dict[tuple[int, ...], tuple[int, ...]] = {}
 
 
 class IssView(View):
@@ -457,21 +460,19 @@ class IssState(State):
         # one pass over the compartments
         free = [0, 0, 0, 0, 0]
         cov = [0, 0, 0, 0, 0]
+        mine = [0, 0, 0, 0, 0]
         astro = self.unity[p]
-        mine_crane = False
-        ctype, ccover, cocc = self.ctype, self.ccover, self.cocc
-        for c in range(len(ctype)):
-            t = ctype[c]
-            if ccover[c]:
-                cov[t] += 1
-                continue
-            q = cocc[c]
-            if q == -1:
-                free[t] += 1
-            elif q == p and t != LS:
-                astro += 1
-                if t == 3:
-                    mine_crane = True
+        if not extra or any(a >= LONG_STAY for a in cards):
+            # the compartments matter only to Long Stay, Install, Outside Jobs and Experiments
+            for t, cv, q in zip(self.ctype, self.ccover, self.cocc, strict=True):
+                if cv:
+                    cov[t] += 1
+                elif q == -1:
+                    free[t] += 1
+                elif q == p and t != LS:
+                    astro += 1
+                    mine[t] += 1
+        mine_crane = mine[3] > 0
         for a in cards:
             if a == TRAIN:
                 if self.earth[p] > 0:
@@ -480,8 +481,13 @@ class IssState(State):
                         if c >= 0 and sum(self.sha[r * n:r * n + n]) < st.sh_seats[c]:
                             out.append((TRAIN, r))
             elif a == LOAD:
-                pads = [r for r in (0, 1) if self.pad[r] >= 0 and st.sh_mat[self.pad[r]]]
-                k = min(o.load_materials, st.mat_cap - self._units_out(p))
+                pad0, pad1 = self.pad
+                pads = []
+                if pad0 >= 0 and st.sh_mat[pad0]:
+                    pads.append(0)
+                if pad1 >= 0 and st.sh_mat[pad1]:
+                    pads.append(1)
+                k = min(o.load_materials, st.mat_cap - (self.shm[p] + self.shm[n + p]))
                 if pads and k > 0:
                     if len(pads) == 1:
                         out.append((LOAD, *([pads[0]] * k)))
@@ -509,7 +515,8 @@ class IssState(State):
                         combos = [tuple(sorted(pool))]
                     out.extend((CONSTRUCT, t, sc) for t in tgts for sc in combos)
             elif a == PLAN:
-                decks = tuple(d for d in range(3) if self.edeck[d])
+                ed = self.edeck
+                decks = _DECKS[(1 if ed[0] else 0) | (2 if ed[1] else 0) | (4 if ed[2] else 0)]
                 out.extend(_plans(decks, min(o.plan_draw, len(decks))))
             elif a == LONG_STAY:
                 if self.iss[p] >= 1 and self.ls[p] < st.ls_max and free[LS] and astro:
@@ -529,8 +536,15 @@ class IssState(State):
                         for m in modes:
                             out.append((OUTSIDE, k, m))
             elif a == EXPERIMENT:
+                cnt = (free[0], mine[0], free[1], mine[1], free[2], mine[2], free[3], mine[3],
+                       free[4], mine[4])
+                cards_ = st.exp_cards
+                iss_p, ext_p = self.iss[p], self.ext[p]
                 for e in sorted(set(self.hand[p])):
-                    for cls in self.exp_options(p, e):
+                    card = cards_[e]
+                    if iss_p < card.iss or ext_p < card.ext:
+                        continue
+                    for cls in _exp_classes(card.comps, card.long, cnt, astro):
                         out.append((EXPERIMENT, e, cls))
         return out
 
@@ -563,33 +577,7 @@ class IssState(State):
             elif o == p and ctype[c] != LS:
                 cnt[ctype[c] * 2 + 1] += 1
                 mine_total += 1
-        astro = self.unity[p] + mine_total
-        comps = card.comps
-        if len(comps) > astro:
-            return []
-        found: set[tuple[int, ...]] = set()
-        chosen: list[int] = []
-        long_ = card.long
-
-        def rec(i: int) -> None:
-            if i == len(comps):
-                n_mine = sum(c & 1 for c in chosen)
-                if len(chosen) - n_mine <= self.unity[p] + mine_total - n_mine:
-                    found.add(tuple(sorted(chosen)))
-                return
-            t = comps[i]
-            types = (0, 1, 3, 4) if (t == ANY and long_) else (range(5) if t == ANY else (t,))
-            for tt in types:
-                for cl in (tt * 2, tt * 2 + 1):
-                    if cnt[cl] > 0:
-                        cnt[cl] -= 1
-                        chosen.append(cl)
-                        rec(i + 1)
-                        chosen.pop()
-                        cnt[cl] += 1
-
-        rec(0)
-        return sorted(found)
+        return list(_exp_classes(card.comps, card.long, tuple(cnt), self.unity[p] + mine_total))
 
     # -- goals (rulebook: Goals) --------------------------------------------------------------
     def goal_progress(self, p: int, g: int) -> int:
@@ -1101,8 +1089,16 @@ class IssState(State):
         v.owned = tuple(map(tuple, self.owned))
         v.hand = tuple(self.hand[p])
         v.hand_sizes = tuple(map(len, self.hand))
-        lv = st.exp_level
-        v.hand_levels = tuple([tuple(sorted([lv[e] for e in h])) for h in self.hand])
+        hc = st.hl_cache
+        hls = []
+        for h in self.hand:
+            k = tuple(h)
+            hl = hc.get(k)
+            if hl is None:
+                lv = st.exp_level
+                hl = hc[k] = tuple(sorted([lv[e] for e in h]))
+            hls.append(hl)
+        v.hand_levels = tuple(hls)
         v.done = tuple(map(tuple, self.done))
         v.xsp = tuple(self.xsp)
         v.res = tuple(self.res)
@@ -1194,6 +1190,45 @@ class IssState(State):
         if s < 4:
             return self._slot_name(s)
         return f"the {ACTION_NAMES[s - 4]} extra-action space"
+
+
+@functools.lru_cache(maxsize=65536)
+def _exp_classes(comps: tuple[int, ...], long_: bool, cnt: tuple[int, ...],
+                 astro: int) -> tuple[tuple[int, ...], ...]:
+    """Sorted distinct class tuples staffing an experiment (see :meth:`IssState.exp_options`).
+
+    Args:
+        comps: the card's compartment types (``ANY`` allowed); long_: long-term card.
+        cnt: per class ``type*2 + mine`` the number of usable compartments (length 10).
+        astro: the player's acting astronauts (Unity + own non-long-stay compartments).
+    """
+    if len(comps) > astro:
+        return ()
+    cnt_ = list(cnt)
+    found: set[tuple[int, ...]] = set()
+    chosen: list[int] = []
+
+    def rec(i: int) -> None:
+        if i == len(comps):
+            found.add(tuple(sorted(chosen)))
+            return
+        t = comps[i]
+        types = (0, 1, 3, 4) if (t == ANY and long_) else (range(5) if t == ANY else (t,))
+        for tt in types:
+            for cl in (tt * 2, tt * 2 + 1):
+                if cnt_[cl] > 0:
+                    cnt_[cl] -= 1
+                    chosen.append(cl)
+                    rec(i + 1)
+                    chosen.pop()
+                    cnt_[cl] += 1
+
+    rec(0)
+    return tuple(sorted(found))
+
+
+#: bit mask of the non-empty experiment decks -> those decks (levels 0/1/2), in order
+_DECKS = tuple(tuple(d for d in range(3) if m >> d & 1) for m in range(8))
 
 
 @functools.cache
