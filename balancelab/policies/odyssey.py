@@ -80,6 +80,9 @@ from balancelab.simulate.odyssey.state import (
 GRV, MEM, COM, LIF = C.GRV, C.MEM, C.COM, C.LIF
 L1 = C.C_LOGIC1
 _POP = tuple(bin(i).count("1") for i in range(256))
+#: (k1, k2) of a two-card hand-limit discard argument ``PAIR + k1 * 32 + k2``
+_PAIR_KINDS = tuple(divmod(arg - PAIR, 32) if arg >= PAIR else (arg, arg)
+                    for arg in range(PAIR + 32 * 32))
 
 
 def _windows(v: OdysseyView, ctx: Ctx) -> tuple[int, ...]:
@@ -94,12 +97,12 @@ def _windows(v: OdysseyView, ctx: Ctx) -> tuple[int, ...]:
     return w
 
 
-_LMASK: dict[tuple[int, ...], int] = {}
+_LMASK: dict[tuple[int, ...], int] = {}  # by the whole hand (a view's tuple)
 
 
 def _logic_mask(hand: Sequence[int]) -> int:
-    """Bit n set when Logic n is held (cached by the Logic part of the hand)."""
-    key = tuple(hand[L1:])
+    """Bit n set when Logic n is held (cached by the hand)."""
+    key = hand if type(hand) is tuple else tuple(hand)  # noqa: E721
     m = _LMASK.get(key)
     if m is None:
         m = 0
@@ -139,6 +142,21 @@ def _logic_best(ctx: Ctx, trashed: int, lm: int, gain: bool) -> tuple[int, ...]:
     return out
 
 
+#: caches that outlive one game (policies are built per game): per Ctx (or Ctx and
+#: conventions), values that depend only on the options, the board and the given key
+_DOOR_GAIN: dict[Any, dict[tuple[int, int, tuple[int, ...]], int]] = {}
+_CAMP: dict[Any, dict[int, int]] = {}
+_VBASE: dict[Any, dict[tuple[bool, int, tuple[int, ...], int], tuple[float, ...]]] = {}
+_VALS: dict[Any, dict[tuple[Any, ...], tuple[float, ...]]] = {}
+
+
+def _shared(table: dict[Any, Any], key: Any) -> Any:
+    d = table.get(key)
+    if d is None:
+        d = table[key] = {}
+    return d
+
+
 class _OdysseyPolicy(Policy):
     """Shared set-up: the options' constants (board, limits), computed once."""
 
@@ -147,6 +165,8 @@ class _OdysseyPolicy(Policy):
         ctx = self.ctx = ctx_for(self.options)  # type: ignore[arg-type]
         self.pps = ctx.picturephones
         self.full = (1 << ctx.L) - 1
+        #: distances with every door open (never change)
+        self.free = ctx.dist_mask(0)
 
 
 # =============================================================================================
@@ -163,10 +183,13 @@ class HalPressure(_OdysseyPolicy):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self._door_gain: dict[tuple[int, int, tuple[int, ...]], int] = {}
+        #: shared by every HAL policy of these options (a function of the board only)
+        self._door_gain = _shared(_DOOR_GAIN, self.ctx)
         self.lif_w = float(self.cfg["lif_weight"]) if self.plan != "spread" else 0.5
         self.sys_w = 2.0 if self.plan == "spread" else 1.0
         self.sys_to_win = self.options.systems_to_win  # type: ignore[attr-defined]
+        #: card_value is this class's own (inlined for malfunctions in act)
+        self._plain = type(self).card_value is HalPressure.card_value
 
     def act(self, view: View, actions: Sequence[Action]) -> Action:
         v: OdysseyView = view  # type: ignore[assignment]
@@ -179,6 +202,9 @@ class HalPressure(_OdysseyPolicy):
             best_score = -1e9
             down = self._down(v)
             value = self.card_value
+            plain = self._plain
+            mal = v.malfunctions
+            lim = ctx.limits
             for a in legal:
                 arg = a - 9000  # OP_HAL_PLAY
                 if arg >= REV:
@@ -189,7 +215,17 @@ class HalPressure(_OdysseyPolicy):
                     bonus = 0.0
                 sc = scores.get(k)
                 if sc is None:
-                    sc = scores[k] = value(v, ctx, k, down)
+                    if plain and k < LIF:  # card_value of GRV/MEM/COM, inlined
+                        m = mal[k]
+                        if m < lim[k] and down + 1 >= self.sys_to_win:
+                            sc = 1000.0
+                        elif m >= lim[k]:
+                            sc = 1.5
+                        else:
+                            sc = 3.0 + self.sys_w * m + 1.5 * down
+                        scores[k] = sc
+                    else:
+                        sc = scores[k] = value(v, ctx, k, down)
                 sc += bonus
                 if sc > best_score:
                     best, best_score = a, sc
@@ -197,7 +233,14 @@ class HalPressure(_OdysseyPolicy):
         if ph == T_HAL_REVEAL:
             # reveal the card least worth keeping hidden (Lipread first: it silences the crew)
             down = self._down(v)
-            return min(legal, key=lambda a: self.reveal_cost(v, ctx, a % 1000, down))
+            cost = self.reveal_cost
+            best = legal[0]
+            best_c = 1e18
+            for a in legal:
+                c = cost(v, ctx, a - 12000, down)  # OP_REVEAL
+                if c < best_c:
+                    best, best_c = a, c
+            return best
         if ph == T_HAL_DISCARD:
             down = self._down(v)
             return min(legal, key=lambda a: self.card_value(v, ctx, a % 1000 % REV, down)
@@ -250,6 +293,8 @@ class HalPressure(_OdysseyPolicy):
             gain = 0
             for p in pos[1:]:
                 gain += min(after[p][core], 8) - min(before[p][core], 8)
+            if len(self._door_gain) > 200_000:
+                self._door_gain.clear()
             self._door_gain[key] = gain
         return 1.0 + 1.0 * gain
 
@@ -356,9 +401,15 @@ class CrewTeam(_OdysseyPolicy):
             raise PolicyError(f"policy {self.name!r}: carrier_role must be one of "
                               f"{', '.join(CREWMEMBERS)}; got {cfg['carrier_role']!r}")
         self.carrier_role = CREWMEMBERS.index(str(cfg["carrier_role"]))
-        self._camp: dict[int, int] = {}
+        #: per closed-door mask; shared by the policies of these options (board facts only)
+        self._camp: dict[int, int] = _shared(_CAMP, self.ctx)
         self._roles: tuple[int, ...] = ()
-        self._vbase: dict[tuple[bool, int, tuple[int, ...], int], tuple[float, ...]] = {}
+        #: non-Logic card values, shared by the policies with the same options and conventions
+        self._vbase: dict[tuple[bool, int, tuple[int, ...], int], tuple[float, ...]] = _shared(
+            _VBASE, (self.ctx, self.carrier_disc, self.keep_override))
+        #: whole value tables by (that key, a carrier exists, Logic trashed, Logic held, gain)
+        self._vals: dict[tuple[Any, ...], tuple[float, ...]] = _shared(
+            _VALS, (self.ctx, self.carrier_disc, self.keep_override))
         self._carrier = 0
         o = self.options
         #: twice the move allowance (how far a repair detour may lead), GRV up / down
@@ -382,13 +433,15 @@ class CrewTeam(_OdysseyPolicy):
             vals = self.values(v, ctx)
             best = legal[0]
             best_v = 1e9
-            for a in legal:
-                arg = a % 1000
-                if arg >= PAIR:
-                    k1, k2 = divmod(arg - PAIR, 32)
+            if legal[0] % 1000 >= PAIR:  # pairs of kinds k1 <= k2 (Hand Size)
+                for a in legal:
+                    k1, k2 = _PAIR_KINDS[a % 1000]
                     val = vals[k1] + vals[k2]
-                else:
-                    val = vals[arg]
+                    if val < best_v:
+                        best, best_v = a, val
+                return best
+            for a in legal:
+                val = vals[a % 1000]
                 if val < best_v:
                     best, best_v = a, val
             return best
@@ -410,18 +463,25 @@ class CrewTeam(_OdysseyPolicy):
         return legal[int(self.rng.integers(len(legal)))]
 
     # -- values ----------------------------------------------------------------------------
-    def values(self, v: OdysseyView, ctx: Ctx, gain: bool = False) -> list[float]:
+    def values(self, v: OdysseyView, ctx: Ctx, gain: bool = False) -> Sequence[float]:
         """How much this crewmember wants each crew card kind (used to discard the least,
         or, with ``gain``, to take the most)."""
         carrier_seat = self.carrier_seat(v)
         carrier = carrier_seat == v.seat
+        lm = _logic_mask(v.hand)
         key = (carrier, v.roles[v.seat], v.malfunctions, v.closed_mask)
+        full_key = (key, carrier_seat != 0, v.logic_trashed, lm, gain)
+        done = self._vals.get(full_key)
+        if done is not None:
+            return done
         base = self._vbase.get(key)
         if base is None:
+            if len(self._vbase) > 100_000:
+                self._vbase.clear()
             base = self._vbase[key] = self._base_values(v, ctx, carrier)
         out = list(base)
         # Logic: the best still-possible window through the card, by cards held in it
-        best = _logic_best(ctx, v.logic_trashed, _logic_mask(v.hand), gain)
+        best = _logic_best(ctx, v.logic_trashed, lm, gain)
         if carrier:
             a, b = 3.0, 1.5
         elif carrier_seat:
@@ -431,7 +491,10 @@ class CrewTeam(_OdysseyPolicy):
         for n in range(1, 13):
             if best[n]:
                 out[L1 + n - 1] = a + b * best[n]
-        return out
+        if len(self._vals) > 100_000:
+            self._vals.clear()
+        done = self._vals[full_key] = tuple(out)
+        return done
 
     def _base_values(self, v: OdysseyView, ctx: Ctx, carrier: bool) -> tuple[float, ...]:
         """The values of the cards that are not Logic cards (Logic: 0 here)."""
@@ -502,20 +565,25 @@ class CrewTeam(_OdysseyPolicy):
         if not self.repair_on:
             return -1
         mal = v.malfunctions
-        lim = ctx.limits
         seat = v.seat
+        sys_min = self.sys_min
+        lif_check = mal[LIF] >= self.lif_alarm
+        if not lif_check and mal[0] < sys_min and mal[1] < sys_min and mal[2] < sys_min:
+            return -1  # nothing to do (the common case)
+        lim = ctx.limits
         pos = v.pos[seat]
-        pod = ctx.pod
-        pod_taken = pod != pos and pod in v.pos
-        alarm = self.lif_alarm + (1 if self.carrier_seat(v) == seat else 0)
-        if mal[LIF] >= alarm and not pod_taken and self.can_repair(v, LIF):
-            return LIF
+        if lif_check:
+            pod = ctx.pod
+            pod_taken = pod != pos and pod in v.pos
+            alarm = self.lif_alarm + (1 if self.carrier_seat(v) == seat else 0)
+            if mal[LIF] >= alarm and not pod_taken and self.can_repair(v, LIF):
+                return LIF
         reach = self.reach2[mal[GRV] >= lim[GRV]]
         hand = v.hand
         white = v.roles[seat] == WHITEHEAD
         best, best_sc = -1, 0.0
         for i in range(3):
-            if mal[i] < self.sys_min or dist[pos][ctx.sys_space[i]] > reach:
+            if mal[i] < sys_min or dist[pos][ctx.sys_space[i]] > reach:
                 continue
             typed = hand[C.SYSTEM_REPAIR[i]] or (white and (hand[1] or hand[2] or hand[3]
                                                              or hand[4]))
@@ -574,9 +642,9 @@ class CrewTeam(_OdysseyPolicy):
         return best
 
     def move(self, v: OdysseyView, ctx: Ctx, legal: Sequence[int]) -> Action:
-        dist = ctx.dist_mask(v.closed_mask)
+        mask = v.closed_mask
+        dist = ctx.dist_mask_cache.get(mask) or ctx.dist_mask(mask)
         g = self.goal(v, ctx, dist)
-        free = ctx.dist_mask(0)
         has_override = v.hand[C.C_OVERRIDE] > 0
         pos = v.pos[v.seat]
         if self.detour and dist[pos][g] >= 99:
@@ -584,6 +652,7 @@ class CrewTeam(_OdysseyPolicy):
         pref = self.draw_pref
         best = legal[0]
         best_c = 1 << 30
+        free = self.free
         for a in legal:
             d = a - 8000  # OP_MOVE
             c = dist[d][g]

@@ -87,3 +87,33 @@ def test_crew_team_carrier_gets_logic_and_no_card_goes_round_in_circles() -> Non
     pol = _crew_policy(s, 2)
     # Poole gives the Logic card to the carrier (Bowman), not Bowman's LIF Repair
     assert pol.act(s.view(2), s.legal_actions()) == 1000 + 1 * 32 + C.logic(5)  # type: ignore[attr-defined]
+
+
+def test_shared_caches_do_not_change_decisions() -> None:
+    """The policies' caches outlive a game (per options): a game played with cold caches and
+    the same game played after others (warm caches, other options in between) are the same."""
+    import balancelab.policies.odyssey as P
+
+    o = OdysseyOptions()
+    seats = ["hal-pressure"] + ["crew-team"] * o.crew
+
+    def game() -> tuple[object, ...]:
+        pg = play_game(GAME, o, seats, 5, 3)
+        return pg.record.winner, pg.record.rounds, pg.decisions, sorted(pg.record.measures.items())
+
+    for table in (P._DOOR_GAIN, P._CAMP, P._VBASE, P._VALS, P._LMASK, P._BEST):
+        table.clear()
+    cold = game()
+    other = OdysseyOptions(crew=4, crew_talk="logic")
+    for i in range(5):
+        play_game(GAME, other, ["hal-spread"] + ["crew-rush"] * 4, 1, i)
+        play_game(GAME, o, seats, 7, i)
+    assert game() == cold
+
+
+def test_pair_kinds_table() -> None:
+    from balancelab.policies.odyssey import _PAIR_KINDS
+    from balancelab.simulate.odyssey.state import PAIR
+
+    assert _PAIR_KINDS[PAIR + 3 * 32 + 17] == (3, 17)
+    assert _PAIR_KINDS[PAIR + 19 * 32 + 19] == (19, 19)

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 from collections import namedtuple
 from collections.abc import Sequence
+from itertools import compress
 from typing import Any
 
 import numpy as np
@@ -108,6 +109,9 @@ class Ctx:
         b = self.board
         self.n = o.crew
         self.limits = o.limits()
+        #: hand size by [Poole][MEM terminated] (Hand Size; Poole's ability)
+        self.hand_sizes = ((o.hand_size, o.hand_size_mem_terminated),
+                           (o.poole_hand_size, o.poole_hand_size_mem_terminated))
         self.pod = b.system_space[C.LIF]
         self.core = b.core
         self.start = b.start
@@ -130,6 +134,11 @@ class Ctx:
         self.picturephones = tuple(x for x in range(self.n_spaces) if b.picturephone[x])
         self.crew_seats = tuple(range(1, self.n + 1))
         self.optional_draw = o.optional_draw
+        #: the END decisions (draw k = 0..n, or exactly n) by n (DRAW CARDS; 1(c)20)
+        self.end_actions = tuple(list(range(n + 1)) if o.optional_draw else [n]
+                                 for n in range(1 + o.kaminski_draw + max(
+                                     *b.draw, o.draw_at_system, o.draw_picturephone,
+                                     o.draw_picturephone_com_terminated)))
         self.pod_strict = o.pod_strict
         self.cancel_at = b.cancel
         self.pp_at = b.picturephone
@@ -213,6 +222,8 @@ _ViewFields = namedtuple("_ViewFields", [
 
 
 _tuple_new = tuple.__new__
+_CREW_KINDS = range(C.N_CREW_KINDS)
+_HAL_KINDS = range(C.N_HAL_KINDS)
 
 
 class OdysseyView(_ViewFields, View):
@@ -450,11 +461,8 @@ class OdysseyState(State):
 
     def hand_limit(self, seat: int) -> int:
         """The seat's hand size now (Hand Size; Poole's ability)."""
-        o = self.ctx.options
-        mem_down = self.mal[C.MEM] >= self.ctx.limits[C.MEM]
-        if self.roles[seat] == POOLE:
-            return o.poole_hand_size_mem_terminated if mem_down else o.poole_hand_size
-        return o.hand_size_mem_terminated if mem_down else o.hand_size
+        ctx = self.ctx
+        return ctx.hand_sizes[self.roles[seat] == POOLE][self.mal[C.MEM] >= ctx.limits[C.MEM]]
 
     def draw_count(self, seat: int) -> int:
         """Cards the seat may draw at the end of its turn (DRAW CARDS; Kaminski)."""
@@ -520,7 +528,9 @@ class OdysseyState(State):
                     stack.pop()
                     continue
             elif code == T_LIMIT:
-                if self.hand_n[seat] <= self.hand_limit(seat):
+                ctx = self.ctx
+                if self.hand_n[seat] <= ctx.hand_sizes[self.roles[seat] == POOLE][
+                        self.mal[C.MEM] >= ctx.limits[C.MEM]]:  # hand_limit(seat)
                     stack.pop()
                     continue
             elif code == T_SCAN_DISCARD or code == T_ASK_GIVE:
@@ -619,8 +629,7 @@ class OdysseyState(State):
         if ph == T_MOVE:
             return self._legal_move()
         if ph == T_HAL_REVEAL:
-            hid = self.hal_hidden
-            return [OP_REVEAL * 1000 + k for k in range(C.N_HAL_KINDS) if hid[k]]
+            return list(map((OP_REVEAL * 1000).__add__, compress(_HAL_KINDS, self.hal_hidden)))
         if ph == T_HAL_TARGET:
             return list(self.ctx.target_actions)
         if ph == T_HAL_SCAN:
@@ -631,18 +640,19 @@ class OdysseyState(State):
             return [OP_RECOVER_TAKE * 1000 + k for k in kinds]
         seat = self.current_seat
         hand = self.hands[seat]
-        kinds = [k for k in range(C.N_CREW_KINDS) if hand[k]]
+        kinds = list(compress(_CREW_KINDS, hand))
         if ph == T_LIMIT and self.hand_n[seat] - self.hand_limit(seat) >= 2:
             # Hand Size: "choose cards to discard": two at once while two or more are over
             base = OP_LIMIT * 1000 + PAIR
             out = []
             for i, k in enumerate(kinds):
+                b = base + k * 32
                 if hand[k] >= 2:
-                    out.append(base + k * 32 + k)
-                out.extend([base + k * 32 + k2 for k2 in kinds[i + 1:]])
+                    out.append(b + k)
+                out.extend(map(b.__add__, kinds[i + 1:]))
             return out
         op = {T_LIMIT: OP_LIMIT, T_SCAN_DISCARD: OP_SCAN_DISCARD, T_ASK_GIVE: OP_ASK_GIVE}[ph]
-        return [op * 1000 + k for k in kinds]
+        return list(map((op * 1000).__add__, kinds))
 
     def _legal_move(self) -> list[int]:
         """MOVE (Crewmember Actions; GRV tile; Hunter; POD capacity)."""
@@ -689,7 +699,7 @@ class OdysseyState(State):
             n_draw = ctx.draw_space[pos]
         if ctx.kaminski_at[pos] and self.roles[seat] == KAMINSKI:
             n_draw += ctx.kaminski_draw
-        out = list(range(n_draw + 1)) if ctx.optional_draw else [n_draw]
+        out = ctx.end_actions[n_draw][:]
         pod = ctx.pod
         if pod == pos or pod == self.start_pos:
             # POD: move OR repair (design notes 1(c)5)
@@ -704,10 +714,9 @@ class OdysseyState(State):
             mates = [t for t in ctx.crew_seats if t != seat and allpos[t] == pos]
             if mates:
                 if not used & U_GIVE:
-                    kinds = [k for k in range(C.N_CREW_KINDS) if hand[k]]
+                    kinds = list(compress(_CREW_KINDS, hand))
                     for t in mates:
-                        base = OP_GIVE * 1000 + t * 32
-                        out.extend([base + k for k in kinds])
+                        out.extend(map((OP_GIVE * 1000 + t * 32).__add__, kinds))
                 if not used & U_ASK and self.roles[seat] == BOWMAN:
                     out.extend([OP_ASK * 1000 + t for t in mates if self.hand_n[t]])
         if self.closed_mask and hand[C.C_OVERRIDE] and not used & U_OPEN:
@@ -977,26 +986,27 @@ class OdysseyState(State):
         value (tuples, ints, the frozen options): the view shares nothing mutable with the
         state."""
         hid = self.hal_hidden
-        hand = tuple(hid) if seat == 0 else tuple(self.hands[seat])
-        hand_n = self.hand_n[:]
         rev = self.hal_rev
-        hand_n[0] = sum(hid) + len(rev)
+        hn = self.hand_n
         ct = self.trash_counts
         if ct is None:
             ct = self.trash_counts = (tuple(_counts(self.crew_trash, C.N_CREW_KINDS)),
                                       tuple(_counts(self.hal_trash, C.N_HAL_KINDS)))
         ctx = self.ctx
         lip = C.H_LIPREAD in rev
-        talk = ctx.silence if ctx.talk_none or lip else self.talk()
+        phase = self.phase
+        crew_disc = self.crew_disc
         return _tuple_new(OdysseyView, (
-            seat, self.phase, self.roles, tuple(self.pos), hand, tuple(hand_n),
-            tuple(sorted(rev)), tuple(self.mal), tuple(self.doors), self.marker,
-            self.sequences, self.logic_trashed, ct[0], ct[1], len(self.crew_draw),
-            len(self.crew_disc), len(self.hal_draw), len(self.hal_disc), self.monolith,
-            self.crew_turns, self.actor, self.used, self.repair_open, self.start_pos,
-            talk, lip, tuple(self.stack), ctx.options, self.closed_mask,
-            tuple(sorted(self.crew_disc))
-            if self.phase == T_RECOVER_TAKE and seat == self.actor else ()))
+            seat, phase, self.roles, tuple(self.pos),
+            tuple(hid) if seat == 0 else tuple(self.hands[seat]),
+            (sum(hid) + len(rev), *hn[1:]),
+            tuple(sorted(rev)) if len(rev) > 1 else tuple(rev), tuple(self.mal),
+            tuple(self.doors), self.marker, self.sequences, self.logic_trashed, ct[0], ct[1],
+            len(self.crew_draw), len(crew_disc), len(self.hal_draw), len(self.hal_disc),
+            self.monolith, self.crew_turns, self.actor, self.used, self.repair_open,
+            self.start_pos, ctx.silence if ctx.talk_none or lip else self.talk(), lip,
+            tuple(self.stack), ctx.options, self.closed_mask,
+            tuple(sorted(crew_disc)) if phase == T_RECOVER_TAKE and seat == self.actor else ()))
 
     def talk(self) -> tuple[tuple[int, ...] | None, ...]:
         """What the crew announce now, heard by every seat (design notes 1(c)19).
