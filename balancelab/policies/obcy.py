@@ -66,6 +66,8 @@ from balancelab.simulate.obcy.state import MISSIONS
 
 NBR = B.NBR
 NBR_SET = B.NBR_SET
+_DIST = B.DIST
+_KIND = B.KIND
 _OP = itemgetter(0)
 PAD = B.PAD_SPACE
 DUCT = B.IS_DUCT_OR_GRATE
@@ -90,6 +92,30 @@ def _exp(attack: int, offset: int) -> tuple[float, float]:
         elif side == ATTACKER:
             a += loss
     return d / 6, a / 6
+
+
+_CRT: dict[int, dict[int, tuple[tuple[int, int, int], ...]]] = {}
+_EXP: dict[int, dict[int, tuple[float, float]]] = {}
+_SV_MEMO: dict[int, dict[tuple[int, int, bool], float]] = {}
+
+
+def _crt_table(offset: int) -> dict[int, tuple[tuple[int, int, int], ...]]:
+    """Attack -> per die (side, loss, retreat), for attacks -20..39 (cached per offset)."""
+    t = _CRT.get(offset)
+    if t is None:
+        t = _CRT[offset] = {
+            att: tuple(combat_result(att, d, offset) for d in range(1, 7))
+            for att in range(-20, 40)
+        }
+    return t
+
+
+def _exp_table(offset: int) -> dict[int, tuple[float, float]]:
+    """Attack -> :func:`_exp`, for attacks -20..39 (cached per offset)."""
+    t = _EXP.get(offset)
+    if t is None:
+        t = _EXP[offset] = {att: _exp(att, offset) for att in range(-20, 40)}
+    return t
 
 
 def _dist(view: Any, a: int, b: int) -> int:
@@ -136,7 +162,13 @@ _HOLD_ORDER = tuple(sorted(B.HATCHES, key=lambda h: (B.DIST[B.PAD_SPACE][h], h))
 def _stores_of(item: int) -> tuple[int, ...]:
     if item >= CLIP0:
         return CLIP_STORES
-    return tuple(s for s, items in B.STORE_ITEMS.items() if item in items)
+    st = _STORES.get(item)
+    if st is None:
+        st = _STORES[item] = tuple(s for s, items in B.STORE_ITEMS.items() if item in items)
+    return st
+
+
+_STORES: dict[int, tuple[int, ...]] = {}
 
 
 # == expedition ====================================================================================
@@ -203,11 +235,10 @@ class ExpeditionPolicy(Policy):
         self.worker = -1
         self._dkey: Any = None
         self._dmap: dict[int, float] = {}
-        # combat tables: (attack) -> per die (side, loss, retreat)
-        self._crt = {
-            att: tuple(combat_result(att, d, self.off) for d in range(1, 7))
-            for att in range(-20, 40)
-        }
+        self._rmemo: dict[tuple[int, tuple[int, ...]], int] = {}  # (c, pockets) -> range
+        # combat tables: (attack) -> per die (side, loss, retreat); shared read-only
+        self._crt = _crt_table(self.off)
+        self._svmemo = _SV_MEMO.setdefault(self.off, {})  # _shot_value's arguments -> value
 
     # -- dispatch ------------------------------------------------------------------------------
     def act(self, view: View, legal: Sequence[Any]) -> Any:
@@ -323,12 +354,16 @@ class ExpeditionPolicy(Policy):
             for c in order:
                 self.tasks[c] = ("escort", -1, (lead,), -1)
         else:
+            costs: dict[tuple[int, tuple[Any, ...]], int] = {}  # (c, task) -> cost
             while todo and free:
                 best = None
                 for c in free:
                     pos = self._pos(v, c)
                     for t in todo:
-                        cost = self._task_cost(v, c, pos, t)
+                        key = (c, t)
+                        cost = costs.get(key)
+                        if cost is None:
+                            cost = costs[key] = self._task_cost(v, c, pos, t)
                         if best is None or cost < best[0]:
                             best = (cost, c, t)
                 assert best is not None
@@ -437,7 +472,7 @@ class ExpeditionPolicy(Policy):
                     return (3, 0)
                 wp = self._waypoint(v, c)
                 return (1 if armed else 2, self._gd(v, pos, wp) if wp else 0)
-            near = min((B.DIST[pos][p] for p in v.a_pos), default=99)
+            near = min(map(_DIST[pos].__getitem__, v.a_pos), default=99)
             return (1, near)
 
         return (A.ACT, min(cands, key=prio))
@@ -473,10 +508,15 @@ class ExpeditionPolicy(Policy):
 
     def _range(self, v: Any, c: int) -> int:
         pk = v.c_pk[c]
-        if not any(it > CLIP0 for it in pk):
-            return 0
-        return max((self.wst[w][0] for w in pk if w in WEAPONS and w in WEAPON_USE[c]),
-                   default=0)
+        key = (c, pk)
+        r = self._rmemo.get(key)
+        if r is None:
+            r = 0
+            if any(it > CLIP0 for it in pk):
+                r = max((self.wst[w][0] for w in pk if w in WEAPONS and w in WEAPON_USE[c]),
+                        default=0)
+            self._rmemo[key] = r
+        return r
 
     def _armed(self, v: Any, c: int) -> bool:
         return not _GUNS[c].isdisjoint(v.c_pk[c])
@@ -650,25 +690,33 @@ class ExpeditionPolicy(Policy):
         strength = v.c_str[c]
         cost_shot = 0.03 if min(B.DIST[pos][s] for s in CLIP_STORES) <= 8 else 0.06
         best, bval = None, -1e9
-        cands = [(pos, 0)] + [(a[1], B.DIST[pos][a[1]]) for a in moves]
+        dpos = _DIST[pos]
+        cands = [(pos, 0)] + [(a[1], dpos[a[1]]) for a in moves]
+        # per nearby ALIEN: space, its distances, the nearest other character, strength,
+        # effective strength (duct x2)
+        aliens = []
+        for i in near:
+            p = v.a_pos[i]
+            dp = _DIST[p]
+            st = v.a_str[i]
+            aliens.append((p, dp, min([dp[q] for q in chars]) if chars else None, st,
+                           st * (self.dmul if self.duct[p] else 1)))
         for s, cost in cands:
             left = min(ap - cost, charges)
-            if left < 1 or B.KIND[s] >= 5:
+            if left < 1 or _KIND[s] >= 5:
                 continue
             los = B.LOS[s]
+            nbs = NBR_SET[s]
             sv = 0.0
-            for i in near:
-                p = v.a_pos[i]
+            for p, dp, dc, st, eff in aliens:
                 if p == s:
                     continue
                 inter = los.get(p)
-                if inter is None or any(x in block for x in inter):
+                if inter is None or not block.isdisjoint(inter):
                     continue
-                dn = min([B.DIST[p][q] for q in chars] + [B.DIST[p][s]])
+                dn = dp[s] if dc is None or dp[s] < dc else dc
                 th = 1.0 if dn <= 5 else 0.5
-                adj = p in NBR_SET[s]
-                st = v.a_str[i]
-                eff = st * (self.dmul if self.duct[p] else 1)
+                adj = p in nbs
                 rng_n = len(inter)
                 for w in weapons:
                     r, fp = self.wst[w]
@@ -731,8 +779,9 @@ class ExpeditionPolicy(Policy):
     def _danger_calc(self, v: Any, s: int) -> float:
         tot = 0.0
         mul = self.dmul if _NEXT_TO_DUCT[s] else 1
+        ds = _DIST[s]  # the distance table is symmetric
         for p, st in zip(v.a_pos, v.a_str, strict=True):
-            d = B.DIST[p][s]
+            d = ds[p]
             if d <= 5:
                 tot += st * mul * (1.5 if d <= 1 else 1)
         if v.hatching_on:
@@ -754,26 +803,33 @@ class ExpeditionPolicy(Policy):
         best, bscore = None, 1e9
         dmap = self._danger_map(v)
         calc = self._danger_calc
+        kind = _KIND
+        airlock = B.AIRLOCK
         for a in moves:
             s = a[1]
             g = row[s]
             if g >= here or s in avoid:
                 continue
             if lead >= 0 and g < lead:
-                if floor_ or g < lead:
-                    continue
-            k = B.KIND[s]
-            if k == B.AIRLOCK and not (mine == "airlock" and s in goals):
+                continue
+            if kind[s] == airlock and not (mine == "airlock" and s in goals):
                 continue
             d = dmap.get(s)
             if d is None:
                 d = dmap[s] = calc(v, s)
-            score = max(g - keep, 0) + wd * d
+            score = (g - keep if g > keep else 0) + wd * d
             if score < bscore:
                 best, bscore = a, score
         return best
 
     def _shot_value(self, att: int, strength: int, adjacent: bool) -> float:
+        key = (att, strength, adjacent)
+        val = self._svmemo.get(key)
+        if val is None:
+            val = self._svmemo[key] = self._shot_value_calc(att, strength, adjacent)
+        return val
+
+    def _shot_value_calc(self, att: int, strength: int, adjacent: bool) -> float:
         val = 0.0
         for side, loss, retreat in self._crt[max(-20, min(39, att))]:
             if side == DEFENDER:
@@ -873,7 +929,7 @@ class AliensPolicy(Policy):
         self.gang = int(self.cfg["gang"])
         self.off = self.options.crt_offset  # type: ignore[attr-defined]
         self.dmul = self.options.duct_multiplier  # type: ignore[attr-defined]
-        self._exp = {att: _exp(att, self.off) for att in range(-20, 40)}
+        self._exp = _exp_table(self.off)
         self._ckey: Any = None
         self._adj: dict[int, list[int]] = {}
         self._near: tuple[int, ...] = ()
@@ -901,15 +957,14 @@ class AliensPolicy(Policy):
         top = max(a[1] for a in legal if a[0] == A.HATCH)
 
         def key(a: Any) -> tuple[int, int]:
-            if a[0] != A.HATCH or a[1] != top:
-                return (9999, 0)
             h = B.HATCHES[a[2]]
             d = min((B.DIST[h][p] for p in chars), default=0)
             if self.ambush and DUCT[h]:
                 d -= 6
             return (d, a[2])
 
-        return min(legal, key=key)
+        # only the strongest hatchings compete (one per hatching space: no ties)
+        return min([a for a in legal if a[0] == A.HATCH and a[1] == top], key=key)
 
     def _move(self, v: Any, legal: Sequence[Any]) -> Any:
         i = v.a_id.index(v.alien)
@@ -936,12 +991,21 @@ class AliensPolicy(Policy):
         far = self._far
         if not far:
             return (A.A_MOVE, here)
-        strike = [a for a in legal if a[1] in adj]
-        rest = [a for a in legal if a[1] not in adj] if strike else legal
+        # one pass: the moves next to a character, and the best of the others (the first
+        # of equals, as max() would)
+        strike: list[Any] = []
         best, bscore = legal[0], -1e9
-        if rest:
-            best = max(rest, key=lambda a: far[a[1]])
-            bscore = far[best[1]]
+        rbest: Any = None
+        for a in legal:
+            s = a[1]
+            if s in adj:
+                strike.append(a)
+            else:
+                f = far[s]
+                if rbest is None or f > bscore:
+                    rbest, bscore = a, f
+        if rbest is not None:
+            best = rbest
             if here not in adj and far[here] + 0.01 >= bscore:
                 best, bscore = (A.A_MOVE, here), far[here] + 0.01
         if not strike:

@@ -11,7 +11,7 @@ from balancelab.policies import base as P
 from balancelab.simulate.core import game_streams, play
 from balancelab.simulate.obcy.actions import D_ALIEN_MOVE, D_HATCH, DEAD, ON_BOARD
 from balancelab.simulate.obcy.rules import LIMITED, ObcyOptions
-from balancelab.simulate.obcy.state import ObcyState
+from balancelab.simulate.obcy.state import ObcyState, ObcyView
 
 G = get_game("obcy")
 
@@ -149,23 +149,33 @@ def test_item_limits_at_the_stores() -> None:
 
 
 def test_view_cache_in_the_aliens_phase_matches_a_fresh_view() -> None:
+    """The view caches (characters, tasks, ALIENS) never serve stale values: every field
+    of a (possibly cached) view equals that of a view built from scratch, for both seats,
+    with random and default players (hatching, merging, kills, retreats between views)."""
     opt = ObcyOptions()
-    s = G.new_initial_state(opt, np.random.default_rng(6))
-    rng = np.random.default_rng(8)
     seen = 0
-    for _ in range(2000):
-        if s.is_terminal():
-            break
-        if s.decision() in (D_HATCH, D_ALIEN_MOVE):
-            cached = s.view(1)
-            s._vchar = None
-            fresh = s.view(1)
-            assert cached.c_pos == fresh.c_pos and cached.c_pk == fresh.c_pk
-            assert cached.c_str == fresh.c_str and cached.floor == fresh.floor
-            seen += 1
-        legal = s.legal_actions()
-        s.apply(legal[int(rng.integers(len(legal)))])
-    assert seen > 10
+
+    def fresh(st: ObcyState, seat: int) -> ObcyView:
+        twin = st.copy()
+        twin._vchar = twin._vrest = twin._valien = None
+        return twin.view(seat)
+
+    for k, specs in enumerate((("random", "random"), ("dash", "hunter"), ("squad", "ambush"))):
+        rules_rng, seat_rngs = game_streams(6, k, 2)
+        pols = [P.build(G, opt, i, spec, seat_rngs[i]) for i, spec in enumerate(specs)]
+        s = G.new_initial_state(opt, rules_rng)
+        for step in range(3000):
+            if s.is_terminal():
+                break
+            seat = s.current_seat
+            for who in ((seat, 1 - seat) if step % 3 else (seat,)):
+                cached, ref = s.view(who), fresh(s, who)
+                for f in ObcyView.__slots__:
+                    assert getattr(cached, f) == getattr(ref, f), f
+                seen += 1
+            legal = s.legal_actions()
+            s.apply(pols[seat].act(s.view(seat), legal) if len(legal) > 1 else legal[0])
+    assert seen > 1000
 
 
 def test_queen_fight_follows_the_odds() -> None:

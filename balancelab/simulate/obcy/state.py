@@ -90,6 +90,8 @@ NBR = B.NBR
 KIND = B.KIND
 N = B.N
 HATCH_SET = frozenset(B.HATCHES)
+#: Neighbours an ALIEN may enter (9.2: never an airlock or the landing pad), in NBR order.
+_ALIEN_NBR = tuple(tuple(v for v in nb if B.ALIEN_OK[v]) for nb in NBR)
 
 # stages of a phase (the base decision; retreats and Queen fights interrupt them)
 ST_TRANSPORT, ST_PICK, ST_CHAR, ST_ALIENS_BEGIN, ST_HATCH, ST_AMOVE, ST_ATARGET, ST_ATTACK = (
@@ -293,7 +295,9 @@ class ObcyState(State):
         }
         self._legal: list[Any] | None = None
         self._dest: dict[int, int] | None = None
-        self._vchar: tuple[Any, ...] | None = None  # view cache, see view()
+        self._vchar: tuple[Any, ...] | None = None  # view caches, see view()
+        self._vrest: tuple[int, tuple[Any, ...]] | None = None
+        self._valien: tuple[Any, ...] | None = None
         self._begin_expedition(first=True)
         self._settle()
 
@@ -462,7 +466,8 @@ class ObcyState(State):
                 self.hatch_pts = 0
                 if self.hatching_on:
                     self.hatch_pts = int(self.rng.integers(1, self.opt.hatch_die + 1))
-                    self._log(f"hatching roll {self.hatch_pts}")
+                    if self._trace:
+                        self._log(f"hatching roll {self.hatch_pts}")
                 self.stage = ST_HATCH
                 continue
             if st == ST_HATCH:
@@ -551,7 +556,7 @@ class ObcyState(State):
                 self._complete(m)
         self._discard_impossible()
         self.active = -1
-        self._vchar = None
+        self._vchar = self._vrest = self._valien = None
         self.stage = ST_ALIENS_BEGIN
 
     def _end_round(self) -> None:
@@ -622,16 +627,18 @@ class ObcyState(State):
         seen = {start}
         out: dict[int, int] = {}
         frontier = [start]
+        nbr = NBR
+        kind = KIND
         for step in range(1, budget + 1):
             nxt = []
             for u in frontier:
-                for v in NBR[u]:
+                for v in nbr[u]:
                     if v in seen:
                         continue
                     seen.add(v)
-                    if alien[v] or v in col:
+                    if alien[v] or (col and v in col):
                         continue
-                    k = KIND[v]
+                    k = kind[v]
                     if k >= 5:  # airlock or pad: an end, never passed through
                         if (k == 5 and suit) or (k == 6 and pad_ok):
                             out[v] = step
@@ -663,8 +670,8 @@ class ObcyState(State):
             return out
         if not self.c_fired[c]:
             if not self.c_stopped[c]:
-                self._dest = self._char_dests(c)
-                out.extend((MOVE, s) for s in self._dest)
+                self._dest = dests = self._char_dests(c)
+                out += [(MOVE, s) for s in dests]
             free = EMPTY in pk
             if free:
                 seen: set[int] = set()
@@ -786,7 +793,8 @@ class ObcyState(State):
         self._dest = None
         self.c_ap[c] -= cost
         self._char_out(self.c_pos[c])
-        self._log(f"{CHARACTER_NAMES[c]} moves to {B.name(dest)} ({cost} AP)")
+        if self._trace:
+            self._log(f"{CHARACTER_NAMES[c]} moves to {B.name(dest)} ({cost} AP)")
         k = KIND[dest]
         if k == B.AIRLOCK:  # 4.3 out onto the passage track; the rest of the phase is lost
             self.c_state[c] = TRACK
@@ -974,9 +982,11 @@ class ObcyState(State):
         attack = self.c_str[c] + self.wstats[weapon][1] * shots - astr
         die = int(self.rng.integers(1, 7))
         side, loss, retreat = combat_result(attack, die, self.opt.crt_offset)
-        self._log(
-            f"{CHARACTER_NAMES[c]} fires {shots} at ALIEN {aid}: attack {attack:+d}, die {die}"
-        )
+        if self._trace:
+            self._log(
+                f"{CHARACTER_NAMES[c]} fires {shots} at ALIEN {aid}: attack {attack:+d}, "
+                f"die {die}"
+            )
         if side == DEFENDER:
             self.a_str[i] -= loss
             if self.a_str[i] <= 0:
@@ -1231,28 +1241,29 @@ class ObcyState(State):
         self._alien_in(p)
         self.hatch_pts -= strength
         self.st["aliens_hatched"] += 1
+        self._valien = None
         self.st["alien_strength_hatched"] += strength
 
     def _alien_dests(self, i: int) -> list[int]:
         """9.2 spaces an ALIEN may end on (its own space first = stay)."""
         start = self.a_pos[i]
-        ok = B.ALIEN_OK
         col = self.collapsed
         chars = self.char_cnt
         alien = self.alien_cnt
         cadj = self.c_adj
         duct = self.duct
+        nbr = _ALIEN_NBR
         seen = {start}
         out = [start]
         frontier = [start]
         for _ in range(self.opt.alien_move):
             nxt = []
             for u in frontier:
-                for v in NBR[u]:
+                for v in nbr[u]:
                     if v in seen:
                         continue
                     seen.add(v)
-                    if not ok[v] or chars[v] or v in col:
+                    if chars[v] or (col and v in col):
                         continue
                     if alien[v]:  # only into a duct, to undergo metamorphosis there
                         if duct[v] and not cadj[v]:
@@ -1304,6 +1315,7 @@ class ObcyState(State):
                     del self.a_pos[i]
                     del self.a_str[i]
                     self.st["aliens_merged"] += 1
+                    self._valien = None
                     continue
                 seen[p] = i
             i += 1
@@ -1340,7 +1352,10 @@ class ObcyState(State):
         attack = total - self.c_str[c]
         die = int(self.rng.integers(1, 7))
         side, loss, retreat = combat_result(attack, die, self.opt.crt_offset)
-        self._log(f"{len(att)} ALIEN(S) attack {CHARACTER_NAMES[c]}: {attack:+d}, die {die}")
+        if self._trace:
+            self._log(
+                f"{len(att)} ALIEN(S) attack {CHARACTER_NAMES[c]}: {attack:+d}, die {die}"
+            )
         if side == DEFENDER:
             self._wound(c, loss)
             if self.c_state[c] == ON_BOARD and retreat:
@@ -1376,6 +1391,23 @@ class ObcyState(State):
         s.__dict__.update(d)
         return s
 
+    def _view_chars(self) -> tuple[Any, ...]:
+        return (
+            tuple(self.c_pos), tuple(self.c_state), tuple(self.c_str), tuple(self.c_ap),
+            tuple(map(tuple, self.c_pk)), tuple(self.c_done), tuple(self.c_fired),
+            tuple(self.c_stopped), tuple(self.c_left), tuple(self.c_track),
+            tuple(self.c_exit), tuple([(k, tuple(f)) for k, f in self.floor.items()]),
+            tuple(self.supply), tuple(self.used),
+        )
+
+    def _view_rest(self, exp: bool) -> tuple[Any, ...]:
+        return (
+            self.c_max, self.tr_pos, self.tr_fuel, self.tr_moved, self.collapsed,
+            tuple(self.open) if exp else (), len(self.open), len(self.deck), tuple(self.done),
+            tuple(self.discarded), self.points, self.queen_alive, self.hatching_on,
+            self.kills_phase, self.shot_at, self.opt,
+        )
+
     def view(self, seat: int) -> ObcyView:
         exp = seat == 0
         alien = -1
@@ -1391,43 +1423,39 @@ class ObcyState(State):
         v.active = self.active
         v.alien = alien
         v.retreat = retreat
-        # the characters' side does not change during the ALIENS' decisions (hatching,
-        # movement, targets): those views share one set of tuples
-        vc = self._vchar
-        if vc is None or self.stage not in _ALIEN_STAGES:
-            vc = (
-                tuple(self.c_pos), tuple(self.c_state), tuple(self.c_str), tuple(self.c_ap),
-                tuple(map(tuple, self.c_pk)), tuple(self.c_done), tuple(self.c_fired),
-                tuple(self.c_stopped), tuple(self.c_left), tuple(self.c_track),
-                tuple(self.c_exit), tuple([(k, tuple(f)) for k, f in self.floor.items()]),
-                tuple(self.supply), tuple(self.used),
-            )
-            self._vchar = vc if self.stage in _ALIEN_STAGES and not self.interrupt else None
+        # the characters' side, the tasks and the transporter do not change during the
+        # ALIENS' decisions (hatching, movement, targets): those views share one set of
+        # tuples; the ALIENS' own tuples change with hatching and metamorphosis only
+        if self.stage in _ALIEN_STAGES and not self.interrupt:
+            vc = self._vchar
+            if vc is None:
+                vc = self._vchar = self._view_chars()
+            vr = self._vrest
+            if vr is None or vr[0] != seat:
+                vr = self._vrest = (seat, self._view_rest(exp))
+            rest = vr[1]
+            va = self._valien
+            if va is None:
+                va = self._valien = (tuple(self.a_id), tuple(self.a_str), tuple(self.st.items()))
+            v.a_id, v.a_str, v.stats = va
+        else:
+            self._vchar = self._vrest = self._valien = None
+            vc = self._view_chars()
+            rest = self._view_rest(exp)
+            v.a_id = tuple(self.a_id)
+            v.a_str = tuple(self.a_str)
+            v.stats = tuple(self.st.items())
         (
             v.c_pos, v.c_state, v.c_str, v.c_ap, v.c_pk, v.c_done, v.c_fired, v.c_stopped,
             v.c_left, v.c_track, v.c_exit, v.floor, v.supply, v.used,
         ) = vc
-        v.c_max = self.c_max
-        v.a_id = tuple(self.a_id)
+        (
+            v.c_max, v.tr_pos, v.tr_fuel, v.tr_moved, v.collapsed, v.open_missions, v.n_open,
+            v.deck_left, v.done_missions, v.discarded, v.points, v.queen_alive, v.hatching_on,
+            v.kills_phase, v.shot_at, v.options,
+        ) = rest
         v.a_pos = tuple(self.a_pos)
-        v.a_str = tuple(self.a_str)
-        v.tr_pos = self.tr_pos
-        v.tr_fuel = self.tr_fuel
-        v.tr_moved = self.tr_moved
-        v.collapsed = self.collapsed
-        v.open_missions = tuple(self.open) if exp else ()
-        v.n_open = len(self.open)
-        v.deck_left = len(self.deck)
-        v.done_missions = tuple(self.done)
-        v.discarded = tuple(self.discarded)
-        v.points = self.points
-        v.queen_alive = self.queen_alive
-        v.hatching_on = self.hatching_on
         v.hatch_pts = self.hatch_pts
-        v.kills_phase = self.kills_phase
-        v.shot_at = self.shot_at
-        v.options = self.opt
-        v.stats = tuple(self.st.items())
         v.machine = (
             self.stage, self.interrupt, self.queen_pending, self.move_order,
             self.move_ptr, tuple(self.tgt_queue), tuple(self.assign), tuple(self.groups),
