@@ -136,7 +136,7 @@ def _logic_best(ctx: Ctx, trashed: int, lm: int, gain: bool) -> tuple[int, ...]:
                         held += 1
                     if held > res[n]:
                         res[n] = held
-        if len(_BEST) > 100_000:
+        if len(_BEST) > 5_000:
             _BEST.clear()
         out = _BEST[key] = tuple(res)
     return out
@@ -293,7 +293,7 @@ class HalPressure(_OdysseyPolicy):
             gain = 0
             for p in pos[1:]:
                 gain += min(after[p][core], 8) - min(before[p][core], 8)
-            if len(self._door_gain) > 200_000:
+            if len(self._door_gain) > 5_000:
                 self._door_gain.clear()
             self._door_gain[key] = gain
         return 1.0 + 1.0 * gain
@@ -476,7 +476,7 @@ class CrewTeam(_OdysseyPolicy):
             return done
         base = self._vbase.get(key)
         if base is None:
-            if len(self._vbase) > 100_000:
+            if len(self._vbase) > 5_000:
                 self._vbase.clear()
             base = self._vbase[key] = self._base_values(v, ctx, carrier)
         out = list(base)
@@ -491,7 +491,7 @@ class CrewTeam(_OdysseyPolicy):
         for n in range(1, 13):
             if best[n]:
                 out[L1 + n - 1] = a + b * best[n]
-        if len(self._vals) > 100_000:
+        if len(self._vals) > 5_000:
             self._vals.clear()
         done = self._vals[full_key] = tuple(out)
         return done
