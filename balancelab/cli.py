@@ -336,10 +336,15 @@ def _print_summary(path: Path) -> None:
     t = Table("variant", "outcome", "games", "rate", "95% CI (Wilson)")
     for r in frame.iter_rows(named=True):
         t.add_row(r["variant_label"], r["outcome"], f"{r['count']}/{r['games']}",
-                  f"{100 * r['rate']:.1f}%",
-                  f"[{100 * r['lo']:.1f}, {100 * r['hi']:.1f}]")
+                  f"{_pct(r['rate'])}%", f"[{_pct(r['lo'])}, {_pct(r['hi'])}]")
     console.print(t)
     console.print(f"Report: balancelab report {path}")
+
+
+def _pct(x: float) -> str:
+    """A proportion in percent: one decimal, two below 0.1% so 0/n's bound is not 0.0."""
+    v = 100 * x
+    return f"{v:.2f}" if 0 < v < 0.1 else f"{v:.1f}"
 
 
 @app.command()
