@@ -176,7 +176,8 @@ def peak_memory(game_name: str, policies: dict[str, str], games: int, *, jobs: i
 
     Returns:
         ``{"games", "workers", "chunks", "seconds", "games_per_s", "driver_peak_mb"`` (the
-        driver's ``ru_maxrss``), ``"total_peak_mb"`` (peak sampled sum of driver + worker RSS),
+        driver's peak RSS, sampled every ``interval`` seconds), ``"total_peak_mb"`` (peak
+        sampled sum of driver + worker RSS),
         ``"workers_peak_mb"`` (peak sampled sum over workers), ``"driver_rss_quarter_mb"`` and
         ``"driver_rss_end_mb"`` (the driver's RSS a quarter into the run and at its end: equal
         when memory is flat)``}``; the sampled figures are None without psutil.
@@ -254,7 +255,10 @@ def peak_memory(game_name: str, policies: dict[str, str], games: int, *, jobs: i
         "chunks": chunks,
         "seconds": round(seconds, 2),
         "games_per_s": games / seconds,
-        "driver_peak_mb": round(usage.ru_maxrss * 1024 / mb, 1),  # Linux: ru_maxrss in KiB
+        # sampled when psutil is there; else ru_maxrss (KiB on Linux), which also counts the
+        # worker processes the driver waited for
+        "driver_peak_mb": round(max(r for _, r in trace) / mb, 1) if trace
+        else round(usage.ru_maxrss * 1024 / mb, 1),
         "total_peak_mb": round(peak_total / mb, 1) if psutil else None,
         "workers_peak_mb": round(peak_workers / mb, 1) if psutil else None,
         "driver_rss_quarter_mb": rss_at(0.25),
