@@ -331,20 +331,15 @@ def _run(config: Any, path: Path, *, jobs: int, backend: str, scheduler: str | N
 def _print_summary(path: Path) -> None:
     """Each outcome's rate with its Wilson 95% interval, per variant."""
     from balancelab.analysis import outcome_rates
+    from balancelab.reports.render import interval, pct
 
     frame = outcome_rates(path)
     t = Table("variant", "outcome", "games", "rate", "95% CI (Wilson)")
     for r in frame.iter_rows(named=True):
         t.add_row(r["variant_label"], r["outcome"], f"{r['count']}/{r['games']}",
-                  f"{_pct(r['rate'])}%", f"[{_pct(r['lo'])}, {_pct(r['hi'])}]")
+                  pct(r["rate"]), interval(r["lo"], r["hi"]))
     console.print(t)
     console.print(f"Report: balancelab report {path}")
-
-
-def _pct(x: float) -> str:
-    """A proportion in percent: one decimal, two below 0.1% so 0/n's bound is not 0.0."""
-    v = 100 * x
-    return f"{v:.2f}" if 0 < v < 0.1 else f"{v:.1f}"
 
 
 @app.command()

@@ -88,16 +88,23 @@ class ReportPaths:
 # -- formatting --------------------------------------------------------------------------------
 
 
+def percent(x: float) -> str:
+    """A proportion in percent without the sign: one decimal, two below 0.1% (so the upper
+    bound of 0/n does not print as 0.0): ``0.4123`` → ``41.2``, ``0.00019`` → ``0.02``."""
+    v = 100 * x
+    return f"{v:.2f}" if 0 < v < 0.1 else f"{v:.1f}"
+
+
 def pct(x: float | None) -> str:
     """``0.4123`` → ``41.2%``."""
     if x is None or (isinstance(x, float) and math.isnan(x)):
         return "–"
-    return f"{100 * x:.1f}%"
+    return f"{percent(x)}%"
 
 
 def interval(lo: float, hi: float) -> str:
-    """``[40.2, 42.2]`` (percent)."""
-    return f"[{100 * lo:.1f}, {100 * hi:.1f}]"
+    """``[40.2, 42.2]`` (percent); ``[0.0, 0.02]`` for 0 of 20,000."""
+    return f"[{percent(lo)}, {percent(hi)}]"
 
 
 def points(d: float, lo: float, hi: float) -> str:

@@ -90,3 +90,12 @@ def test_study_focus_keeps_the_headline_on_the_studied_option(tmp_path: Path):
     means = [h for h in comps if "mean rounds" in h]
     assert len(means) == 2  # one per value of cap, with its paired interval
     assert all("(paired, 95%)" in h for h in means)
+
+
+def test_percent_formatting_keeps_small_bounds_visible():
+    from balancelab.reports.render import interval, pct
+
+    assert pct(0.4123) == "41.2%"
+    assert interval(0.0, 0.00019) == "[0.0, 0.02]"  # 0 of 20,000: the bound is not 0.0
+    assert interval(0.402, 0.422) == "[40.2, 42.2]"
+    assert pct(float("nan")) == "–"
