@@ -6,3 +6,7 @@ variants. See the README for the command line, and ``balancelab.analysis`` for t
 """
 
 __version__ = "0.1.0"
+
+from balancelab.build import warn_if_stale as _warn_if_stale
+
+_warn_if_stale()

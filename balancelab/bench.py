@@ -34,6 +34,7 @@ from typing import Any
 
 import numpy as np
 
+from balancelab import build
 from balancelab.games import GAME_MODULES, get_game
 from balancelab.simulate.core import Game, State, game_streams
 from balancelab.simulate.runner import RunConfig, plan_chunks, play_chunk, run
@@ -386,6 +387,7 @@ def machine() -> dict[str, Any]:
         "cpus": os.cpu_count(),
         "load_1min": round(os.getloadavg()[0], 2),
         "python": platform.python_version(),
+        "engine": build.describe(),
         "platform": platform.platform(),
         "processor": platform.processor() or platform.machine(),
         "time": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
@@ -440,7 +442,8 @@ def tables(results: dict[str, Any]) -> list[Any]:
     speed = Table("game", "policies", "games/s", "decisions/s", "dec/game",
                   f"games/s ×{n}", "speed-up", "eff.",
                   title=f"Throughput: 1 worker, then {n} workers "
-                  f"({results['machine']['cpus']} cores)")
+                  f"({results['machine']['cpus']} cores; engine "
+                  f"{results['machine'].get('engine', 'unknown')})")
     other = Table("game", "copy()/s", "rollouts/s", "steps/rollout", "run games",
                   "driver MB", f"driver+{n}w MB", "run games/s",
                   title="Search primitives; peak memory of runs (default policies)")

@@ -39,9 +39,9 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 def _version(value: bool) -> None:
     if value:
-        from balancelab import __version__
+        from balancelab import __version__, build
 
-        console.print(f"balancelab {__version__}")
+        console.print(f"balancelab {__version__} ({build.describe()})")
         raise typer.Exit()
 
 

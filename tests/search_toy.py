@@ -48,8 +48,8 @@ class DuelView(View):
 
 
 class DuelState(State):
-    __slots__ = ("options", "rng", "hands", "pile", "played", "led", "leader", "current_seat",
-                 "tricks")
+    # current_seat and rng are State's own attributes (the compiled State reads them directly)
+    __slots__ = ("options", "hands", "pile", "played", "led", "leader", "tricks")
 
     def __init__(self, options: DuelOptions, rng: np.random.Generator) -> None:
         self.options = options

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import numpy as np
+from mypy_extensions import mypyc_attr
 
 from balancelab.simulate.core import Action, Game, View
 from balancelab.simulate.options import RuleOptions
@@ -25,6 +26,7 @@ class PolicyError(ValueError):
     """An unknown policy, a policy that cannot play a seat, or a bad policy parameter."""
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Policy(abc.ABC):
     """One seat's decision maker.
 
@@ -62,6 +64,7 @@ class Policy(abc.ABC):
         """Choose one of ``legal`` (a non-empty sequence) from what ``view`` shows."""
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class RandomPolicy(Policy):
     """Uniform over the legal actions, from the seat's own stream. Plays any seat of any game."""
 

@@ -23,7 +23,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
+import numpy as np
+from mypy_extensions import mypyc_attr
+
 from balancelab.policies.base import Policy, register
+from balancelab.simulate.core import Game
 from balancelab.simulate.iss.engine import (
     CARGO,
     COUNTDOWN,
@@ -48,6 +52,7 @@ from balancelab.simulate.iss.rules import (
     PLAN,
     TRAIN,
 )
+from balancelab.simulate.options import RuleOptions
 
 BASE: dict[str, Any] = {
     "w_exp": 1.0,  # per experiment point
@@ -79,6 +84,7 @@ PRESETS: dict[str, dict[str, Any]] = {
 }
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # the presets below subclass it
 class IssHeuristic(Policy):
     """A weighted one-step evaluation of the legal actions (see the module docstring)."""
 
@@ -86,9 +92,10 @@ class IssHeuristic(Policy):
     params: ClassVar[dict[str, Any]] = dict(BASE)
     preset: ClassVar[dict[str, Any]] = {}
 
-    def __init__(self, *args: Any, **kw: Any) -> None:
-        super().__init__(*args, **kw)
-        self.w = {**BASE, **self.preset, **kw}
+    def __init__(self, game: Game, options: RuleOptions, seat: int, rng: np.random.Generator,
+                 **params: Any) -> None:
+        super().__init__(game, options, seat, rng, **params)
+        self.w = {**BASE, **self.preset, **params}
         self._cmemo: dict[tuple[float, ...], dict[tuple[int, ...], float]] = {}
 
     # -- entry ---------------------------------------------------------------------------------
@@ -349,7 +356,7 @@ class IssHeuristic(Policy):
             sp = st.opts.set_points
             gain = 0.0
             if st.sh_type[c] not in types:
-                gain = sp[len(types)] - (sp[len(types) - 1] if types else 0)
+                gain = float(sp[len(types)] - (sp[len(types) - 1] if types else 0))
             gain += self._goal_bonus(v, 8, len(v.owned[p]), len(v.owned[p]) + 1) / max(
                 1e-9, w["w_goal"]) * w["w_goal"]
             val += w["w_launch"] * gain + 1.0

@@ -43,8 +43,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
+import numpy as np
+
 from balancelab.policies.base import Policy, PolicyError, register
-from balancelab.simulate.core import Action, View
+from balancelab.simulate.core import Action, Game, View
 from balancelab.simulate.odyssey import cards as C
 from balancelab.simulate.odyssey.rules import CREWMEMBERS
 from balancelab.simulate.odyssey.state import (
@@ -76,6 +78,7 @@ from balancelab.simulate.odyssey.state import (
     _has_run,
     ctx_for,
 )
+from balancelab.simulate.options import RuleOptions
 
 GRV, MEM, COM, LIF = C.GRV, C.MEM, C.COM, C.LIF
 L1 = C.C_LOGIC1
@@ -160,8 +163,9 @@ def _shared(table: dict[Any, Any], key: Any) -> Any:
 class _OdysseyPolicy(Policy):
     """Shared set-up: the options' constants (board, limits), computed once."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(self, game: Game, options: RuleOptions, seat: int, rng: np.random.Generator,
+                 **params: Any) -> None:
+        super().__init__(game, options, seat, rng, **params)
         ctx = self.ctx = ctx_for(self.options)  # type: ignore[arg-type]
         self.pps = ctx.picturephones
         self.full = (1 << ctx.L) - 1
@@ -181,8 +185,9 @@ class HalPressure(_OdysseyPolicy):
     params: ClassVar[dict[str, Any]] = {"lif_weight": 3.0, "door7_weight": 1.0}
     plan = "pressure"
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(self, game: Game, options: RuleOptions, seat: int, rng: np.random.Generator,
+                 **params: Any) -> None:
+        super().__init__(game, options, seat, rng, **params)
         #: shared by every HAL policy of these options (a function of the board only)
         self._door_gain = _shared(_DOOR_GAIN, self.ctx)
         self.lif_w = float(self.cfg["lif_weight"]) if self.plan != "spread" else 0.5
@@ -383,8 +388,9 @@ class CrewTeam(_OdysseyPolicy):
                                         "door_duty": True, "detour": True,
                                         "no_loop": True, "carrier_role": "bowman"}
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(self, game: Game, options: RuleOptions, seat: int, rng: np.random.Generator,
+                 **params: Any) -> None:
+        super().__init__(game, options, seat, rng, **params)
         cfg = self.cfg
         self.lif_alarm = int(cfg["lif_alarm"])
         self.sys_min = int(cfg["sys_min"])

@@ -31,8 +31,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
+from mypy_extensions import mypyc_attr
 
 from balancelab.simulate.options import RuleOptions
+from balancelab.simulate.view import View
 
 if TYPE_CHECKING:
     import polars as pl
@@ -69,16 +71,7 @@ class GameRecord:
     seat_rows: list[dict[str, Any]] = field(default_factory=list)
 
 
-class View(abc.ABC):  # noqa: B024 - a marker base; games add their own read-only fields
-    """What one seat may know. Games subclass it with read-only fields.
-
-    A view holds copies or immutable values only, never a reference to the state, so a policy
-    cannot reach hidden information through it.
-    """
-
-    seat: int
-
-
+@mypyc_attr(allow_interpreted_subclasses=True)
 class State(abc.ABC):
     """A game in progress. See the module docstring for the contract."""
 
@@ -136,6 +129,7 @@ class State(abc.ABC):
         return []
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Game(abc.ABC):
     """Static facts of one game, and its factory of states.
 

@@ -403,10 +403,13 @@ class IssState(State):
             d[k] = [list(x) for x in d[k]]
         d["_legal"] = None if self._legal is None else list(self._legal)
         d["_events"] = []
+        s._events = []  # first attribute: creates the instance dict
+        s.__dict__.update(d)
+        # State's own attributes (slots of the compiled base class, not in __dict__ there)
+        s.current_seat = self.current_seat
         bg = type(self.rng.bit_generator)()
         bg.state = self.rng.bit_generator.state
-        d["rng"] = np.random.Generator(bg)
-        s.__dict__.update(d)
+        s.rng = np.random.Generator(bg)
         return s
 
     def events(self) -> list[str]:

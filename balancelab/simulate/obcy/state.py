@@ -1385,10 +1385,13 @@ class ObcyState(State):
         d["st"] = dict(self.st)
         d["_legal"] = list(self._legal) if self._legal is not None else None
         d["_dest"] = dict(self._dest) if self._dest is not None else None
+        s._ev = []  # first attribute: creates the instance dict
+        s.__dict__.update(d)
+        # State's own attributes (slots of the compiled base class, not in __dict__ there)
+        s.current_seat = self.current_seat
         bg = type(self.rng.bit_generator)()
         bg.state = self.rng.bit_generator.state
-        d["rng"] = np.random.Generator(bg)
-        s.__dict__.update(d)
+        s.rng = np.random.Generator(bg)
         return s
 
     def _view_chars(self) -> tuple[Any, ...]:

@@ -38,9 +38,10 @@ from __future__ import annotations
 from collections import namedtuple
 from collections.abc import Sequence
 from itertools import compress
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
+from mypy_extensions import mypyc_attr
 
 from balancelab.simulate.core import GameRecord, State, View
 from balancelab.simulate.odyssey import cards as C
@@ -226,6 +227,7 @@ _CREW_KINDS = range(C.N_CREW_KINDS)
 _HAL_KINDS = range(C.N_HAL_KINDS)
 
 
+@mypyc_attr(native_class=False)  # a namedtuple
 class OdysseyView(_ViewFields, View):
     """What one seat may know.
 
@@ -336,7 +338,7 @@ class OdysseyState(State):
     M_CREW_RESHUFFLES = 17
     M_RECOVERS = 18
     M_GIVES = 19
-    N_M = 20
+    N_M: ClassVar[int] = 20
 
     def __init__(self) -> None:  # fields are set by new() / _clone()
         pass
