@@ -19,8 +19,10 @@ from pathlib import Path
 COMPILED_MODULES = (
     "balancelab.simulate.core",
     "balancelab.policies.base",
+    "balancelab.simulate.odyssey.cards",
     "balancelab.simulate.odyssey.state",
     "balancelab.policies.odyssey",
+    "balancelab.simulate.iss.engine",
     "balancelab.simulate.iss.fedor",
     "balancelab.policies.iss",
 )

@@ -41,13 +41,14 @@ held), windows and distances come from per-options caches.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 import numpy as np
 
 from balancelab.policies.base import Policy, PolicyError, register
 from balancelab.simulate.core import Action, Game, View
 from balancelab.simulate.odyssey import cards as C
+from balancelab.simulate.odyssey.cards import COM, GRV, LIF, MEM
 from balancelab.simulate.odyssey.rules import CREWMEMBERS
 from balancelab.simulate.odyssey.state import (
     BOWMAN,
@@ -80,11 +81,10 @@ from balancelab.simulate.odyssey.state import (
 )
 from balancelab.simulate.options import RuleOptions
 
-GRV, MEM, COM, LIF = C.GRV, C.MEM, C.COM, C.LIF
-L1 = C.C_LOGIC1
-_POP = tuple(bin(i).count("1") for i in range(256))
+L1: Final = C.C_LOGIC1
+_POP: Final = tuple(bin(i).count("1") for i in range(256))
 #: (k1, k2) of a two-card hand-limit discard argument ``PAIR + k1 * 32 + k2``
-_PAIR_KINDS = tuple(divmod(arg - PAIR, 32) if arg >= PAIR else (arg, arg)
+_PAIR_KINDS: Final = tuple(divmod(arg - PAIR, 32) if arg >= PAIR else (arg, arg)
                     for arg in range(PAIR + 32 * 32))
 
 

@@ -28,7 +28,7 @@ from __future__ import annotations
 import abc
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 import numpy as np
 from mypy_extensions import mypyc_attr
@@ -198,7 +198,7 @@ class Game(abc.ABC):
 # -- seeding --------------------------------------------------------------------------------
 
 #: Stream index of the rules' chance within a game's SeedSequence; seat ``k`` uses ``1 + k``.
-RULES_STREAM = 0
+RULES_STREAM: Final = 0
 
 
 def game_seed_sequence(run_seed: int, game_index: int) -> np.random.SeedSequence:

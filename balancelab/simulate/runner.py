@@ -28,11 +28,15 @@ import bisect
 import contextlib
 import dataclasses
 import errno
+import gc
 import hashlib
 import itertools
 import json
+import multiprocessing
 import os
 import platform
+import signal
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -263,6 +267,33 @@ def seat_assignment(specs: Sequence[str], sides: Sequence[str], game_index: int,
     return out
 
 
+def _leave_ctrl_c_to_the_driver() -> None:
+    """In a worker process, ignore SIGINT: Ctrl-C in a terminal reaches the whole process
+    group, and the driver alone handles it (keeps the finished chunks, stops the workers).
+    A worker caught between two tasks would otherwise print a traceback."""
+    if (multiprocessing.parent_process() is not None
+            and threading.current_thread() is threading.main_thread()):
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@contextlib.contextmanager
+def gc_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector while a chunk plays.
+
+    The engines and players allocate many short-lived tuples and lists and no reference
+    cycles (reference counting frees them all), so the collector's passes are pure overhead:
+    about 10% of the 2001 engine's time. Any cycle a policy might make is collected when the
+    chunk ends.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 def play_chunk(
     game_name: str,
     options_dict: dict[str, Any],
@@ -279,6 +310,7 @@ def play_chunk(
         (games frame, seats frame or None, decisions made). Column order and dtypes follow
         :func:`games_schema` and :func:`seats_schema`.
     """
+    _leave_ctrl_c_to_the_driver()
     game = get_game(game_name)
     options = game.options_type.from_strings(options_dict)
     seat_names = game.seats(options)
@@ -289,7 +321,8 @@ def play_chunk(
     total_decisions = 0
     for i in range(start, stop):
         assigned = seat_assignment(specs, sides, i, rotate)
-        played = play_game(game, options, assigned, seed, i)
+        with gc_paused():
+            played = play_game(game, options, assigned, seed, i)
         rec = played.record
         total_decisions += played.decisions
         row: dict[str, Any] = {

@@ -42,6 +42,7 @@ from itertools import combinations, combinations_with_replacement
 from typing import Any
 
 import numpy as np
+from mypy_extensions import mypyc_attr
 
 from balancelab.simulate.core import GameRecord, IllegalActionError, State, View
 from balancelab.simulate.iss.cards import CardData
@@ -110,6 +111,7 @@ class Static:
         self.hl_cache: dict[tuple[int, ...], tuple[int, ...]] = {}
 
 
+@mypyc_attr(native_class=False)  # fields set by name; games' views subclass View freely
 class IssView(View):
     """What one seat may know: public board state, its own experiment hand and pending draw.
 
@@ -393,23 +395,67 @@ class IssState(State):
         self._apply(action)
 
     def copy(self) -> IssState:
-        s = IssState.__new__(IssState)
-        d = self.__dict__.copy()
-        for k in ("col", "mdeck", "colc", "ctype", "ccover", "cocc", "cmod", "docked", "pad",
-                  "cd", "sha", "shm", "offer", "unity", "earth", "iss", "ext", "ls", "tok",
-                  "res", "xsp", "drawn", "xq", "launches", "fpick", "fdeck", "fdisc"):
-            d[k] = list(d[k])
-        for k in ("sdeck", "removed", "edeck", "hand", "done", "pgoals", "owned"):
-            d[k] = [list(x) for x in d[k]]
-        d["_legal"] = None if self._legal is None else list(self._legal)
-        d["_events"] = []
-        s._events = []  # first attribute: creates the instance dict
-        s.__dict__.update(d)
-        # State's own attributes (slots of the compiled base class, not in __dict__ there)
-        s.current_seat = self.current_seat
         bg = type(self.rng.bit_generator)()
         bg.state = self.rng.bit_generator.state
-        s.rng = np.random.Generator(bg)
+        s = IssState(self.st, np.random.Generator(bg))
+        s._legal = None if self._legal is None else list(self._legal)
+        # scalars and immutable values
+        s.cur_action = self.cur_action
+        s.current_seat = self.current_seat
+        s.end_reason = self.end_reason
+        s.extra_used = self.extra_used
+        s.extras_won = self.extras_won
+        s.fcont = self.fcont
+        s.fedor_fails = self.fedor_fails
+        s.final = self.final
+        s.final_done = self.final_done
+        s.keep_extra = self.keep_extra
+        s.launcher = self.launcher
+        s.on_card = self.on_card
+        s.phase = self.phase
+        s.pool = self.pool
+        s.rows = self.rows
+        s.sp = self.sp
+        s.trigger_nation = self.trigger_nation
+        s.triggered = self.triggered
+        s.turn_player = self.turn_player
+        s.turns = self.turns
+        # lists
+        s.col = self.col[:]
+        s.mdeck = self.mdeck[:]
+        s.colc = self.colc[:]
+        s.ctype = self.ctype[:]
+        s.ccover = self.ccover[:]
+        s.cocc = self.cocc[:]
+        s.cmod = self.cmod[:]
+        s.docked = self.docked[:]
+        s.pad = self.pad[:]
+        s.cd = self.cd[:]
+        s.sha = self.sha[:]
+        s.shm = self.shm[:]
+        s.offer = self.offer[:]
+        s.unity = self.unity[:]
+        s.earth = self.earth[:]
+        s.iss = self.iss[:]
+        s.ext = self.ext[:]
+        s.ls = self.ls[:]
+        s.tok = self.tok[:]
+        s.res = self.res[:]
+        s.xsp = self.xsp[:]
+        s.drawn = self.drawn[:]
+        s.xq = self.xq[:]
+        s.launches = self.launches[:]
+        s.fpick = self.fpick[:]
+        s.fdeck = self.fdeck[:]
+        s.fdisc = self.fdisc[:]
+        # lists of lists
+        s.sdeck = [x[:] for x in self.sdeck]
+        s.removed = [x[:] for x in self.removed]
+        s.edeck = [x[:] for x in self.edeck]
+        s.hand = [x[:] for x in self.hand]
+        s.done = [x[:] for x in self.done]
+        s.pgoals = [x[:] for x in self.pgoals]
+        s.owned = [x[:] for x in self.owned]
         return s
 
     def events(self) -> list[str]:

@@ -15,7 +15,7 @@ takes one from the bottom-most module holding one (option ``fedor_retrieve``).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from balancelab.simulate.iss.rules import (
     EXPERIMENT,
@@ -29,7 +29,7 @@ from balancelab.simulate.iss.rules import (
 if TYPE_CHECKING:
     from balancelab.simulate.iss.engine import IssState
 
-CRANE = 3
+CRANE: Final = 3
 _CONT_TURN, _CONT_XQ = 0, 1
 
 
@@ -243,5 +243,5 @@ def _perform(s: IssState, act: int, cont: int) -> bool | None:
     return False
 
 
-_NAMES = {INSTALL: "Install Compartments", OUTSIDE: "Outside Jobs", LONG_STAY: "Long Stay",
+_NAMES: Final = {INSTALL: "Install Compartments", OUTSIDE: "Outside Jobs", LONG_STAY: "Long Stay",
           EXPERIMENT: "Conduct Experiments"}

@@ -12,18 +12,26 @@ Recover x2, Logic Terminal 1..12 x1 each.
 
 from __future__ import annotations
 
+from typing import Final
+
 # -- systems (index order used everywhere: malfunction counts, limits) -------------------------
-GRV, MEM, COM, LIF = 0, 1, 2, 3
-SYSTEMS = ("GRV", "MEM", "COM", "LIF")
-SYSTEM_NAMES = ("Gravity", "Memory", "Communication", "Life Support")
+GRV: Final = 0
+MEM: Final = 1
+COM: Final = 2
+LIF: Final = 3
+SYSTEMS: Final = ("GRV", "MEM", "COM", "LIF")
+SYSTEM_NAMES: Final = ("Gravity", "Memory", "Communication", "Life Support")
 
 # -- HAL cards --------------------------------------------------------------------------------
-H_GRV, H_MEM, H_COM, H_LIF = 0, 1, 2, 3  # Malfunction at system k has kind k
-H_DOOR1 = 4  # Close Door d (1..7) has kind H_DOOR1 + d - 1
-H_TARGET = 11
-H_SCAN = 12
-H_LIPREAD = 13
-N_HAL_KINDS = 14
+H_GRV: Final = 0  # Malfunction at system k has kind k
+H_MEM: Final = 1
+H_COM: Final = 2
+H_LIF: Final = 3
+H_DOOR1: Final = 4  # Close Door d (1..7) has kind H_DOOR1 + d - 1
+H_TARGET: Final = 11
+H_SCAN: Final = 12
+H_LIPREAD: Final = 13
+N_HAL_KINDS: Final = 14
 
 
 def hal_door(door: int) -> int:
@@ -41,21 +49,24 @@ def hal_card_name(kind: int) -> str:
 
 
 # -- crew cards -------------------------------------------------------------------------------
-C_WILD = 0  # "???" Repair
-C_REPAIR_MEM, C_REPAIR_COM, C_REPAIR_GRV, C_REPAIR_LIF = 1, 2, 3, 4
-C_OVERRIDE = 5  # Manual Override (open a door)
-C_CANCEL = 6
-C_RECOVER = 7
-C_LOGIC1 = 8  # Logic Terminal n (1..12) has kind C_LOGIC1 + n - 1
-N_CREW_KINDS = 20
-LOGIC_KINDS = tuple(range(C_LOGIC1, C_LOGIC1 + 12))
+C_WILD: Final = 0  # "???" Repair
+C_REPAIR_MEM: Final = 1
+C_REPAIR_COM: Final = 2
+C_REPAIR_GRV: Final = 3
+C_REPAIR_LIF: Final = 4
+C_OVERRIDE: Final = 5  # Manual Override (open a door)
+C_CANCEL: Final = 6
+C_RECOVER: Final = 7
+C_LOGIC1: Final = 8  # Logic Terminal n (1..12) has kind C_LOGIC1 + n - 1
+N_CREW_KINDS: Final = 20
+LOGIC_KINDS: Final = tuple(range(C_LOGIC1, C_LOGIC1 + 12))
 
 #: the system a typed Repair card repairs (kind -> system), "???" maps to -1
-REPAIR_SYSTEM = {C_WILD: -1, C_REPAIR_MEM: MEM, C_REPAIR_COM: COM, C_REPAIR_GRV: GRV,
+REPAIR_SYSTEM: Final = {C_WILD: -1, C_REPAIR_MEM: MEM, C_REPAIR_COM: COM, C_REPAIR_GRV: GRV,
                  C_REPAIR_LIF: LIF}
 #: the typed Repair card of each system (system -> kind)
-SYSTEM_REPAIR = {GRV: C_REPAIR_GRV, MEM: C_REPAIR_MEM, COM: C_REPAIR_COM, LIF: C_REPAIR_LIF}
-REPAIR_KINDS = (C_WILD, C_REPAIR_MEM, C_REPAIR_COM, C_REPAIR_GRV, C_REPAIR_LIF)
+SYSTEM_REPAIR: Final = {GRV: C_REPAIR_GRV, MEM: C_REPAIR_MEM, COM: C_REPAIR_COM, LIF: C_REPAIR_LIF}
+REPAIR_KINDS: Final = (C_WILD, C_REPAIR_MEM, C_REPAIR_COM, C_REPAIR_GRV, C_REPAIR_LIF)
 
 
 def logic(n: int) -> int:

@@ -38,7 +38,7 @@ from __future__ import annotations
 from collections import namedtuple
 from collections.abc import Sequence
 from itertools import compress
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 import numpy as np
 from mypy_extensions import mypyc_attr
@@ -49,54 +49,93 @@ from balancelab.simulate.odyssey.board import Board, default_board, load_board
 from balancelab.simulate.odyssey.rules import CREWMEMBERS, OdysseyOptions
 
 # -- tasks / phases (the decision a pending task asks for) ------------------------------------
-T_HAL_PLAY = 1
-T_HAL_TARGET = 2
-T_HAL_SCAN = 3
-T_HAL_REVEAL = 4
-T_HAL_DISCARD = 5
-T_HAL_DRAW = 6  # automatic
-T_CREW_TURN = 7  # automatic
-T_MOVE = 8
-T_ACT = 9
-T_LIMIT = 10
-T_SCAN_DISCARD = 11
-T_ASK_GIVE = 12
-T_RECOVER_TAKE = 13
-T_END_TURN = 14  # automatic
-PHASE_NAMES = {T_HAL_PLAY: "hal_play", T_HAL_TARGET: "hal_target", T_HAL_SCAN: "hal_scan",
+T_HAL_PLAY: Final = 1
+T_HAL_TARGET: Final = 2
+T_HAL_SCAN: Final = 3
+T_HAL_REVEAL: Final = 4
+T_HAL_DISCARD: Final = 5
+T_HAL_DRAW: Final = 6  # automatic
+T_CREW_TURN: Final = 7  # automatic
+T_MOVE: Final = 8
+T_ACT: Final = 9
+T_LIMIT: Final = 10
+T_SCAN_DISCARD: Final = 11
+T_ASK_GIVE: Final = 12
+T_RECOVER_TAKE: Final = 13
+T_END_TURN: Final = 14  # automatic
+PHASE_NAMES: Final = {T_HAL_PLAY: "hal_play", T_HAL_TARGET: "hal_target", T_HAL_SCAN: "hal_scan",
                T_HAL_REVEAL: "hal_reveal", T_HAL_DISCARD: "hal_discard", T_MOVE: "move",
                T_ACT: "actions", T_LIMIT: "hand_limit", T_SCAN_DISCARD: "scan_discard",
                T_ASK_GIVE: "ask_give", T_RECOVER_TAKE: "recover_take"}
 
 #: the (T_ACT, seat) task of each seat, one shared tuple per seat (identity-tested in _apply)
-_ACT_TASKS = tuple((T_ACT, seat) for seat in range(8))
+_ACT_TASKS: Final = tuple((T_ACT, seat) for seat in range(8))
 
 # -- action ops -------------------------------------------------------------------------------
-OP_END, OP_GIVE, OP_REPAIR, OP_OPEN, OP_CANCEL, OP_RECOVER, OP_DISCONNECT, OP_ASK = range(8)
-OP_MOVE, OP_HAL_PLAY, OP_TARGET, OP_SCAN, OP_REVEAL, OP_HAL_DISCARD = range(8, 14)
-OP_LIMIT, OP_SCAN_DISCARD, OP_ASK_GIVE, OP_RECOVER_TAKE = range(14, 18)
-REV = 50  # added to a HAL card to mean "from the revealed row"
-PAIR = 32  # a hand-limit discard of two cards k1 <= k2 has argument PAIR + k1 * 32 + k2
-OPS = ("end+draw", "give", "repair", "open", "cancel", "recover", "disconnect", "ask", "move",
-       "hal_play", "target", "scan", "reveal", "hal_discard", "limit_discard", "scan_discard",
-       "ask_give", "recover_take")
+OP_END: Final = 0
+OP_GIVE: Final = 1
+OP_REPAIR: Final = 2
+OP_OPEN: Final = 3
+OP_CANCEL: Final = 4
+OP_RECOVER: Final = 5
+OP_DISCONNECT: Final = 6
+OP_ASK: Final = 7
+OP_MOVE: Final = 8
+OP_HAL_PLAY: Final = 9
+OP_TARGET: Final = 10
+OP_SCAN: Final = 11
+OP_REVEAL: Final = 12
+OP_HAL_DISCARD: Final = 13
+OP_LIMIT: Final = 14
+OP_SCAN_DISCARD: Final = 15
+OP_ASK_GIVE: Final = 16
+OP_RECOVER_TAKE: Final = 17
+REV: Final = 50  # added to a HAL card to mean "from the revealed row"
+PAIR: Final = 32  # a hand-limit discard of two cards k1 <= k2 has argument PAIR + k1 * 32 + k2
+OPS: Final = ("end+draw", "give", "repair", "open", "cancel", "recover", "disconnect", "ask",
+              "move", "hal_play", "target", "scan", "reveal", "hal_discard", "limit_discard",
+              "scan_discard", "ask_give", "recover_take")
 
 # action-type bits for "each different type of action at most once per turn"
-U_GIVE, U_REPAIR, U_OPEN, U_CANCEL, U_RECOVER, U_DISCONNECT, U_ASK = (1 << i for i in range(1, 8))
-_USE_BIT = {OP_GIVE: U_GIVE, OP_OPEN: U_OPEN, OP_CANCEL: U_CANCEL, OP_RECOVER: U_RECOVER,
+U_GIVE: Final = 2
+U_REPAIR: Final = 4
+U_OPEN: Final = 8
+U_CANCEL: Final = 16
+U_RECOVER: Final = 32
+U_DISCONNECT: Final = 64
+U_ASK: Final = 128
+_USE_BIT: Final = {OP_GIVE: U_GIVE, OP_OPEN: U_OPEN, OP_CANCEL: U_CANCEL, OP_RECOVER: U_RECOVER,
             OP_DISCONNECT: U_DISCONNECT, OP_ASK: U_ASK}
 
-BOWMAN, POOLE, HUNTER, KAMINSKI, WHITEHEAD = range(5)
+BOWMAN: Final = 0
+POOLE: Final = 1
+HUNTER: Final = 2
+KAMINSKI: Final = 3
+WHITEHEAD: Final = 4
 #: which system each crewmember's Repair cards double (Crewmember Special Abilities)
-SPECIALITY = {BOWMAN: C.C_REPAIR_LIF, POOLE: C.C_REPAIR_MEM, HUNTER: C.C_REPAIR_GRV,
+SPECIALITY: Final = {BOWMAN: C.C_REPAIR_LIF, POOLE: C.C_REPAIR_MEM, HUNTER: C.C_REPAIR_GRV,
               KAMINSKI: C.C_REPAIR_COM, WHITEHEAD: -1}
 
 # -- rule events (trace): tuples (code, *args) appended to State.log, worded in events() -----
-(E_TURN, E_NO_CARD, E_NOTHING_TO_RECOVER, E_HAL_NO_CARD, E_OVER, E_HAL_RESHUFFLE,
- E_CREW_RESHUFFLE, E_DRAWS, E_SCAN_SHOWN, E_TARGET_HIT, E_TARGET_MISS, E_REPAIRED, E_MARKER,
- E_TERMINATED, E_SETUP, E_FIRST, E_HAL_DRAWS) = range(17)
+E_TURN: Final = 0
+E_NO_CARD: Final = 1
+E_NOTHING_TO_RECOVER: Final = 2
+E_HAL_NO_CARD: Final = 3
+E_OVER: Final = 4
+E_HAL_RESHUFFLE: Final = 5
+E_CREW_RESHUFFLE: Final = 6
+E_DRAWS: Final = 7
+E_SCAN_SHOWN: Final = 8
+E_TARGET_HIT: Final = 9
+E_TARGET_MISS: Final = 10
+E_REPAIRED: Final = 11
+E_MARKER: Final = 12
+E_TERMINATED: Final = 13
+E_SETUP: Final = 14
+E_FIRST: Final = 15
+E_HAL_DRAWS: Final = 16
 
-END_REASONS = ("lif_terminated", "three_systems_terminated", "third_sequence", "cap",
+END_REASONS: Final = ("lif_terminated", "three_systems_terminated", "third_sequence", "cap",
                "hal_cannot_play")
 
 
@@ -214,7 +253,7 @@ def ctx_for(options: OdysseyOptions) -> Ctx:
     return c
 
 
-_ViewFields = namedtuple("_ViewFields", [
+_ViewFields: Final = namedtuple("_ViewFields", [
     "seat", "phase", "roles", "pos", "hand", "hand_n", "hal_revealed", "malfunctions", "doors",
     "marker", "sequences", "logic_trashed", "crew_trash", "hal_trash", "crew_draw_n",
     "crew_discard_n", "hal_draw_n", "hal_discard_n", "monolith", "crew_turns", "actor", "used",
@@ -222,9 +261,9 @@ _ViewFields = namedtuple("_ViewFields", [
     "looking_at"])
 
 
-_tuple_new = tuple.__new__
-_CREW_KINDS = range(C.N_CREW_KINDS)
-_HAL_KINDS = range(C.N_HAL_KINDS)
+_tuple_new: Final = tuple.__new__
+_CREW_KINDS: Final = range(C.N_CREW_KINDS)
+_HAL_KINDS: Final = range(C.N_HAL_KINDS)
 
 
 @mypyc_attr(native_class=False)  # a namedtuple
