@@ -319,37 +319,37 @@ def play_chunk(
     seat_rows: list[dict[str, Any]] = []
     opt_cols = options.columns()
     total_decisions = 0
-    for i in range(start, stop):
-        assigned = seat_assignment(specs, sides, i, rotate)
-        with gc_paused():
+    with gc_paused():
+        for i in range(start, stop):
+            assigned = seat_assignment(specs, sides, i, rotate)
             played = play_game(game, options, assigned, seed, i)
-        rec = played.record
-        total_decisions += played.decisions
-        row: dict[str, Any] = {
-            **labels,
-            **opt_cols,
-            **side_policy_columns(game, sides, assigned),
-            "policies": ";".join(f"{n}={s}" for n, s in zip(seat_names, assigned, strict=True)),
-            "game_index": i,
-            "seed": seed,
-            "winner": rec.winner,
-            "end_reason": rec.end_reason,
-            "rounds": rec.rounds,
-            "decisions": played.decisions,
-            **rec.measures,
-        }
-        rows.append(row)
-        for sr in rec.seat_rows:
-            k = sr["seat"]
-            seat_rows.append(
-                {
-                    **labels,
-                    "game_index": i,
-                    "seat_name": seat_names[k],
-                    "policy": assigned[k],
-                    **sr,
-                }
-            )
+            rec = played.record
+            total_decisions += played.decisions
+            row: dict[str, Any] = {
+                **labels,
+                **opt_cols,
+                **side_policy_columns(game, sides, assigned),
+                "policies": ";".join(f"{n}={s}" for n, s in zip(seat_names, assigned, strict=True)),
+                "game_index": i,
+                "seed": seed,
+                "winner": rec.winner,
+                "end_reason": rec.end_reason,
+                "rounds": rec.rounds,
+                "decisions": played.decisions,
+                **rec.measures,
+            }
+            rows.append(row)
+            for sr in rec.seat_rows:
+                k = sr["seat"]
+                seat_rows.append(
+                    {
+                        **labels,
+                        "game_index": i,
+                        "seat_name": seat_names[k],
+                        "policy": assigned[k],
+                        **sr,
+                    }
+                )
     schema = games_schema(game, options)
     games_df = pl.DataFrame(rows, schema=schema, orient="row" if not rows else None)
     seats_df = None
