@@ -1,10 +1,11 @@
 """Which modules the install compiled to C with mypyc, and a check that none is stale.
 
-The engines' hot paths (the shared game loop, the 2001 engine, the scripted players of 2001 and
-1998 ISS) are plain, type-annotated Python that ``pip install`` compiles with mypyc (the build
-hook in ``pyproject.toml``). The compiled and the pure-Python code are the same source and give
-identical games (``tests/test_build.py``); the compiled code is about 1.5x faster.
-``HATCH_BUILD_NO_HOOKS=true pip install .`` installs pure Python.
+The engines' hot paths (the shared game loop, the 2001 and ISS engines, their scripted
+players and FEDOR) are plain, type-annotated Python that ``pip install`` compiles with mypyc
+(``hatch_build.py``, configured in ``pyproject.toml``). The compiled and the pure-Python code
+are the same source and give identical games (``tests/test_build.py``); the compiled code is
+about 1.5-2x faster. ``BALANCELAB_PURE_PYTHON=1 pip install .`` installs pure Python, and so
+does a machine that cannot compile (with a warning).
 
 This module imports nothing of the package, so ``import balancelab`` can check it cheaply.
 """

@@ -56,7 +56,7 @@ def _play(cwd: Path, pythonpath: Path | None) -> list:
 
 def test_compiled_modules_are_the_build_hooks_list() -> None:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())
-    include = project["tool"]["hatch"]["build"]["targets"]["wheel"]["hooks"]["mypyc"]["include"]
+    include = project["tool"]["hatch"]["build"]["targets"]["wheel"]["hooks"]["custom"]["include"]
     assert [p.removesuffix(".py").replace("/", ".") for p in include] == list(
         build.COMPILED_MODULES)
 
