@@ -92,8 +92,10 @@ def test_views_hold_no_reference_to_the_state(name: str) -> None:
     state = game.new_initial_state(options, rules)
     for seat in range(len(game.seats(options))):
         view = state.view(seat)
-        refs = vars(view).values() if hasattr(view, "__dict__") else [
-            getattr(view, s) for s in getattr(view, "__slots__", ())]
+        names = getattr(type(view), "_fields", None) or [
+            n for c in type(view).__mro__ for n in getattr(c, "__slots__", ())] or list(vars(view))
+        refs = [getattr(view, n) for n in names if hasattr(view, n)]
+        assert len(refs) >= 2  # the view's fields were found
         assert not any(isinstance(v, State) for v in refs)
 
 

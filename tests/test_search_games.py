@@ -16,8 +16,10 @@ from balancelab.simulate.core import game_streams
 
 
 def view_fields(v: Any) -> dict[str, str]:
-    """A view's fields as reprs (dataclass or __slots__ views alike)."""
-    if dataclasses.is_dataclass(v):
+    """A view's fields as reprs (``_fields``, dataclass or __slots__ views alike)."""
+    if hasattr(type(v), "_fields"):
+        names = list(type(v)._fields)
+    elif dataclasses.is_dataclass(v):
         names = [f.name for f in dataclasses.fields(v)]
     else:
         names = [n for c in type(v).__mro__ for n in getattr(c, "__slots__", ())]

@@ -34,7 +34,6 @@ import numpy as np
 from mypy_extensions import mypyc_attr
 
 from balancelab.simulate.options import RuleOptions
-from balancelab.simulate.view import View
 
 if TYPE_CHECKING:
     import polars as pl
@@ -69,6 +68,16 @@ class GameRecord:
     rounds: int
     measures: dict[str, Any] = field(default_factory=dict)
     seat_rows: list[dict[str, Any]] = field(default_factory=list)
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)
+class View(abc.ABC):  # noqa: B024 - a marker base; games add their own read-only fields
+    """What one seat may know. Games subclass it with read-only fields.
+
+    A view holds copies or immutable values only, never a reference to the state, so a policy
+    cannot reach hidden information through it. Every view has a ``seat`` field (the viewing
+    seat), declared by the subclass.
+    """
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)

@@ -39,10 +39,9 @@ from __future__ import annotations
 
 import functools
 from itertools import combinations, combinations_with_replacement
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
-from mypy_extensions import mypyc_attr
 
 from balancelab.simulate.core import GameRecord, IllegalActionError, State, View
 from balancelab.simulate.iss.cards import CardData
@@ -111,7 +110,6 @@ class Static:
         self.hl_cache: dict[tuple[int, ...], tuple[int, ...]] = {}
 
 
-@mypyc_attr(native_class=False)  # fields set by name; games' views subclass View freely
 class IssView(View):
     """What one seat may know: public board state, its own experiment hand and pending draw.
 
@@ -121,7 +119,8 @@ class IssView(View):
     of its top card).
     """
 
-    __slots__ = (
+    #: the field names (the compiled class keeps no ``__slots__`` to list them)
+    _fields: ClassVar[tuple[str, ...]] = (
         "seat", "player", "st", "phase", "turn_player", "sp", "final", "triggered", "turns",
         "rows", "col", "colc", "mdeck_n", "ctype", "ccover", "cocc", "cmod", "pool", "unity",
         "earth", "pad", "cd", "sha", "shm", "sdeck_n", "iss", "ext", "ls", "tok", "pgoals",

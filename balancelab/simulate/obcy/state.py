@@ -153,6 +153,7 @@ class ObcyView(View):
         "kills_phase", "shot_at", "options", "stats", "machine",
     )
 
+    seat: int
     decision: Any
     round: Any
     active: Any

@@ -35,13 +35,11 @@ and reveal, a MEM termination pushes hand-limit discards clockwise from the Mono
 
 from __future__ import annotations
 
-from collections import namedtuple
 from collections.abc import Sequence
 from itertools import compress
 from typing import Any, ClassVar, Final
 
 import numpy as np
-from mypy_extensions import mypyc_attr
 
 from balancelab.simulate.core import GameRecord, State, View
 from balancelab.simulate.odyssey import cards as C
@@ -253,21 +251,12 @@ def ctx_for(options: OdysseyOptions) -> Ctx:
     return c
 
 
-_ViewFields: Final = namedtuple("_ViewFields", [
-    "seat", "phase", "roles", "pos", "hand", "hand_n", "hal_revealed", "malfunctions", "doors",
-    "marker", "sequences", "logic_trashed", "crew_trash", "hal_trash", "crew_draw_n",
-    "crew_discard_n", "hal_draw_n", "hal_discard_n", "monolith", "crew_turns", "actor", "used",
-    "repair_open", "start_pos", "talk", "lipread", "stack", "options", "closed_mask",
-    "looking_at"])
-
-
 _tuple_new: Final = tuple.__new__
 _CREW_KINDS: Final = range(C.N_CREW_KINDS)
 _HAL_KINDS: Final = range(C.N_HAL_KINDS)
 
 
-@mypyc_attr(native_class=False)  # a namedtuple
-class OdysseyView(_ViewFields, View):
+class OdysseyView(View):
     """What one seat may know.
 
     Crew seats see their own hand (``hand``: counts per crew card kind, length 20); HAL sees its
@@ -305,7 +294,121 @@ class OdysseyView(_ViewFields, View):
             through it to take one after playing Recover (RECOVER); empty otherwise.
     """
 
-    __slots__ = ()
+    #: the field names, in order (as a namedtuple's ``_fields``)
+    _fields: ClassVar[tuple[str, ...]] = (
+        "seat", "phase", "roles", "pos", "hand", "hand_n", "hal_revealed", "malfunctions", "doors",
+        "marker", "sequences", "logic_trashed", "crew_trash", "hal_trash", "crew_draw_n",
+        "crew_discard_n", "hal_draw_n", "hal_discard_n", "monolith", "crew_turns", "actor", "used",
+        "repair_open", "start_pos", "talk", "lipread", "stack", "options", "closed_mask",
+        "looking_at")
+
+    phase: int
+    roles: tuple[int, ...]
+    pos: tuple[int, ...]
+    hand: tuple[int, ...]
+    hand_n: tuple[int, ...]
+    hal_revealed: tuple[int, ...]
+    malfunctions: tuple[int, ...]
+    doors: tuple[int, ...]
+    marker: int
+    sequences: int
+    logic_trashed: int
+    crew_trash: tuple[int, ...]
+    hal_trash: tuple[int, ...]
+    crew_draw_n: int
+    crew_discard_n: int
+    hal_draw_n: int
+    hal_discard_n: int
+    monolith: int
+    crew_turns: int
+    actor: int
+    used: int
+    repair_open: bool
+    start_pos: int
+    talk: tuple[tuple[int, ...] | None, ...]
+    lipread: bool
+    stack: tuple[tuple[int, int], ...]
+    options: OdysseyOptions
+    closed_mask: int
+    looking_at: tuple[int, ...]
+
+    def __init__(
+        self,
+        seat: int,
+        phase: int,
+        roles: tuple[int, ...],
+        pos: tuple[int, ...],
+        hand: tuple[int, ...],
+        hand_n: tuple[int, ...],
+        hal_revealed: tuple[int, ...],
+        malfunctions: tuple[int, ...],
+        doors: tuple[int, ...],
+        marker: int,
+        sequences: int,
+        logic_trashed: int,
+        crew_trash: tuple[int, ...],
+        hal_trash: tuple[int, ...],
+        crew_draw_n: int,
+        crew_discard_n: int,
+        hal_draw_n: int,
+        hal_discard_n: int,
+        monolith: int,
+        crew_turns: int,
+        actor: int,
+        used: int,
+        repair_open: bool,
+        start_pos: int,
+        talk: tuple[tuple[int, ...] | None, ...],
+        lipread: bool,
+        stack: tuple[tuple[int, int], ...],
+        options: OdysseyOptions,
+        closed_mask: int,
+        looking_at: tuple[int, ...],
+    ) -> None:
+        self.seat = seat
+        self.phase = phase
+        self.roles = roles
+        self.pos = pos
+        self.hand = hand
+        self.hand_n = hand_n
+        self.hal_revealed = hal_revealed
+        self.malfunctions = malfunctions
+        self.doors = doors
+        self.marker = marker
+        self.sequences = sequences
+        self.logic_trashed = logic_trashed
+        self.crew_trash = crew_trash
+        self.hal_trash = hal_trash
+        self.crew_draw_n = crew_draw_n
+        self.crew_discard_n = crew_discard_n
+        self.hal_draw_n = hal_draw_n
+        self.hal_discard_n = hal_discard_n
+        self.monolith = monolith
+        self.crew_turns = crew_turns
+        self.actor = actor
+        self.used = used
+        self.repair_open = repair_open
+        self.start_pos = start_pos
+        self.talk = talk
+        self.lipread = lipread
+        self.stack = stack
+        self.options = options
+        self.closed_mask = closed_mask
+        self.looking_at = looking_at
+
+    def astuple(self) -> tuple[Any, ...]:
+        """The fields' values, in :attr:`_fields` order."""
+        return tuple([getattr(self, f) for f in self._fields])
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, OdysseyView) and self.astuple() == other.astuple()
+
+    def __hash__(self) -> int:
+        return hash(self.astuple())
+
+    def __repr__(self) -> str:
+        return "OdysseyView(" + ", ".join(
+            f"{f}={getattr(self, f)!r}" for f in self._fields) + ")"
 
 
 def _counts(kinds: Sequence[int], n: int) -> list[int]:
@@ -1037,7 +1140,7 @@ class OdysseyState(State):
         lip = C.H_LIPREAD in rev
         phase = self.phase
         crew_disc = self.crew_disc
-        return _tuple_new(OdysseyView, (
+        return OdysseyView(
             seat, phase, self.roles, tuple(self.pos),
             tuple(hid) if seat == 0 else tuple(self.hands[seat]),
             (sum(hid) + len(rev), *hn[1:]),
@@ -1047,7 +1150,7 @@ class OdysseyState(State):
             self.monolith, self.crew_turns, self.actor, self.used, self.repair_open,
             self.start_pos, ctx.silence if ctx.talk_none or lip else self.talk(), lip,
             tuple(self.stack), ctx.options, self.closed_mask,
-            tuple(sorted(crew_disc)) if phase == T_RECOVER_TAKE and seat == self.actor else ()))
+            tuple(sorted(crew_disc)) if phase == T_RECOVER_TAKE and seat == self.actor else ())
 
     def talk(self) -> tuple[tuple[int, ...] | None, ...]:
         """What the crew announce now, heard by every seat (design notes 1(c)19).
