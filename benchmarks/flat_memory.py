@@ -8,7 +8,7 @@ Usage::
 
 Each run is a fresh process running :func:`balancelab.simulate.runner.run` with all cores.
 Workers are stateless between chunks (apart from capped policy caches) and import neither
-polars nor pyarrow (~60 MB each); the driver holds at most a few chunks' columns and frames
+polars nor pyarrow (~30 MB each); the driver holds at most a few chunks' columns and frames
 plus the manifest (one short key per finished chunk), so the driver's peak should not depend
 on the number of games; ``--chunk-games`` small reproduces a long run's chunk count in
 seconds.

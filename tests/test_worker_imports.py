@@ -1,4 +1,4 @@
-"""A runner worker imports neither polars nor pyarrow (nor scipy, matplotlib): ~60 MB each.
+"""A runner worker imports neither polars nor pyarrow (nor scipy, matplotlib): ~30 MB or more.
 
 Each check runs in a fresh interpreter, so that this test process's own imports (polars comes
 with the test suite) cannot hide a violation.

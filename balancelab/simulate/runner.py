@@ -15,7 +15,7 @@ for any ``jobs``, backend or machine, and game *i* of two variants shares its di
 (common random numbers, paired comparisons).
 
 Workers and driver: a worker runs :func:`~balancelab.simulate.worker.play_chunk` and returns
-plain Python columns (the worker side imports neither polars nor pyarrow, ~60 MB per process);
+plain Python columns (the worker side imports neither polars nor pyarrow: ~30 MB a process);
 the driver builds each chunk's polars frames (:func:`chunk_frame`, with :func:`games_schema`
 and :func:`seats_schema`) and writes them.
 

@@ -2,8 +2,8 @@
 
 A runner worker (a loky process) imports this module, the game registry, the game's engine
 and its policies, and nothing else of balancelab. None of them may import polars, pyarrow,
-scipy or matplotlib: polars and pyarrow alone add ~60 MB to every worker's RSS, which is what
-kept a 1,000,000-game run on two workers above 400 MB (issue 6). A worker therefore returns
+scipy or matplotlib: polars alone added ~30 MB to every worker's RSS (pyarrow would add ~25 MB
+more), which kept a 1,000,000-game run on two workers above 400 MB (issue 6). A worker returns
 plain lists, one per column, and the driver (:func:`balancelab.simulate.runner.chunk_frame`)
 builds the polars frames from them; ``tests/test_worker_imports.py`` holds the rule.
 
