@@ -2,8 +2,9 @@
 
 For each game, with its default policies and with ``random`` on every side:
 
-- **one worker**: games/s and decisions/s of :func:`~balancelab.simulate.runner.play_chunk`
-  in this process (what one worker does: play the games and build the chunk's frame);
+- **one worker**: games/s and decisions/s of :func:`~balancelab.simulate.worker.play_chunk`
+  in this process (what one worker does: play the games into the chunk's plain columns; the
+  driver builds the polars frames);
 - **scaling**: the same run through :func:`~balancelab.simulate.runner.run` with one worker
   (``sequential``) and with all workers (``loky``), both writing parquet; speed-up is the ratio
   of wall times and efficiency the speed-up over the number of workers. The loky pool is

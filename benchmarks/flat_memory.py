@@ -7,9 +7,11 @@ Usage::
     python -m benchmarks.flat_memory --games 20000 --chunk-games 10   # 2,000 chunks, fast
 
 Each run is a fresh process running :func:`balancelab.simulate.runner.run` with all cores.
-Workers are stateless between chunks and the driver holds at most a few chunks' frames plus
-the manifest (one short key per finished chunk), so the driver's peak should not depend on
-the number of games; ``--chunk-games`` small reproduces a long run's chunk count in seconds.
+Workers are stateless between chunks (apart from capped policy caches) and import neither
+polars nor pyarrow (~30 MB each); the driver holds at most a few chunks' columns and frames
+plus the manifest (one short key per finished chunk), so the driver's peak should not depend
+on the number of games; ``--chunk-games`` small reproduces a long run's chunk count in
+seconds.
 The target (issue 6): a 1,000,000-game odyssey run under 400 MB (driver + workers).
 """
 

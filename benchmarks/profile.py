@@ -6,8 +6,8 @@ Usage::
     python -m benchmarks.profile odyssey --policy random --games 1000 --sort cumulative
     python -m benchmarks.profile iss --set players=4 --out /tmp/iss.prof   # for snakeviz
 
-The profile covers exactly what a worker runs (:func:`balancelab.simulate.runner.play_chunk`:
-the games, the policies and building the chunk's frame).
+The profile covers exactly what a worker runs (:func:`balancelab.simulate.worker.play_chunk`:
+the games, the policies and the chunk's plain columns; the driver builds the polars frames).
 """
 
 from __future__ import annotations

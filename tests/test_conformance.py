@@ -6,11 +6,13 @@ identically; the same seed gives the same game; illegal actions raise; views hol
 
 from __future__ import annotations
 
+from typing import get_args
+
 import pytest
 
 from balancelab.games import GAME_MODULES, get_game
 from balancelab.policies.base import entries_for
-from balancelab.simulate.core import IllegalActionError, State, game_streams
+from balancelab.simulate.core import ColumnType, IllegalActionError, State, game_streams
 from balancelab.simulate.runner import RunConfig, play_game, play_one
 
 GAMES = sorted(GAME_MODULES)
@@ -37,6 +39,13 @@ def test_every_policy_plays_games_to_the_end(name: str) -> None:
             assert rec.winner in (*get_game(name).outcomes, ""), rec.winner
             assert (rec.winner == "") == (rec.end_reason == "cap")
             assert set(rec.measures) == set(get_game(name).measure_schema)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_schemas_name_column_types_not_polars_dtypes(name: str) -> None:
+    g = get_game(name)
+    for schema in (g.measure_schema, g.seat_schema):
+        assert set(schema.values()) <= set(get_args(ColumnType)), schema
 
 
 @pytest.mark.parametrize("name", GAMES)

@@ -1,15 +1,16 @@
-"""Runner pieces that need no game: chunk plans, seat rotation, seeding, CLI argument parsing."""
+"""Runner pieces that need no game: chunk plans and frames, seat rotation, seeding, CLI parsing."""
 
 from __future__ import annotations
 
 import itertools
 
+import polars as pl
 import pytest
 
 from balancelab.cli import parse_game_args, parse_policies
 from balancelab.policies.base import PolicyError, canonical_spec, parse_spec
 from balancelab.simulate.core import game_streams
-from balancelab.simulate.runner import plan_chunks, seat_assignment
+from balancelab.simulate.runner import chunk_frame, plan_chunks, polars_schema, seat_assignment
 
 
 def test_plan_chunks_covers_every_game_once_interleaving_variants() -> None:
@@ -25,6 +26,21 @@ def test_plan_chunks_is_a_prefix_when_a_run_is_extended() -> None:
     small = plan_chunks(1, 3000, 1000)
     big = plan_chunks(1, 5000, 1000)
     assert [c.key for c in small] == [c.key for c in big[:3]]
+
+
+def test_chunk_frame_types_a_workers_columns_by_the_schema() -> None:
+    schema = polars_schema({"a": "i8", "b": "str", "c": "bool", "d": "f64", "e": "i64"})
+    assert list(schema.values()) == [pl.Int8, pl.String, pl.Boolean, pl.Float64, pl.Int64]
+    cols = {"a": [1, None], "b": ["x", "y"], "c": [True, False], "d": [0.5, 1.0], "e": [7, 8]}
+    df = chunk_frame(cols, schema)
+    assert df.schema == pl.Schema(schema)
+    assert df.rows() == [(1, "x", True, 0.5, 7), (None, "y", False, 1.0, 8)]
+    empty = chunk_frame({k: [] for k in schema}, schema)
+    assert empty.height == 0 and empty.schema == df.schema
+    with pytest.raises(ValueError, match="do not match"):
+        chunk_frame(dict(reversed(cols.items())), schema)  # the schema's order, or nothing
+    with pytest.raises(ValueError, match="'x' has type 'u8'"):
+        polars_schema({"x": "u8"})  # type: ignore[dict-item]
 
 
 def test_seat_rotation_plays_every_permutation_equally_often() -> None:

@@ -21,7 +21,7 @@ Every weight is a policy parameter (``balanced:w_install=3``).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 import numpy as np
 from mypy_extensions import mypyc_attr
@@ -54,7 +54,7 @@ from balancelab.simulate.iss.rules import (
 )
 from balancelab.simulate.options import RuleOptions
 
-BASE: dict[str, Any] = {
+BASE: Final[dict[str, Any]] = {
     "w_exp": 1.0,  # per experiment point
     "w_install": 1.0,  # per token point
     "w_enable": 1.5,  # per hand card an installed compartment type helps
@@ -73,7 +73,7 @@ BASE: dict[str, Any] = {
     "keep_min": 2.0,  # keep a drawn card worth at least this (net)
 }
 
-PRESETS: dict[str, dict[str, Any]] = {
+PRESETS: Final[dict[str, dict[str, Any]]] = {
     "balanced": {},
     "experimenter": {"w_exp": 1.3, "w_plan": 5.0, "hand_target": 3, "w_iss": 1.2,
                      "w_install": 0.7, "w_ls": 0.6, "keep_min": 1.0},

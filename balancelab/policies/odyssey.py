@@ -100,7 +100,7 @@ def _windows(v: OdysseyView, ctx: Ctx) -> tuple[int, ...]:
     return w
 
 
-_LMASK: dict[tuple[int, ...], int] = {}  # by the whole hand (a view's tuple)
+_LMASK: Final[dict[tuple[int, ...], int]] = {}  # by the whole hand (a view's tuple)
 
 
 def _logic_mask(hand: Sequence[int]) -> int:
@@ -118,7 +118,7 @@ def _logic_mask(hand: Sequence[int]) -> int:
     return m
 
 
-_BEST: dict[tuple[int, int, int, bool], tuple[int, ...]] = {}
+_BEST: Final[dict[tuple[int, int, int, bool], tuple[int, ...]]] = {}
 
 
 def _logic_best(ctx: Ctx, trashed: int, lm: int, gain: bool) -> tuple[int, ...]:
@@ -147,10 +147,10 @@ def _logic_best(ctx: Ctx, trashed: int, lm: int, gain: bool) -> tuple[int, ...]:
 
 #: caches that outlive one game (policies are built per game): per Ctx (or Ctx and
 #: conventions), values that depend only on the options, the board and the given key
-_DOOR_GAIN: dict[Any, dict[tuple[int, int, tuple[int, ...]], int]] = {}
-_CAMP: dict[Any, dict[int, int]] = {}
-_VBASE: dict[Any, dict[tuple[bool, int, tuple[int, ...], int], tuple[float, ...]]] = {}
-_VALS: dict[Any, dict[tuple[Any, ...], tuple[float, ...]]] = {}
+_DOOR_GAIN: Final[dict[Any, dict[tuple[int, int, tuple[int, ...]], int]]] = {}
+_CAMP: Final[dict[Any, dict[int, int]]] = {}
+_VBASE: Final[dict[Any, dict[tuple[bool, int, tuple[int, ...], int], tuple[float, ...]]]] = {}
+_VALS: Final[dict[Any, dict[tuple[Any, ...], tuple[float, ...]]]] = {}
 
 
 def _shared(table: dict[Any, Any], key: Any) -> Any:

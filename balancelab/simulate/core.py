@@ -28,7 +28,7 @@ from __future__ import annotations
 import abc
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final, Literal
 
 import numpy as np
 from mypy_extensions import mypyc_attr
@@ -36,11 +36,14 @@ from mypy_extensions import mypyc_attr
 from balancelab.simulate.options import RuleOptions
 
 if TYPE_CHECKING:
-    import polars as pl
-
     from balancelab.policies.base import Policy
 
 Action = Hashable
+
+#: The type of one record column: boolean, signed integer of 8-64 bits, float64 or string.
+#: Games name column types this way so that engines (and the runner's workers) never import
+#: polars; the runner maps them to polars/parquet dtypes (``runner.POLARS_TYPES``).
+ColumnType = Literal["bool", "i8", "i16", "i32", "i64", "f64", "str"]
 
 
 class IllegalActionError(ValueError):
@@ -149,8 +152,10 @@ class Game(abc.ABC):
         options_type: the game's :class:`RuleOptions` subclass.
         sides: the sides a policy can be assigned to (``("hal", "crew")``).
         outcomes: every value ``GameRecord.winner`` can take, for analysis.
-        measure_schema: polars dtypes of the game's own measure columns.
-        seat_schema: polars dtypes of the per-seat table (empty when the game has none).
+        measure_schema: the game's own measure columns, in table order, with their
+            :data:`ColumnType` (``{"turns": "i32", "end_nation": "str"}``).
+        seat_schema: the per-seat table's columns and :data:`ColumnType` (empty when the game
+            has none).
         chunk_games: games per runner chunk (sized so a chunk takes ~0.2–2 s on one core).
         default_policies: side → policy name used when the user names none.
     """
@@ -161,8 +166,8 @@ class Game(abc.ABC):
     options_type: ClassVar[type[RuleOptions]]
     sides: ClassVar[tuple[str, ...]]
     outcomes: ClassVar[tuple[str, ...]]
-    measure_schema: ClassVar[dict[str, pl.DataType | type[pl.DataType]]]
-    seat_schema: ClassVar[dict[str, pl.DataType | type[pl.DataType]]] = {}
+    measure_schema: ClassVar[dict[str, ColumnType]]
+    seat_schema: ClassVar[dict[str, ColumnType]] = {}
     chunk_games: ClassVar[int] = 500
     default_policies: ClassVar[dict[str, str]]
 

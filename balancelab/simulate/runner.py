@@ -14,6 +14,11 @@ never the machine's speed or core count). The same seed therefore gives identica
 for any ``jobs``, backend or machine, and game *i* of two variants shares its dice and shuffles
 (common random numbers, paired comparisons).
 
+Workers and driver: a worker runs :func:`~balancelab.simulate.worker.play_chunk` and returns
+plain Python columns (the worker side imports neither polars nor pyarrow: ~30 MB a process);
+the driver builds each chunk's polars frames (:func:`chunk_frame`, with :func:`games_schema`
+and :func:`seats_schema`) and writes them.
+
 Crash safety: each chunk is written to ``<run>/.staging/`` (outside the dataset folders) and
 moved in with ``os.replace``; the manifest, rewritten atomically after each chunk, lists the
 finished chunks. An interrupted run keeps them; ``resume`` plays only what is missing. A
@@ -28,17 +33,12 @@ import bisect
 import contextlib
 import dataclasses
 import errno
-import gc
 import hashlib
-import itertools
 import json
-import multiprocessing
 import os
 import platform
-import signal
-import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
@@ -48,8 +48,16 @@ import polars as pl
 
 from balancelab.games import get_game
 from balancelab.policies import base as policies
-from balancelab.simulate.core import Game, PlayedGame, game_streams, play
+from balancelab.simulate.core import ColumnType, Game, PlayedGame
 from balancelab.simulate.options import RuleOptions
+from balancelab.simulate.worker import (
+    Columns,
+    games_columns,
+    play_chunk,
+    play_game,
+    seat_assignment,
+    seats_columns,
+)
 
 MANIFEST = "run.json"
 #: Version of the run-folder layout; a manifest with another value is refused.
@@ -212,14 +220,14 @@ def auto_chunk_games(chunk_games: int, games: int) -> int:
     """The chunk size of a run: a pure function of the game's chunk size and the games per variant.
 
     A game's ``chunk_games`` is sized so that one chunk takes ~0.2–2 s on one core: long enough
-    that the per-chunk cost (dispatch, pickling the frame back, one parquet file, one manifest
-    rewrite: a few ms) stays small, short enough that progress, Ctrl-C and resume are fine-grained
-    and a worker holds little. A small run would then be only a few chunks and leave workers
-    idle, so the size is halved (``c, c/2, c/4, ...``) until the run has at least
-    :data:`MIN_CHUNKS` chunks, but never below ``chunk_games / MAX_SPLIT`` (~25–250 ms of work,
-    where the per-chunk cost would start to show). It never depends on the core count or on
-    measured speed: the same configuration gives the same chunks, hence the same parquet bytes,
-    on any machine.
+    that the per-chunk cost (dispatch, pickling the columns back, building the frame, one
+    parquet file, one manifest rewrite: a few ms) stays small, short enough that progress,
+    Ctrl-C and resume are fine-grained and a worker holds little. A small run would then be
+    only a few chunks and leave workers idle, so the size is halved (``c, c/2, c/4, ...``)
+    until the run has at least :data:`MIN_CHUNKS` chunks, but never below
+    ``chunk_games / MAX_SPLIT`` (~25–250 ms of work, where the per-chunk cost would start to
+    show). It never depends on the core count or on measured speed: the same configuration
+    gives the same chunks, hence the same parquet bytes, on any machine.
 
     Examples:
         >>> auto_chunk_games(1000, 100_000), auto_chunk_games(1000, 10_000)
@@ -244,173 +252,59 @@ def plan_chunks(n_variants: int, games: int, chunk_games: int) -> list[Chunk]:
     ]
 
 
-def seat_assignment(specs: Sequence[str], sides: Sequence[str], game_index: int,
-                    rotate: bool) -> list[str]:
-    """The policy spec of each seat in one game.
-
-    With ``rotate``, the specs of the seats of each side are permuted: game *i* takes the
-    ``i % n!``-th distinct permutation, so over ``n!`` consecutive games every permutation is
-    played equally often. Identical specs make rotation a no-op.
-    """
-    if not rotate:
-        return list(specs)
-    out = list(specs)
-    for side in dict.fromkeys(sides):
-        idx = [i for i, s in enumerate(sides) if s == side]
-        vals = [specs[i] for i in idx]
-        if len(set(vals)) < 2:
-            continue
-        perms = list(itertools.permutations(vals))
-        perm = perms[game_index % len(perms)]
-        for i, v in zip(idx, perm, strict=True):
-            out[i] = v
-    return out
-
-
-def _leave_ctrl_c_to_the_driver() -> None:
-    """In a worker process, ignore SIGINT: Ctrl-C in a terminal reaches the whole process
-    group, and the driver alone handles it (keeps the finished chunks, stops the workers).
-    A worker caught between two tasks would otherwise print a traceback."""
-    if (multiprocessing.parent_process() is not None
-            and threading.current_thread() is threading.main_thread()):
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-@contextlib.contextmanager
-def gc_paused() -> Iterator[None]:
-    """Pause Python's cyclic garbage collector while a chunk plays.
-
-    The engines and players allocate many short-lived tuples and lists and no reference
-    cycles (reference counting frees them all), so the collector's passes are pure overhead:
-    about 10% of the 2001 engine's time. Any cycle a policy might make is collected when the
-    chunk ends.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
-
-
-def play_chunk(
-    game_name: str,
-    options_dict: dict[str, Any],
-    specs: list[str],
-    rotate: bool,
-    seed: int,
-    start: int,
-    stop: int,
-    labels: dict[str, Any],
-) -> tuple[pl.DataFrame, pl.DataFrame | None, int]:
-    """Play games ``[start, stop)`` of one variant (runs in a worker).
-
-    Returns:
-        (games frame, seats frame or None, decisions made). Column order and dtypes follow
-        :func:`games_schema` and :func:`seats_schema`.
-    """
-    _leave_ctrl_c_to_the_driver()
-    game = get_game(game_name)
-    options = game.options_type.from_strings(options_dict)
-    seat_names = game.seats(options)
-    sides = [game.side_of_seat(options, i) for i in range(len(seat_names))]
-    rows: list[dict[str, Any]] = []
-    seat_rows: list[dict[str, Any]] = []
-    opt_cols = options.columns()
-    total_decisions = 0
-    with gc_paused():
-        for i in range(start, stop):
-            assigned = seat_assignment(specs, sides, i, rotate)
-            played = play_game(game, options, assigned, seed, i)
-            rec = played.record
-            total_decisions += played.decisions
-            row: dict[str, Any] = {
-                **labels,
-                **opt_cols,
-                **side_policy_columns(game, sides, assigned),
-                "policies": ";".join(f"{n}={s}" for n, s in zip(seat_names, assigned, strict=True)),
-                "game_index": i,
-                "seed": seed,
-                "winner": rec.winner,
-                "end_reason": rec.end_reason,
-                "rounds": rec.rounds,
-                "decisions": played.decisions,
-                **rec.measures,
-            }
-            rows.append(row)
-            for sr in rec.seat_rows:
-                k = sr["seat"]
-                seat_rows.append(
-                    {
-                        **labels,
-                        "game_index": i,
-                        "seat_name": seat_names[k],
-                        "policy": assigned[k],
-                        **sr,
-                    }
-                )
-    schema = games_schema(game, options)
-    games_df = pl.DataFrame(rows, schema=schema, orient="row" if not rows else None)
-    seats_df = None
-    if game.seat_schema:
-        seats_df = pl.DataFrame(seat_rows, schema=seats_schema(game))
-    return games_df, seats_df, total_decisions
-
-
-def side_policy_columns(game: Game, sides: Sequence[str], assigned: Sequence[str]
-                        ) -> dict[str, str]:
-    """``policy_<side>``: the side's spec when all its seats share it, else ``mixed``."""
-    out = {}
-    for side in game.sides:
-        specs = {a for s, a in zip(sides, assigned, strict=True) if s == side}
-        out[f"policy_{side}"] = specs.pop() if len(specs) == 1 else ("mixed" if specs else "")
-    return out
-
-
-_LABEL_SCHEMA: dict[str, Any] = {
-    "run_id": pl.String,
-    "game": pl.String,
-    "game_version": pl.String,
-    "variant_label": pl.String,
+#: The one mapping from a schema's column types to polars (and so parquet) dtypes.
+POLARS_TYPES: dict[ColumnType, type[pl.DataType]] = {
+    "bool": pl.Boolean,
+    "i8": pl.Int8,
+    "i16": pl.Int16,
+    "i32": pl.Int32,
+    "i64": pl.Int64,
+    "f64": pl.Float64,
+    "str": pl.String,
 }
 
 
-def games_schema(game: Game, options: RuleOptions) -> dict[str, Any]:
-    """The explicit schema of the games table (column order included)."""
-    opt: dict[str, Any] = {}
-    for k, v in options.columns().items():
-        opt[k] = (
-            pl.Boolean if isinstance(v, bool)
-            else pl.Int64 if isinstance(v, int)
-            else pl.Float64 if isinstance(v, float)
-            else pl.String
-        )
-    return {
-        **_LABEL_SCHEMA,
-        **opt,
-        **{f"policy_{s}": pl.String for s in game.sides},
-        "policies": pl.String,
-        "game_index": pl.Int64,
-        "seed": pl.Int64,
-        "winner": pl.String,
-        "end_reason": pl.String,
-        "rounds": pl.Int32,
-        "decisions": pl.Int32,
-        **game.measure_schema,
-    }
+def polars_schema(columns: dict[str, ColumnType]) -> dict[str, type[pl.DataType]]:
+    """A table layout (column name → :data:`~balancelab.simulate.core.ColumnType`) as polars.
+
+    Raises:
+        ValueError: a column type that is not a ``ColumnType``.
+    """
+    out = {}
+    for name, t in columns.items():
+        if t not in POLARS_TYPES:
+            raise ValueError(f"column {name!r} has type {t!r}; valid: {', '.join(POLARS_TYPES)}")
+        out[name] = POLARS_TYPES[t]
+    return out
 
 
-def seats_schema(game: Game) -> dict[str, Any]:
-    """The explicit schema of the seats table."""
-    return {
-        **_LABEL_SCHEMA,
-        "game_index": pl.Int64,
-        "seat_name": pl.String,
-        "policy": pl.String,
-        "seat": pl.Int32,
-        **{k: v for k, v in game.seat_schema.items() if k != "seat"},
-    }
+def games_schema(game: Game, options: RuleOptions) -> dict[str, type[pl.DataType]]:
+    """The explicit polars schema of the games table (column order included).
+
+    The layout is :func:`~balancelab.simulate.worker.games_columns`.
+    """
+    return polars_schema(games_columns(game, options))
+
+
+def seats_schema(game: Game) -> dict[str, type[pl.DataType]]:
+    """The explicit polars schema of the seats table (:func:`~.worker.seats_columns`)."""
+    return polars_schema(seats_columns(game))
+
+
+def chunk_frame(columns: Columns, schema: dict[str, type[pl.DataType]]) -> pl.DataFrame:
+    """The polars frame of one table of a chunk, from :func:`play_chunk`'s columns.
+
+    Args:
+        columns: column name → values, as a worker returns them.
+        schema: that table's :func:`games_schema` or :func:`seats_schema`.
+
+    Raises:
+        ValueError: the columns are not the schema's, in its order.
+    """
+    if list(columns) != list(schema):
+        raise ValueError(f"chunk columns {list(columns)} do not match the schema {list(schema)}")
+    return pl.DataFrame([pl.Series(name, columns[name], dtype=dtype)
+                         for name, dtype in schema.items()])
 
 
 # -- the run ---------------------------------------------------------------------------------
@@ -681,6 +575,8 @@ def run(
             c.stop,
             labels_for(c.variant),
         )
+    schemas = [games_schema(game, v) for v in config.variants]
+    seat_schema = seats_schema(game)
     results: Iterator[tuple[Chunk, Any]] | None = None
     try:
         with _backend(backend, scheduler, jobs) as be:
@@ -694,7 +590,10 @@ def run(
             )
             window = WINDOW_PER_WORKER * max(1, joblib.effective_n_jobs(n_jobs))
             results = _windowed(parallel, task, todo, window)
-            for c, (games_df, seats_df, decisions) in results:
+            for c, (games_cols, seats_cols, decisions) in results:
+                # the worker sent plain columns; the frames are built here, in the driver
+                games_df = chunk_frame(games_cols, schemas[c.variant])
+                seats_df = None if seats_cols is None else chunk_frame(seats_cols, seat_schema)
                 try:
                     _write_parquet_atomic(
                         games_df, staging, path / "games" / f"variant={c.variant}" / c.filename
@@ -738,7 +637,7 @@ def _windowed(parallel: Any, task: Callable[[Chunk], Any], todo: list[Chunk],
 
     joblib hands a worker its next task as soon as it finishes one, whether or not the driver
     has consumed the results; were the driver slower than the workers (tiny chunks, a large
-    cluster), finished frames would pile up in memory for the whole run. Windows bound that
+    cluster), finished chunks would pile up in memory for the whole run. Windows bound that
     backlog by the number of workers, never by the number of games; the cost is a short tail
     at each window's end (~3% at 16 chunks per worker).
     """
@@ -859,20 +758,3 @@ def play_one(config: RunConfig, variant: int, game_index: int,
     sides = [game.side_of_seat(options, k) for k in range(len(game.seats(options)))]
     assigned = seat_assignment(config.seat_specs(options), sides, game_index, config.rotate)
     return play_game(game, options, assigned, config.seed, game_index, on_step)
-
-
-def play_game(
-    game: Game,
-    options: RuleOptions,
-    assigned: Sequence[str],
-    seed: int,
-    game_index: int,
-    on_step: Callable[..., None] | None = None,
-) -> PlayedGame:
-    """Game ``game_index`` of a run seeded ``seed``, with one resolved policy spec per seat."""
-    rules_rng, seat_rngs = game_streams(seed, game_index, len(assigned))
-    pols = [
-        policies.build(game, options, k, spec, seat_rngs[k]) for k, spec in enumerate(assigned)
-    ]
-    return play(game, options, pols, rules_rng, on_step=on_step)
-

@@ -12,9 +12,8 @@ import dataclasses
 from typing import ClassVar
 
 import numpy as np
-import polars as pl
 
-from balancelab.simulate.core import Action, Game, GameRecord, State, View
+from balancelab.simulate.core import Action, ColumnType, Game, GameRecord, State, View
 from balancelab.simulate.options import RuleOptions, option
 
 
@@ -85,7 +84,7 @@ class CoinGame(Game):
     options_type = CoinOptions
     sides = ("red", "blue")
     outcomes = ("red", "blue", "draw")
-    measure_schema: ClassVar[dict] = {"flips": pl.Int32, "heads": pl.Int32}
+    measure_schema: ClassVar[dict[str, ColumnType]] = {"flips": "i32", "heads": "i32"}
     chunk_games = 250
     default_policies: ClassVar[dict[str, str]] = {"red": "random", "blue": "random"}
 

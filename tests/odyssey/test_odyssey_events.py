@@ -21,8 +21,8 @@ def test_events_include_setup_and_are_consumed() -> None:
 
 
 def test_crew_names_is_a_measure_and_option_column_constant() -> None:
-    df, _, _ = play_chunk("odyssey", {"crew": "3"}, ["random"] * 4, False, 3, 0, 12, {})
-    assert set(df["crew_members"].to_list()) == {"random"}
-    names = df["crew_names"].to_list()
+    cols, _, _ = play_chunk("odyssey", {"crew": "3"}, ["random"] * 4, False, 3, 0, 12, {})
+    assert set(cols["crew_members"]) == {"random"}
+    names = cols["crew_names"]
     assert all(n.startswith("bowman,") and n.count(",") == 2 for n in names)
     assert len(set(names)) > 1

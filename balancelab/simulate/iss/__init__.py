@@ -34,12 +34,11 @@ version history    1.0 first engine (issue 3).
 from __future__ import annotations
 
 import functools
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import numpy as np
-import polars as pl
 
-from balancelab.simulate.core import Game, State, View
+from balancelab.simulate.core import ColumnType, Game, State, View
 from balancelab.simulate.iss.cards import load_cards
 from balancelab.simulate.iss.engine import IssState, IssView, Static
 from balancelab.simulate.iss.evaluate import evaluate as _evaluate
@@ -62,37 +61,37 @@ class IssGame(Game):
     options_type = IssOptions
     sides = ("player",)
     outcomes = ("seat0", "seat1", "seat2", "seat3", "fedor", "tie")
-    measure_schema: ClassVar[dict[str, Any]] = {
-        "turns": pl.Int32,
-        "launches_russia": pl.Int16,
-        "launches_usa": pl.Int16,
-        "launches": pl.Int16,
-        "tie_break": pl.Boolean,
-        "shared_win": pl.Boolean,
-        "winning_score": pl.Int16,
-        "winning_margin": pl.Int16,
-        "end_nation": pl.String,
-        "shuttles_removed": pl.Boolean,
-        "modules_docked": pl.Int16,
-        "goals_taken": pl.Int16,
-        "extra_actions_won": pl.Int16,
-        "fedor_score": pl.Int16,
-        "fedor_experiments": pl.Int16,
+    measure_schema: ClassVar[dict[str, ColumnType]] = {
+        "turns": "i32",
+        "launches_russia": "i16",
+        "launches_usa": "i16",
+        "launches": "i16",
+        "tie_break": "bool",
+        "shared_win": "bool",
+        "winning_score": "i16",
+        "winning_margin": "i16",
+        "end_nation": "str",
+        "shuttles_removed": "bool",
+        "modules_docked": "i16",
+        "goals_taken": "i16",
+        "extra_actions_won": "i16",
+        "fedor_score": "i16",
+        "fedor_experiments": "i16",
     }
-    seat_schema: ClassVar[dict[str, Any]] = {
-        "seat": pl.Int32,
-        "score": pl.Int16,
-        "tokens": pl.Int16,
-        "external": pl.Int16,
-        "long_stay": pl.Int16,
-        "goals": pl.Int16,
-        "shuttles": pl.Int16,
-        "experiments": pl.Int16,
-        "penalties": pl.Int16,
-        "n_experiments": pl.Int16,
-        "n_shuttles": pl.Int16,
-        "won": pl.Boolean,
-        "rank": pl.Int8,
+    seat_schema: ClassVar[dict[str, ColumnType]] = {
+        "seat": "i32",
+        "score": "i16",
+        "tokens": "i16",
+        "external": "i16",
+        "long_stay": "i16",
+        "goals": "i16",
+        "shuttles": "i16",
+        "experiments": "i16",
+        "penalties": "i16",
+        "n_experiments": "i16",
+        "n_shuttles": "i16",
+        "won": "bool",
+        "rank": "i8",
     }
     chunk_games = 200
     default_policies: ClassVar[dict[str, str]] = {"player": "builder"}

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import numpy as np
-import polars as pl
 
-from balancelab.simulate.core import Game, State, View
+from balancelab.simulate.core import ColumnType, Game, State, View
 from balancelab.simulate.obcy.rules import CHARACTER_NAMES, ObcyOptions
 from balancelab.simulate.obcy.state import N_MISSIONS, ObcyState, ObcyView
 from balancelab.simulate.options import RuleOptions
@@ -24,28 +23,28 @@ class ObcyGame(Game):
     options_type = ObcyOptions
     sides = SEATS
     outcomes = ("expedition", "aliens", "draw", "")
-    measure_schema: ClassVar[dict[str, Any]] = {
-        "tasks_completed": pl.Int16,
-        "points_at_end": pl.Int16,
-        "queen_fights": pl.Int16,
-        "queen_killed": pl.Boolean,
-        "queen_round": pl.Int16,
-        "hatching_after_queen": pl.Boolean,
-        "survivors": pl.Int8,
-        "characters_killed": pl.Int8,
-        "aliens_hatched": pl.Int16,
-        "alien_strength_hatched": pl.Int16,
-        "aliens_killed": pl.Int16,
-        "aliens_merged": pl.Int16,
-        "aliens_on_board": pl.Int16,
-        "missions_drawn": pl.Int16,
-        "missions_discarded": pl.Int16,
-        "shots_fired": pl.Int16,
-        "grenades_thrown": pl.Int16,
-        "charges_used": pl.Int16,
-        "transporter_moves": pl.Int16,
-        "airlock_exits": pl.Int16,
-        **{f"alive_{n.lower()}": pl.Boolean for n in CHARACTER_NAMES},
+    measure_schema: ClassVar[dict[str, ColumnType]] = {
+        "tasks_completed": "i16",
+        "points_at_end": "i16",
+        "queen_fights": "i16",
+        "queen_killed": "bool",
+        "queen_round": "i16",
+        "hatching_after_queen": "bool",
+        "survivors": "i8",
+        "characters_killed": "i8",
+        "aliens_hatched": "i16",
+        "alien_strength_hatched": "i16",
+        "aliens_killed": "i16",
+        "aliens_merged": "i16",
+        "aliens_on_board": "i16",
+        "missions_drawn": "i16",
+        "missions_discarded": "i16",
+        "shots_fired": "i16",
+        "grenades_thrown": "i16",
+        "charges_used": "i16",
+        "transporter_moves": "i16",
+        "airlock_exits": "i16",
+        **{f"alive_{n.lower()}": "bool" for n in CHARACTER_NAMES},
     }
     chunk_games = 25
     default_policies: ClassVar[dict[str, str]] = {"expedition": "dash", "aliens": "hunter"}

@@ -5,14 +5,11 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 import numpy as np
-import polars as pl
 
-from balancelab.simulate.core import Game, State, View
+from balancelab.simulate.core import ColumnType, Game, State, View
 from balancelab.simulate.odyssey import cards as C
 from balancelab.simulate.odyssey.rules import CREWMEMBERS, OdysseyOptions
 from balancelab.simulate.odyssey.state import OdysseyState, OdysseyView, ctx_for
-
-_I8, _I16 = pl.Int8, pl.Int16
 
 
 class OdysseyGame(Game):
@@ -24,41 +21,41 @@ class OdysseyGame(Game):
     options_type = OdysseyOptions
     sides: ClassVar[tuple[str, ...]] = ("hal", "crew")
     outcomes: ClassVar[tuple[str, ...]] = ("hal", "crew", "")
-    measure_schema: ClassVar[dict[str, Any]] = {
-        "crew_names": pl.String,
-        "first_crewmember": pl.String,
-        "systems_terminated": _I8,
-        "terminated_systems": pl.String,
-        "malfunctions_grv": _I8,
-        "malfunctions_mem": _I8,
-        "malfunctions_com": _I8,
-        "malfunctions_lif": _I8,
-        "disconnects": _I8,
-        "hal_marker": _I8,
-        "malfunctions_played": _I16,
-        "malfunctions_repaired": _I16,
-        "played_grv": _I16,
-        "played_mem": _I16,
-        "played_com": _I16,
-        "played_lif": _I16,
-        "repaired_grv": _I16,
-        "repaired_mem": _I16,
-        "repaired_com": _I16,
-        "repaired_lif": _I16,
-        "hal_draw_left": _I8,
-        "hal_reshuffles": _I16,
-        "crew_reshuffles": _I16,
-        "doors_closed": _I8,
-        "doors_opened": _I8,
-        "hal_played_door": _I8,
-        "hal_played_target": _I16,
-        "hal_played_scan": _I16,
-        "hal_played_lipread": _I16,
-        "target_hits": _I16,
-        "cancels": _I16,
-        "recovers": _I16,
-        "gives": _I16,
-        "hal_turns": _I16,
+    measure_schema: ClassVar[dict[str, ColumnType]] = {
+        "crew_names": "str",
+        "first_crewmember": "str",
+        "systems_terminated": "i8",
+        "terminated_systems": "str",
+        "malfunctions_grv": "i8",
+        "malfunctions_mem": "i8",
+        "malfunctions_com": "i8",
+        "malfunctions_lif": "i8",
+        "disconnects": "i8",
+        "hal_marker": "i8",
+        "malfunctions_played": "i16",
+        "malfunctions_repaired": "i16",
+        "played_grv": "i16",
+        "played_mem": "i16",
+        "played_com": "i16",
+        "played_lif": "i16",
+        "repaired_grv": "i16",
+        "repaired_mem": "i16",
+        "repaired_com": "i16",
+        "repaired_lif": "i16",
+        "hal_draw_left": "i8",
+        "hal_reshuffles": "i16",
+        "crew_reshuffles": "i16",
+        "doors_closed": "i8",
+        "doors_opened": "i8",
+        "hal_played_door": "i8",
+        "hal_played_target": "i16",
+        "hal_played_scan": "i16",
+        "hal_played_lipread": "i16",
+        "target_hits": "i16",
+        "cancels": "i16",
+        "recovers": "i16",
+        "gives": "i16",
+        "hal_turns": "i16",
     }
     chunk_games = 200
     default_policies: ClassVar[dict[str, str]] = {"hal": "hal-pressure", "crew": "crew-team"}

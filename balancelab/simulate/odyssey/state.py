@@ -229,12 +229,13 @@ class Ctx:
         return r
 
 
-_CTX: dict[OdysseyOptions, Ctx] = {}
-#: HAL's legal plays/discards by (phase, hidden counts, revealed cards): options-independent
-_HAL_LEGAL: dict[tuple[int, ...], list[int]] = {}
+_CTX: Final[dict[OdysseyOptions, Ctx]] = {}
+#: HAL's legal plays/discards by (phase, hidden counts, revealed cards): options-independent;
+#: cleared past 20,000 entries (~9 MB: a worker's memory stays flat)
+_HAL_LEGAL: Final[dict[tuple[int, ...], list[int]]] = {}
 
 
-_CTX_BY_ID: dict[int, tuple[OdysseyOptions, Ctx]] = {}
+_CTX_BY_ID: Final[dict[int, tuple[OdysseyOptions, Ctx]]] = {}
 
 
 def ctx_for(options: OdysseyOptions) -> Ctx:
@@ -764,7 +765,7 @@ class OdysseyState(State):
                 base = (OP_HAL_PLAY if ph == T_HAL_PLAY else OP_HAL_DISCARD) * 1000
                 out = [base + k for k in range(C.N_HAL_KINDS) if hid[k]]
                 out.extend([base + REV + k for k in sorted(set(self.hal_rev))])
-                if len(_HAL_LEGAL) > 100_000:
+                if len(_HAL_LEGAL) > 20_000:
                     _HAL_LEGAL.clear()
                 _HAL_LEGAL[key] = out
             return out[:]

@@ -1,0 +1,230 @@
+"""The worker side of a run: play a chunk of games into plain Python columns.
+
+A runner worker (a loky process) imports this module, the game registry, the game's engine
+and its policies, and nothing else of balancelab. None of them may import polars, pyarrow,
+scipy or matplotlib: polars alone added ~30 MB to every worker's RSS (pyarrow would add ~25 MB
+more), which kept a 1,000,000-game run on two workers above 400 MB (issue 6). A worker returns
+plain lists, one per column, and the driver (:func:`balancelab.simulate.runner.chunk_frame`)
+builds the polars frames from them; ``tests/test_worker_imports.py`` holds the rule.
+
+The tables' layouts (column names, order and :data:`~balancelab.simulate.core.ColumnType`) are
+defined here, once, by :func:`games_columns` and :func:`seats_columns`; the runner maps them to
+polars dtypes (``runner.games_schema``/``runner.seats_schema``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import itertools
+import multiprocessing
+import signal
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+from balancelab.games import get_game
+from balancelab.policies import base as policies
+from balancelab.simulate.core import ColumnType, Game, PlayedGame, game_streams, play
+from balancelab.simulate.options import RuleOptions
+
+#: One table's chunk as plain Python: column name → one value per row, in table order.
+Columns = dict[str, list[Any]]
+
+#: The label columns that open both tables (the run's and the variant's names).
+LABEL_COLUMNS: dict[str, ColumnType] = {
+    "run_id": "str",
+    "game": "str",
+    "game_version": "str",
+    "variant_label": "str",
+}
+
+
+def games_columns(game: Game, options: RuleOptions) -> dict[str, ColumnType]:
+    """The games table's layout: column name → type, in column order.
+
+    The labels (:data:`LABEL_COLUMNS`), one column per rule option (typed by its value:
+    ``bool``, int → ``i64``, float → ``f64``, else ``str``), ``policy_<side>`` per side,
+    ``policies``, the columns every game has (``game_index`` … ``decisions``), then the game's
+    ``measure_schema``.
+    """
+    opt: dict[str, ColumnType] = {}
+    for k, v in options.columns().items():
+        opt[k] = (
+            "bool" if isinstance(v, bool)
+            else "i64" if isinstance(v, int)
+            else "f64" if isinstance(v, float)
+            else "str"
+        )
+    return {
+        **LABEL_COLUMNS,
+        **opt,
+        **{f"policy_{s}": "str" for s in game.sides},
+        "policies": "str",
+        "game_index": "i64",
+        "seed": "i64",
+        "winner": "str",
+        "end_reason": "str",
+        "rounds": "i32",
+        "decisions": "i32",
+        **game.measure_schema,
+    }
+
+
+def seats_columns(game: Game) -> dict[str, ColumnType]:
+    """The seats table's layout (games with per-seat scores): column name → type, in order."""
+    return {
+        **LABEL_COLUMNS,
+        "game_index": "i64",
+        "seat_name": "str",
+        "policy": "str",
+        "seat": "i32",
+        **{k: v for k, v in game.seat_schema.items() if k != "seat"},
+    }
+
+
+def seat_assignment(specs: Sequence[str], sides: Sequence[str], game_index: int,
+                    rotate: bool) -> list[str]:
+    """The policy spec of each seat in one game.
+
+    With ``rotate``, the specs of the seats of each side are permuted: game *i* takes the
+    ``i % n!``-th distinct permutation, so over ``n!`` consecutive games every permutation is
+    played equally often. Identical specs make rotation a no-op.
+    """
+    if not rotate:
+        return list(specs)
+    out = list(specs)
+    for side in dict.fromkeys(sides):
+        idx = [i for i, s in enumerate(sides) if s == side]
+        vals = [specs[i] for i in idx]
+        if len(set(vals)) < 2:
+            continue
+        perms = list(itertools.permutations(vals))
+        perm = perms[game_index % len(perms)]
+        for i, v in zip(idx, perm, strict=True):
+            out[i] = v
+    return out
+
+
+def _leave_ctrl_c_to_the_driver() -> None:
+    """In a worker process, ignore SIGINT: Ctrl-C in a terminal reaches the whole process
+    group, and the driver alone handles it (keeps the finished chunks, stops the workers).
+    A worker caught between two tasks would otherwise print a traceback."""
+    if (multiprocessing.parent_process() is not None
+            and threading.current_thread() is threading.main_thread()):
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@contextlib.contextmanager
+def gc_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector while a chunk plays.
+
+    The engines and players allocate many short-lived tuples and lists and no reference
+    cycles (reference counting frees them all), so the collector's passes are pure overhead:
+    about 10% of the 2001 engine's time. Any cycle a policy might make is collected when the
+    chunk ends.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def play_chunk(
+    game_name: str,
+    options_dict: dict[str, Any],
+    specs: list[str],
+    rotate: bool,
+    seed: int,
+    start: int,
+    stop: int,
+    labels: dict[str, Any],
+) -> tuple[Columns, Columns | None, int]:
+    """Play games ``[start, stop)`` of one variant (runs in a worker).
+
+    Returns:
+        (games columns, seats columns or None when the game has no seats table, decisions
+        made). Each columns dict holds one list per column of :func:`games_columns` /
+        :func:`seats_columns`, in that order, with ``stop - start`` values (one per seat and
+        game for the seats): Python ``str``/``int``/``bool``/``float``, ``None`` for a value
+        the game did not report (or a label not given). The driver turns them into frames
+        with :func:`balancelab.simulate.runner.chunk_frame`.
+    """
+    _leave_ctrl_c_to_the_driver()
+    game = get_game(game_name)
+    options = game.options_type.from_strings(options_dict)
+    seat_names = game.seats(options)
+    sides = [game.side_of_seat(options, i) for i in range(len(seat_names))]
+    games_cols: Columns = {name: [] for name in games_columns(game, options)}
+    seats_cols: Columns | None = (
+        {name: [] for name in seats_columns(game)} if game.seat_schema else None
+    )
+    opt_cols = options.columns()
+    total_decisions = 0
+    with gc_paused():
+        for i in range(start, stop):
+            assigned = seat_assignment(specs, sides, i, rotate)
+            played = play_game(game, options, assigned, seed, i)
+            rec = played.record
+            total_decisions += played.decisions
+            row: dict[str, Any] = {
+                **labels,
+                **opt_cols,
+                **side_policy_columns(game, sides, assigned),
+                "policies": ";".join(f"{n}={s}" for n, s in zip(seat_names, assigned, strict=True)),
+                "game_index": i,
+                "seed": seed,
+                "winner": rec.winner,
+                "end_reason": rec.end_reason,
+                "rounds": rec.rounds,
+                "decisions": played.decisions,
+                **rec.measures,
+            }
+            _append_row(games_cols, row)
+            if seats_cols is None:
+                continue
+            for sr in rec.seat_rows:
+                k = sr["seat"]
+                _append_row(seats_cols, {
+                    **labels,
+                    "game_index": i,
+                    "seat_name": seat_names[k],
+                    "policy": assigned[k],
+                    **sr,
+                })
+    return games_cols, seats_cols, total_decisions
+
+
+def _append_row(columns: Columns, row: dict[str, Any]) -> None:
+    """Append one row to its table's columns (a column the row lacks gets None)."""
+    for name, col in columns.items():
+        col.append(row.get(name))
+
+
+def side_policy_columns(game: Game, sides: Sequence[str], assigned: Sequence[str]
+                        ) -> dict[str, str]:
+    """``policy_<side>``: the side's spec when all its seats share it, else ``mixed``."""
+    out = {}
+    for side in game.sides:
+        specs = {a for s, a in zip(sides, assigned, strict=True) if s == side}
+        out[f"policy_{side}"] = specs.pop() if len(specs) == 1 else ("mixed" if specs else "")
+    return out
+
+
+def play_game(
+    game: Game,
+    options: RuleOptions,
+    assigned: Sequence[str],
+    seed: int,
+    game_index: int,
+    on_step: Callable[..., None] | None = None,
+) -> PlayedGame:
+    """Game ``game_index`` of a run seeded ``seed``, with one resolved policy spec per seat."""
+    rules_rng, seat_rngs = game_streams(seed, game_index, len(assigned))
+    pols = [
+        policies.build(game, options, k, spec, seat_rngs[k]) for k, spec in enumerate(assigned)
+    ]
+    return play(game, options, pols, rules_rng, on_step=on_step)
