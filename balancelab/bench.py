@@ -38,7 +38,25 @@ import numpy as np
 from balancelab import build
 from balancelab.games import GAME_MODULES, get_game
 from balancelab.simulate.core import Game, State, game_streams
+from balancelab.simulate.options import RuleOptions
 from balancelab.simulate.runner import RunConfig, plan_chunks, play_chunk, run
+
+#: Rule options each game is measured with, unless ``--set`` says otherwise: 1998 ISS at four
+#: players (its longest games, and the setting its speed target names); others at defaults.
+SETTINGS: dict[str, dict[str, str]] = {"iss": {"players": "4"}}
+
+
+def variants(game_name: str, options: dict[str, str] | None) -> list[RuleOptions]:
+    """The one variant a measurement plays: ``options`` (rule option name → value), or the
+    default options when empty.
+
+    Raises:
+        balancelab.simulate.options.OptionError: an unknown option or a bad value.
+    """
+    if not options:
+        return []
+    return [get_game(game_name).options_type.from_strings(options)]
+
 
 #: Memory-run sizes of the quick default and of ``--full``.
 QUICK_MEMORY_GAMES = (10_000,)
@@ -65,7 +83,8 @@ def policy_sets(game: Game) -> dict[str, dict[str, str]]:
 
 
 def single_worker(game_name: str, policies: dict[str, str], *, seconds: float = 2.0,
-                  games: int | None = None, seed: int = 0) -> dict[str, Any]:
+                  games: int | None = None, seed: int = 0,
+                  options: dict[str, str] | None = None) -> dict[str, Any]:
     """Games/s and decisions/s of one worker (this process) playing chunks.
 
     Args:
@@ -74,17 +93,19 @@ def single_worker(game_name: str, policies: dict[str, str], *, seconds: float = 
         seconds: play chunks until this much time has passed (ignored when ``games`` is set).
         games: play exactly this many games.
         seed: run seed.
+        options: rule options (name → value); None for the defaults.
 
     Returns:
         ``{"games", "seconds", "decisions", "games_per_s", "decisions_per_s",
         "decisions_per_game"}``.
     """
-    config = RunConfig(game=game_name, variants=[], policies=policies, seed=seed, games=1)
-    options = config.variants[0]
-    specs = config.seat_specs(options)
+    config = RunConfig(game=game_name, variants=variants(game_name, options), policies=policies,
+                       seed=seed, games=1)
+    rules = config.variants[0]
+    specs = config.seat_specs(rules)
     labels = {"run_id": "bench", "game": game_name, "game_version": config.game_obj.version,
-              "variant_label": options.label()}
-    opts = options.as_dict()
+              "variant_label": rules.label()}
+    opts = rules.as_dict()
     play_chunk(game_name, opts, specs, config.rotate, seed, 10**9, 10**9 + 1, labels)  # warm-up
     done = decisions = 0
     batch = 1
@@ -115,7 +136,8 @@ def single_worker(game_name: str, policies: dict[str, str], *, seconds: float = 
 
 
 def scaling(game_name: str, policies: dict[str, str], games: int, *, jobs: int = -1,
-            seed: int = 0, repeat: int = 2) -> dict[str, Any]:
+            seed: int = 0, repeat: int = 2, options: dict[str, str] | None = None
+            ) -> dict[str, Any]:
     """Wall time of the same run with one worker and with ``jobs`` workers (parquet written).
 
     Each is timed ``repeat`` times, interleaved, and the best time kept (the usual defence
@@ -128,7 +150,8 @@ def scaling(game_name: str, policies: dict[str, str], games: int, *, jobs: int =
     n = workers(jobs)
 
     def config(g: int) -> RunConfig:
-        return RunConfig(game=game_name, variants=[], policies=policies, seed=seed, games=g)
+        return RunConfig(game=game_name, variants=variants(game_name, options),
+                         policies=policies, seed=seed, games=g)
 
     with tempfile.TemporaryDirectory(prefix="balancelab-bench-") as tmp:
         # start the loky pool and import the game in every worker before timing
@@ -161,8 +184,10 @@ _RUN_SCRIPT = """
 import json, sys
 from balancelab.simulate.runner import RunConfig, run
 a = json.loads(sys.argv[1])
-config = RunConfig(game=a["game"], variants=[], policies=a["policies"], seed=a["seed"],
-                   games=a["games"], chunk_games=a["chunk_games"])
+from balancelab.bench import variants
+config = RunConfig(game=a["game"], variants=variants(a["game"], a["options"]),
+                   policies=a["policies"], seed=a["seed"], games=a["games"],
+                   chunk_games=a["chunk_games"])
 s = run(config, a["out"], jobs=a["jobs"], backend=a["backend"])
 assert s.games_written == a["games"], s
 """
@@ -170,7 +195,8 @@ assert s.games_written == a["games"], s
 
 def peak_memory(game_name: str, policies: dict[str, str], games: int, *, jobs: int = -1,
                 backend: str = "loky", seed: int = 0, out: Path | None = None,
-                chunk_games: int | None = None, interval: float = 0.05) -> dict[str, Any]:
+                chunk_games: int | None = None, interval: float = 0.05,
+                options: dict[str, str] | None = None) -> dict[str, Any]:
     """Peak memory of a full run of ``games`` games played in a fresh Python process.
 
     The run is :func:`~balancelab.simulate.runner.run` itself (parquet written to ``out`` or a
@@ -195,9 +221,10 @@ def peak_memory(game_name: str, policies: dict[str, str], games: int, *, jobs: i
         target = out or Path(tmp) / "run"
         arg = json.dumps({"game": game_name, "policies": policies, "seed": seed, "games": games,
                           "jobs": jobs, "backend": backend, "out": str(target),
-                          "chunk_games": chunk_games})
+                          "chunk_games": chunk_games, "options": options or {}})
         chunks = len(plan_chunks(1, games, RunConfig(
-            game=game_name, variants=[], games=games, chunk_games=chunk_games).chunk_games or 1))
+            game=game_name, variants=variants(game_name, options), games=games,
+            chunk_games=chunk_games).chunk_games or 1))
         t0 = time.perf_counter()
         proc = subprocess.Popen([sys.executable, "-c", _RUN_SCRIPT, arg],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
@@ -271,13 +298,14 @@ def peak_memory(game_name: str, policies: dict[str, str], games: int, *, jobs: i
 # -- search primitives -----------------------------------------------------------------------
 
 
-def mid_game_state(game: Game, seed: int = 0) -> State:
-    """A state about halfway through a game played with uniformly random actions."""
-    options = game.options_type()
-    n_seats = len(game.seats(options))
+def mid_game_state(game: Game, seed: int = 0, options: dict[str, str] | None = None) -> State:
+    """A state about halfway through a game played with uniformly random actions (``options``:
+    rule option name → value, None for the defaults)."""
+    opts = game.options_type.from_strings(options or {})
+    n_seats = len(game.seats(opts))
     rules, _ = game_streams(seed, 0, n_seats)
     rng = np.random.default_rng(seed)
-    start = game.new_initial_state(options, rules)
+    start = game.new_initial_state(opts, rules)
     probe = start.copy()
     steps = 0
     while not probe.is_terminal():
@@ -293,15 +321,15 @@ def mid_game_state(game: Game, seed: int = 0) -> State:
     return state
 
 
-def search_primitives(game_name: str, *, seconds: float = 1.0, seed: int = 0
-                      ) -> dict[str, Any]:
+def search_primitives(game_name: str, *, seconds: float = 1.0, seed: int = 0,
+                      options: dict[str, str] | None = None) -> dict[str, Any]:
     """``State.copy()``/s and random rollouts/s from a mid-game state.
 
     Returns:
         ``{"copies_per_s", "rollouts_per_s", "rollout_steps_per_s", "steps_per_rollout"}``.
     """
     game = get_game(game_name)
-    state = mid_game_state(game, seed)
+    state = mid_game_state(game, seed, options)
     budget = seconds / 2
     copies = 0
     t0 = time.perf_counter()
@@ -334,7 +362,8 @@ def search_primitives(game_name: str, *, seconds: float = 1.0, seed: int = 0
 
 def bench_game(game_name: str, *, seconds: float = 2.0, games: int | None = None,
                jobs: int = -1, memory_games: Sequence[int] = QUICK_MEMORY_GAMES,
-               memory_budget: float | None = 60.0, log: Log = _quiet) -> dict[str, Any]:
+               memory_budget: float | None = 60.0, options: dict[str, str] | None = None,
+               log: Log = _quiet) -> dict[str, Any]:
     """Every figure of one game (see the module docstring).
 
     Args:
@@ -346,31 +375,36 @@ def bench_game(game_name: str, *, seconds: float = 2.0, games: int | None = None
         memory_games: sizes of the memory runs (default policies); empty to skip.
         memory_budget: skip a memory run estimated to take longer than this many seconds
             (None: never skip).
+        options: rule options (name → value); None for :data:`SETTINGS` (else the defaults).
         log: progress messages.
 
     Returns:
-        ``{"game", "available": True, "version", "policies": {set: {"single", "scaling"}},
-        "search", "memory": [...]}``, or ``{"game", "available": False, "error"}`` when the
-        game cannot be imported (:func:`bench` also reports a game whose measurement raised
-        as ``{"game", "available": True, "error": "failed: ..."}``).
+        ``{"game", "available": True, "version", "setting", "policies": {set: {"single",
+        "scaling"}}, "search", "memory": [...]}``, or ``{"game", "available": False,
+        "error"}`` when the game cannot be imported (:func:`bench` also reports a game whose
+        measurement raised as ``{"game", "available": True, "error": "failed: ..."}``).
     """
     try:
         game = get_game(game_name)
     except ImportError as exc:
         return {"game": game_name, "available": False, "error": f"not importable: {exc}"}
+    if options is None:
+        options = SETTINGS.get(game_name, {})
+    setting = variants(game_name, options)
     out: dict[str, Any] = {"game": game_name, "available": True, "version": game.version,
+                           "setting": setting[0].label() if setting else "defaults",
                            "chunk_games": game.chunk_games, "policies": {}, "memory": []}
     for label, pols in policy_sets(game).items():
         log(f"{game_name} [{label}]: one worker")
-        single = single_worker(game_name, pols, seconds=seconds, games=games)
+        single = single_worker(game_name, pols, seconds=seconds, games=games, options=options)
         n_games = max(int(single["games_per_s"] * seconds), 8 * workers(jobs))
         log(f"{game_name} [{label}]: {n_games} games with 1 and {workers(jobs)} workers")
         out["policies"][label] = {
             "single": single,
-            "scaling": scaling(game_name, pols, n_games, jobs=jobs),
+            "scaling": scaling(game_name, pols, n_games, jobs=jobs, options=options),
         }
     log(f"{game_name}: copies and rollouts")
-    out["search"] = search_primitives(game_name, seconds=min(seconds, 2.0))
+    out["search"] = search_primitives(game_name, seconds=min(seconds, 2.0), options=options)
     rate = out["policies"]["default"]["scaling"]["games_per_s_n"]
     for n in memory_games:
         estimate = n / rate
@@ -378,7 +412,7 @@ def bench_game(game_name: str, *, seconds: float = 2.0, games: int | None = None
             out["memory"].append({"games": n, "skipped": f"~{estimate:.0f} s; use --full"})
             continue
         log(f"{game_name}: peak memory of a {n:,}-game run (~{estimate:.0f} s)")
-        out["memory"].append(peak_memory(game_name, {}, n, jobs=jobs))
+        out["memory"].append(peak_memory(game_name, {}, n, jobs=jobs, options=options))
     return out
 
 
@@ -397,18 +431,21 @@ def machine() -> dict[str, Any]:
 
 def bench(game_names: Sequence[str] | None = None, *, seconds: float = 1.0,
           games: int | None = None, jobs: int = -1, full: bool = False,
-          memory_games: Sequence[int] | None = None, log: Log = _quiet) -> dict[str, Any]:
+          memory_games: Sequence[int] | None = None, options: dict[str, str] | None = None,
+          log: Log = _quiet) -> dict[str, Any]:
     """Run the suite on some games (default: every registered game).
 
     Args:
         full: memory runs of 10,000 and 100,000 games, never skipped for time.
         memory_games: explicit memory-run sizes (overrides ``full``'s).
+        options: rule options (name → value) for every game measured, over :data:`SETTINGS`.
 
     Returns:
         ``{"machine": {...}, "jobs": workers, "games": [per-game dicts]}``, JSON-ready.
 
     Raises:
         ValueError: an unknown game name.
+        balancelab.simulate.options.OptionError: an option a game does not have, or a bad value.
     """
     started = machine()  # load average before the suite adds its own
     names = list(game_names or sorted(GAME_MODULES))
@@ -416,6 +453,9 @@ def bench(game_names: Sequence[str] | None = None, *, seconds: float = 1.0,
         if name not in GAME_MODULES:
             raise ValueError(f"unknown game {name!r}; valid games: "
                              f"{', '.join(sorted(GAME_MODULES))}")
+    settings = {name: {**SETTINGS.get(name, {}), **(options or {})} for name in names}
+    for name in names:
+        variants(name, settings[name])  # a bad option fails here, before any measurement
     if memory_games is None:
         memory_games = FULL_MEMORY_GAMES if full else QUICK_MEMORY_GAMES
     results = []
@@ -423,7 +463,8 @@ def bench(game_names: Sequence[str] | None = None, *, seconds: float = 1.0,
         try:
             results.append(bench_game(name, seconds=seconds, games=games, jobs=jobs,
                                       memory_games=memory_games,
-                                      memory_budget=None if full else 30.0, log=log))
+                                      memory_budget=None if full else 30.0,
+                                      options=settings[name], log=log))
         except Exception as exc:  # one broken engine must not hide the others' figures
             results.append({"game": name, "available": True,
                             "error": f"failed: {type(exc).__name__}: {exc}"})
@@ -453,14 +494,16 @@ def tables(results: dict[str, Any]) -> list[Any]:
         if "error" in g:
             missing.append(Text(f"{g['game']}: {g['error']}", style="dim"))
             continue
+        setting = g.get("setting", "defaults")
+        name = g["game"] if setting == "defaults" else f"{g['game']} ({setting})"
         for label, r in g["policies"].items():
             s, sc = r["single"], r["scaling"]
-            speed.add_row(g["game"], label, f"{s['games_per_s']:,.0f}",
+            speed.add_row(name, label, f"{s['games_per_s']:,.0f}",
                           f"{s['decisions_per_s']:,.0f}", f"{s['decisions_per_game']:.1f}",
                           f"{sc['games_per_s_n']:,.0f}", f"{sc['speedup']:.2f}×",
                           f"{sc['efficiency']:.2f}")
         sr = g["search"]
-        first = [g["game"], f"{sr['copies_per_s']:,.0f}", f"{sr['rollouts_per_s']:,.0f}",
+        first = [name, f"{sr['copies_per_s']:,.0f}", f"{sr['rollouts_per_s']:,.0f}",
                  f"{sr['steps_per_rollout']:.0f}"]
         mems = g["memory"] or [{"games": 0, "skipped": "not measured"}]
         for i, m in enumerate(mems):

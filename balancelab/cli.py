@@ -660,10 +660,18 @@ def bench(
     json_out: Annotated[
         Path | None, typer.Option("--json", help="Also write every figure to this JSON file.")
     ] = None,
+    set_: Annotated[
+        list[str] | None,
+        typer.Option("--set", help="A rule option KEY=VALUE for every game measured "
+                     "(repeatable), e.g. --set players=2 for iss."),
+    ] = None,
 ) -> None:
     """Measure each game with its default policies and with random: games/s and decisions/s
     on one worker, speed-up and efficiency with all workers, peak memory (driver + workers)
     of full runs, and State.copy()/s and random rollouts/s from a mid-game state.
+
+    Games play their default rules, except 1998 ISS at four players (its longest games);
+    [bold]--set[/] changes that.
 
     The quick default takes one to two minutes on 2 idle cores; [bold]--full[/] adds
     100,000-game memory runs (minutes). Figures assume idle cores: the table warns when the
@@ -688,7 +696,9 @@ def bench(
     s = suite
     with err.status("benchmarking…") as status:
         results = s.bench(game or None, seconds=seconds, games=games, jobs=jobs, full=full,
-                          memory_games=sizes, log=lambda msg: status.update(msg))
+                          memory_games=sizes,
+                          options={k: str(v) for k, v in parse_game_args([], set_ or []).items()},
+                          log=lambda msg: status.update(msg))
     for table in s.tables(results):
         console.print(table)
     if json_out is not None:

@@ -383,6 +383,19 @@ def test_bench_errors(monkeypatch: pytest.MonkeyPatch) -> None:
     assert res.exit_code == 1 and "comma-separated numbers" in res.output
 
 
+def test_bench_measures_iss_at_four_players_unless_set() -> None:
+    from balancelab import bench as suite
+
+    assert suite.SETTINGS["iss"] == {"players": "4"}
+    (four,) = suite.variants("iss", suite.SETTINGS["iss"])
+    assert four.players == 4 and suite.variants("odyssey", {}) == []
+    one = suite.single_worker("iss", {}, games=3, options={"players": "4"})
+    two = suite.single_worker("iss", {}, games=3, options={"players": "2"})
+    assert one["decisions_per_game"] > two["decisions_per_game"]  # four players decide more
+    res = cli.invoke(app, ["bench", "iss", "--set", "players=9"])
+    assert res.exit_code == 1 and "players" in res.output and "Traceback" not in res.output
+
+
 def test_runner_module_keeps_its_public_surface() -> None:
     for name in ("RunConfig", "run", "resume_config", "plan_chunks", "play_chunk",
                  "scan_games", "load_games", "replay", "play_one", "play_game"):
