@@ -33,6 +33,13 @@ class CompileIfPossible(MypycBuildHook):  # type: ignore[misc]
                 "compiler and the Python headers (Debian: gcc python3-dev) and reinstall for "
                 "the compiled engines.")
 
+    def finalize(self, version: str, build_data: dict[str, Any], artifact_path: str) -> None:
+        """A regular wheel carries its compiled modules: remove the copies hatch-mypyc built
+        in the source tree, so that code run from the checkout is never an old build. (An
+        editable install imports them from the tree, and keeps them.)"""
+        if version == "standard":
+            self.clean([version])
+
 
 def get_build_hook() -> type[CompileIfPossible]:
     """The hook hatchling loads (the module also imports hatch-mypyc's own class)."""

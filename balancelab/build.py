@@ -46,21 +46,29 @@ def compiled() -> dict[str, bool]:
 
 
 def describe() -> str:
-    """One line for ``--version`` and ``bench``: ``compiled (mypyc, 6/6 modules)`` or
+    """One line for ``--version`` and ``bench``: ``compiled with mypyc, 9/9 modules`` or
     ``pure Python``."""
     done = sum(compiled().values())
     if done == 0:
         return "pure Python"
-    return f"compiled (mypyc, {done}/{len(COMPILED_MODULES)} modules)"
+    return f"compiled with mypyc, {done}/{len(COMPILED_MODULES)} modules"
+
+
+#: A source this much newer than its compiled module was edited after the build (an install
+#: writes the two a moment apart, in either order).
+STALE_AFTER_SECONDS = 2.0
 
 
 def stale() -> list[str]:
-    """Compiled modules whose source was edited after they were built: Python would run the
-    old compiled code. Empty for a normal install."""
+    """Compiled modules of a source checkout (an editable install) whose source was edited
+    after they were built: Python would run the old compiled code. Always empty for an
+    installed wheel, whose files are never edited."""
+    if not (_ROOT / "pyproject.toml").exists():
+        return []
     out = []
     for m in COMPILED_MODULES:
         source, exts = _paths(m)
-        if exts and source.exists() and source.stat().st_mtime > max(
+        if exts and source.exists() and source.stat().st_mtime > STALE_AFTER_SECONDS + max(
                 e.stat().st_mtime for e in exts):
             out.append(m)
     return out
@@ -72,5 +80,5 @@ def warn_if_stale() -> None:
     if old:
         warnings.warn(
             f"balancelab: {', '.join(old)} changed after it was compiled, and the old compiled "
-            "code is what runs; re-run `pip install -e .` (or delete the .so files beside "
-            "them for pure Python)", stacklevel=3)
+            "code is what runs; re-run `pip install -e .` in the checkout (or delete the .so "
+            "files beside them to run pure Python)", stacklevel=3)

@@ -66,7 +66,7 @@ def domain_errors(fn: F) -> F:
             return fn(*args, **kwargs)
         except typer.Exit:  # a RuntimeError subclass: let exit codes (130) through
             raise
-        except (ValueError, RuntimeError, FileNotFoundError, NotImplementedError) as exc:
+        except (ValueError, RuntimeError, OSError, NotImplementedError) as exc:
             err.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False)
             raise typer.Exit(1) from None
 
@@ -321,10 +321,15 @@ def _run(config: Any, path: Path, *, jobs: int, backend: str, scheduler: str | N
             f"kept in {path}; finish with: balancelab resume {path}"
         )
         raise typer.Exit(130)
-    rate = summary.games_written / max(summary.wall_seconds, 1e-9)
-    n = summary.games_written
-    err.print(f"wrote {n:,} game{'s' if n != 1 else ''} to {path} "
-              f"({summary.wall_seconds:.1f} s this session, {rate:,.0f} games/s)")
+    n, total = summary.games_played, summary.games_written
+    if n == 0:
+        err.print(f"{path} already holds all {total:,} games; nothing to play")
+    else:
+        rate = n / max(summary.wall_seconds, 1e-9)
+        held = f" (the run now holds {total:,})" if total != n else ""
+        shown = f"{rate:,.0f}" if rate >= 10 else f"{rate:.2g}"
+        err.print(f"wrote {n:,} game{'s' if n != 1 else ''} to {path}{held} in "
+                  f"{summary.wall_seconds:.1f} s, {shown} games/s")
     return summary
 
 
@@ -461,9 +466,14 @@ def report(
 ) -> None:
     """Write a Markdown and a self-contained HTML report of a run, and print its headline."""
     from balancelab.reports import write_report
+    from balancelab.simulate.runner import read_manifest
 
     paths = write_report([run_dir], out)
     console.print(paths.headline, highlight=False, markup=False)
+    m = read_manifest(run_dir)
+    if not m.get("complete"):
+        err.print(f"[yellow]Incomplete run:[/] {m['games_written']:,} of {m['games_total']:,} "
+                  f"games written; finish with: balancelab resume {run_dir}")
     console.print(f"Markdown: {paths.markdown}\nHTML: {paths.html}")
 
 

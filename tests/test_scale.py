@@ -293,6 +293,18 @@ def test_simulate_resume_extends_an_auto_chunked_run(tmp_path: Path) -> None:
     run(RunConfig(game=GAME, variants=[], policies=RANDOM, seed=4, games=120), fresh,
         jobs=1, backend="sequential")
     assert load_games(out).equals(load_games(fresh))  # same rows, whatever the chunking
+    res = cli.invoke(app, [*base, "--games", "30", "--resume"])  # never shrinks a run
+    assert res.exit_code == 1 and "would shrink it" in res.output
+    assert read_manifest(out)["games_written"] == 120 and load_games(out).height == 120
+
+
+def test_a_run_that_cannot_start_leaves_no_folder(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    for bad, message in ((["--policy", "crew=search:rollouts=abc"], "rollouts must be"),
+                         (["--backend", "foo"], "unknown backend 'foo'")):
+        res = cli.invoke(app, ["simulate", GAME, "--games", "10", "--out", str(out), *bad])
+        assert res.exit_code == 1 and message in res.output
+        assert not out.exists()
 
 
 # -- dask ------------------------------------------------------------------------------------

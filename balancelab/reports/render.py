@@ -222,7 +222,8 @@ def comparison_sentence(r: dict[str, Any], game: str) -> str:
         change = f"run {r['value_b']} against {r['value_a']} ({r['context']})"
     else:
         change = f"{r['option']} {r['value_a']} → {r['value_b']}"
-    verb = {"raises": "raises", "lowers": "lowers"}.get(r["verdict"], "leaves")
+    # "raises"/"lowers" only for a change that survives Holm's correction, else "moves"
+    verb = r["verdict"] if r["significant"] and r["verdict"] in ("raises", "lowers") else "moves"
     body = (f"{change} {verb} {who}'s win rate from {pct(r['rate_a'])} "
             f"{_wilson_text(r['rate_a'], r['n_a'])} to "
             f"{pct(r['rate_b'])} "
@@ -588,8 +589,15 @@ def to_html(report: Report) -> str:
 
 
 def write(report: Report, out: Path) -> ReportPaths:
-    """Write ``report.md``, ``report.html`` and the PNGs into ``out``."""
+    """Write ``report.md``, ``report.html`` and the PNGs into ``out``.
+
+    Raises:
+        ValueError: ``out`` exists and is not a folder.
+        OSError: the folder cannot be written.
+    """
     out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise ValueError(f"{str(out)!r} is a file; --out takes a folder for the report")
     out.mkdir(parents=True, exist_ok=True)
     figs = []
     for img in report.images():

@@ -21,6 +21,12 @@ Actions are small immutable values (ints or tuples of ints) so that they hash, c
 pickle cheaply. Chance uses only the state's own ``numpy.random.Generator``; each seat's policy
 gets its own stream (see :func:`game_streams`), so changing a policy never changes the shuffles
 and dice, and rule variants can be compared on common random numbers.
+
+This module is compiled with mypyc by ``pip install`` (see :mod:`balancelab.build`). Games
+written in plain Python subclass :class:`View`, :class:`State` and :class:`Game` as usual; a
+State subclass sets ``current_seat`` and ``rng`` as attributes (they belong to the compiled
+base: do not list them in ``__slots__``), and values must have their declared types (a numpy
+integer where an ``int`` is declared raises ``TypeError``).
 """
 
 from __future__ import annotations

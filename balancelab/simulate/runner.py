@@ -44,6 +44,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import polars as pl
 
 from balancelab.games import get_game
@@ -319,6 +320,8 @@ class RunSummary:
     games_total: int
     wall_seconds: float
     interrupted: bool = False
+    #: games played by this call (``games_written`` counts earlier sessions' too)
+    games_played: int = 0
 
 
 def _versions() -> dict[str, str]:
@@ -365,6 +368,32 @@ def _write_parquet_atomic(df: pl.DataFrame, staging: Path, dest: Path) -> None:
     tmp = staging / f"{dest.parent.parent.name}-{dest.parent.name}-{dest.name}"
     df.write_parquet(tmp, compression="zstd", statistics=True)
     os.replace(tmp, dest)
+
+
+def _check_before_writing(config: RunConfig, backend: str, scheduler: str | None) -> None:
+    """Refuse a run that would fail once started, before its folder is touched: an unknown
+    backend, dask missing, or a policy parameter its policy rejects (each seat's policy is
+    built once, as a worker would).
+
+    Raises:
+        RunError: the backend cannot run.
+        PolicyError: a policy or policy parameter is invalid.
+    """
+    if backend not in BACKENDS:
+        raise RunError(f"unknown backend {backend!r}; valid: {', '.join(BACKENDS)}")
+    if scheduler and backend != "dask":
+        raise RunError("--scheduler needs --backend dask")
+    if backend == "dask":
+        try:
+            import dask.distributed  # noqa: F401
+        except ImportError:
+            raise RunError(
+                "--backend dask needs dask.distributed: pip install 'balancelab[dask]'"
+            ) from None
+    game = config.game_obj
+    for options in config.variants:
+        for seat, spec in enumerate(config.seat_specs(options)):
+            policies.build(game, options, seat, spec, np.random.default_rng(0))
 
 
 @contextlib.contextmanager
@@ -452,6 +481,7 @@ def run(
 
     game = config.game_obj
     path = Path(path)
+    _check_before_writing(config, backend, scheduler)
     done: set[str] = set()
     if path.exists() and not (path / MANIFEST).exists() and (
         not path.is_dir() or any(path.iterdir())
@@ -477,6 +507,12 @@ def run(
             raise RunError(
                 f"{str(path)!r} holds another run ({old['label']}); choose another --out "
                 "or pass --force to replace it"
+            )
+        if config.games < int(old["config"]["games"]):
+            raise RunError(
+                f"{str(path)!r} plans {old['config']['games']} games per variant; --games "
+                f"{config.games} would shrink it (--resume can only complete or extend a run; "
+                "--force starts over)"
             )
         if not resume:
             raise RunError(
@@ -509,6 +545,7 @@ def run(
     done_sorted = sorted(done, key=_chunk_sort)  # kept sorted by insertion (no re-sorts)
     total = config.games * len(config.variants)
     written = sum(c.stop - c.start for c in chunks if c.key in done)
+    written_before = written
     run_id = path.name
     specs = [config.seat_specs(v) for v in config.variants]
 
@@ -628,7 +665,8 @@ def run(
             for stray in staging.iterdir():
                 stray.unlink(missing_ok=True)
             staging.rmdir()
-    return RunSummary(path, written, total, time.perf_counter() - t0, interrupted)
+    return RunSummary(path, written, total, time.perf_counter() - t0, interrupted,
+                      written - written_before)
 
 
 def _windowed(parallel: Any, task: Callable[[Chunk], Any], todo: list[Chunk],

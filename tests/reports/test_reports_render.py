@@ -73,6 +73,10 @@ def test_cli_report_compare_and_study_errors(run_dir: Path, tmp_path: Path):
     assert res.exit_code == 0, res.output
     res = runner.invoke(app, ["study", "no-such-study"])
     assert res.exit_code == 1 and "valid studies" in res.output
+    a_file = tmp_path / "snip.py"
+    a_file.write_text("x = 1\n")
+    res = runner.invoke(app, ["report", str(run_dir), "--out", str(a_file)])
+    assert res.exit_code == 1 and "is a file" in res.output and a_file.read_text() == "x = 1\n"
 
 
 def test_study_focus_keeps_the_headline_on_the_studied_option(tmp_path: Path):
@@ -99,3 +103,16 @@ def test_percent_formatting_keeps_small_bounds_visible():
     assert interval(0.0, 0.00019) == "[0.0, 0.02]"  # 0 of 20,000: the bound is not 0.0
     assert interval(0.402, 0.422) == "[40.2, 42.2]"
     assert pct(float("nan")) == "–"
+
+
+def test_a_change_that_fails_holm_is_not_called_a_raise_or_a_drop() -> None:
+    from balancelab.reports.render import comparison_sentence
+
+    row = {"contender": "crew", "context": "", "option": "crew_talk", "value_a": "logic",
+           "value_b": "none", "verdict": "lowers", "rate_a": 0.862, "n_a": 500,
+           "rate_b": 0.814, "n_b": 500, "significant": False, "paired": True, "diff": -0.048,
+           "lo": -0.091, "hi": -0.005, "p_holm": 0.068}
+    text = comparison_sentence(row, "odyssey")
+    assert " moves " in text and "lowers" not in text and "not significant" in text
+    text = comparison_sentence({**row, "significant": True, "p_holm": 0.01}, "odyssey")
+    assert " lowers " in text and "is significant" in text
