@@ -376,6 +376,14 @@ def _make(name: str, preset: dict[str, Any], doc: str) -> type[IssHeuristic]:
     return cls
 
 
+#: one line per preset, for ``balancelab games iss`` (the module docstring says more)
+PLANS: Final[dict[str, str]] = {
+    "balanced": "experiments when possible, installs, long stays late, launches for new types",
+    "experimenter": "experiments first: plans often, keeps up to four cards",
+    "builder": "long stay and installation: tokens, long-stay track, outside jobs",
+    "shuttler": "shuttles and goals: lowers countdowns, trains and loads cargo",
+}
+
 for _name, _preset in PRESETS.items():
     register(_name, _make(_name, _preset, f"1998 ISS scripted player: {_name}"), games=["iss"],
-             sides=["player"], help=f"scripted: {_name} (see balancelab.policies.iss)")
+             sides=["player"], help=f"scripted: {PLANS[_name]}")

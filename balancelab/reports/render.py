@@ -343,7 +343,10 @@ def warnings_for(rates: pl.DataFrame, outcomes: pl.DataFrame, game: str) -> list
     if top.height:
         where = "; ".join(f"{hooks.word(game, r['contender'])} {pct(r['rate'])} at "
                           f"{r['variant_label']}" for r in top.iter_rows(named=True))
-        opts = hooks.what_if_options(game)
+        labels = list(top.get_column("variant_label"))
+        # what-if options these variants do not set already (a label names non-defaults)
+        opts = [o for o in hooks.what_if_options(game)
+                if not any(f"{o}=" in label for label in labels)]
         hint = (f" The what-if options {', '.join(opts)} move the game off the ceiling; "
                 "re-run with them to compare rules where the numbers have room to move."
                 if opts else " Consider stronger policies for the losing side or a rule "

@@ -116,3 +116,20 @@ def test_a_change_that_fails_holm_is_not_called_a_raise_or_a_drop() -> None:
     assert " moves " in text and "lowers" not in text and "not significant" in text
     text = comparison_sentence({**row, "significant": True, "p_holm": 0.01}, "odyssey")
     assert " lowers " in text and "is significant" in text
+
+
+def test_the_ceiling_hint_names_only_what_ifs_the_run_has_not_set() -> None:
+    import polars as pl
+
+    from balancelab.reports.render import warnings_for
+
+    def hint(label: str) -> str:
+        rates = pl.DataFrame({"variant_label": [label], "contender": ["hal"], "rate": [0.99]})
+        outcomes = pl.DataFrame({"variant_label": [label], "outcome": ["hal"], "rate": [0.99]})
+        (text,) = warnings_for(rates, outcomes, "odyssey")
+        return text
+
+    assert "hal_turn_every, crew_talk move" in hint("crew=3,hal_extra_turns=1")
+    only = hint("crew=3,hal_extra_turns=0,hal_turn_every=2")
+    assert "options crew_talk move" in only and "hal_turn_every," not in only
+    assert "stronger policies" in hint("crew=3,hal_turn_every=2,crew_talk=open")
