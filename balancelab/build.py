@@ -26,6 +26,8 @@ COMPILED_MODULES = (
     "balancelab.simulate.iss.engine",
     "balancelab.simulate.iss.fedor",
     "balancelab.policies.iss",
+    "balancelab.simulate.obcy.state",
+    "balancelab.policies.obcy",
 )
 
 _ROOT = Path(__file__).resolve().parent.parent

@@ -23,6 +23,8 @@ CASES = [
     ("iss", {"players": "4"}, {}, 4),
     ("iss", {"players": "1"}, {}, 4),
     ("iss", {"players": "3"}, {"player": "shuttler"}, 3),
+    ("obcy", {}, {}, 3),
+    ("obcy", {"queen_variant": "tasks"}, {"expedition": "squad", "aliens": "ambush"}, 2),
 ]
 
 SCRIPT = """

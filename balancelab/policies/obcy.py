@@ -37,10 +37,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import groupby
 from operator import itemgetter
-from typing import Any
+from typing import Any, Final
+
+import numpy as np
 
 from balancelab.policies.base import Policy, register
-from balancelab.simulate.core import View
+from balancelab.simulate.core import Game, View
 from balancelab.simulate.obcy import actions as A
 from balancelab.simulate.obcy import board as B
 from balancelab.simulate.obcy.combat import ATTACKER, DEFENDER, combat_result
@@ -63,14 +65,15 @@ from balancelab.simulate.obcy.rules import (
     WEAPONS,
 )
 from balancelab.simulate.obcy.state import MISSIONS
+from balancelab.simulate.options import RuleOptions
 
-NBR = B.NBR
-NBR_SET = B.NBR_SET
-_DIST = B.DIST
-_KIND = B.KIND
-_OP = itemgetter(0)
-PAD = B.PAD_SPACE
-DUCT = B.IS_DUCT_OR_GRATE
+NBR: Final = B.NBR
+NBR_SET: Final = B.NBR_SET
+_DIST: Final = B.DIST
+_KIND: Final = B.KIND
+_OP: Final = itemgetter(0)
+PAD: Final = B.PAD_SPACE
+DUCT: Final = B.IS_DUCT_OR_GRATE
 
 
 def _kill_prob(attack: int, strength: int, offset: int) -> float:
@@ -94,9 +97,9 @@ def _exp(attack: int, offset: int) -> tuple[float, float]:
     return d / 6, a / 6
 
 
-_CRT: dict[int, dict[int, tuple[tuple[int, int, int], ...]]] = {}
-_EXP: dict[int, dict[int, tuple[float, float]]] = {}
-_SV_MEMO: dict[int, dict[tuple[int, int, bool], float]] = {}
+_CRT: Final[dict[int, dict[int, tuple[tuple[int, int, int], ...]]]] = {}
+_EXP: Final[dict[int, dict[int, tuple[float, float]]]] = {}
+_SV_MEMO: Final[dict[int, dict[tuple[int, int, bool], float]]] = {}
 
 
 def _crt_table(offset: int) -> dict[int, tuple[tuple[int, int, int], ...]]:
@@ -124,7 +127,7 @@ def _dist(view: Any, a: int, b: int) -> int:
     return B.DIST[a][b]
 
 
-_ROWS: dict[tuple[tuple[int, ...], frozenset[int]], tuple[int, ...]] = {}
+_ROWS: Final[dict[tuple[tuple[int, ...], frozenset[int]], tuple[int, ...]]] = {}
 
 
 def _goal_row(goals: tuple[int, ...], collapsed: frozenset[int]) -> tuple[int, ...]:
@@ -148,15 +151,15 @@ def _nearest(view: Any, src: int, targets: Sequence[int]) -> tuple[int, int]:
     return best, bd
 
 
-ROOM_C = tuple(i for i in range(B.N) if B.ROOM_OF[i] == 2)
-CLIP_STORES = (B.FEATURE["AMMO_STORE_1"], B.FEATURE["AMMO_STORE_2"], B.FEATURE["ARMOURY"])
-_HATCH_SET = frozenset(B.HATCHES)
+ROOM_C: Final = tuple(i for i in range(B.N) if B.ROOM_OF[i] == 2)
+CLIP_STORES: Final = (B.FEATURE["AMMO_STORE_1"], B.FEATURE["AMMO_STORE_2"], B.FEATURE["ARMOURY"])
+_HATCH_SET: Final = frozenset(B.HATCHES)
 #: Per character: the guns it may use (not the grenade).
-_GUNS = tuple(frozenset(WEAPONS) & use for use in WEAPON_USE)
+_GUNS: Final = tuple(frozenset(WEAPONS) & use for use in WEAPON_USE)
 #: 2 per hatching space within 5 spaces (where new ALIENS may strike from next phase).
-_HATCH_NEAR = tuple(2 * sum(1 for h in B.HATCHES if B.DIST[h][s] <= 5) for s in range(B.N))
+_HATCH_NEAR: Final = tuple(2 * sum(1 for h in B.HATCHES if B.DIST[h][s] <= 5) for s in range(B.N))
 #: Hatching spaces in the order holders take them: nearest to the landing pad first.
-_HOLD_ORDER = tuple(sorted(B.HATCHES, key=lambda h: (B.DIST[B.PAD_SPACE][h], h)))
+_HOLD_ORDER: Final = tuple(sorted(B.HATCHES, key=lambda h: (B.DIST[B.PAD_SPACE][h], h)))
 
 
 def _stores_of(item: int) -> tuple[int, ...]:
@@ -168,22 +171,22 @@ def _stores_of(item: int) -> tuple[int, ...]:
     return st
 
 
-_STORES: dict[int, tuple[int, ...]] = {}
+_STORES: Final[dict[int, tuple[int, ...]]] = {}
 
 
 # == expedition ====================================================================================
-CLIP_SET = frozenset(CLIP_STORES)
-ARMOURY = B.FEATURE["ARMOURY"]
-TR_TARGET = B.idx(13, 10)
+CLIP_SET: Final = frozenset(CLIP_STORES)
+ARMOURY: Final = B.FEATURE["ARMOURY"]
+TR_TARGET: Final = B.idx(13, 10)
 #: Spaces from which ALIENS come: within this walking distance of a hatching space a task is
 #: "in the nest" and costs more (plans prefer the easiest open missions).
-_NEST_COST = tuple(
+_NEST_COST: Final = tuple(
     max(0, 6 - min(B.DIST[h][s] for h in B.HATCHES)) for s in range(B.N)
 )
 #: Spaces next to a duct or grate (an ALIEN there attacks with double strength).
-_NEXT_TO_DUCT = tuple(any(B.IS_DUCT_OR_GRATE[n] for n in B.NBR[s]) for s in range(B.N))
+_NEXT_TO_DUCT: Final = tuple(any(B.IS_DUCT_OR_GRATE[n] for n in B.NBR[s]) for s in range(B.N))
 #: Arming wishes at the armoury: character -> (weapon wanted, weapon it replaces).
-_UPGRADE = {RIPLEY: (FLAMER, PISTOL), GORMAN: (CARBINE, PISTOL)}
+_UPGRADE: Final = {RIPLEY: (FLAMER, PISTOL), GORMAN: (CARBINE, PISTOL)}
 
 
 def _queen_table(s: float) -> tuple[float, ...]:
@@ -212,8 +215,9 @@ class ExpeditionPolicy(Policy):
     params = {"plan": "squad", "arm": 1, "spread": 3, "danger": 1.0, "shot_min": 0.1,
               "queen_s": 0.0, "block": 0, "workers": 1}
 
-    def __init__(self, *a: Any, **kw: Any) -> None:
-        super().__init__(*a, **kw)
+    def __init__(self, game: Game, options: RuleOptions, seat: int, rng: np.random.Generator,
+                 **params: Any) -> None:
+        super().__init__(game, options, seat, rng, **params)
         self.plan = str(self.cfg["plan"])
         self.arm = int(self.cfg["arm"])
         self.spread = int(self.cfg["spread"])
@@ -618,7 +622,7 @@ class ExpeditionPolicy(Policy):
                 return mv
         return (A.END_ACT,)
 
-    def _gear(self, v: Any, c: int, pos: int, pk: list[int], by: dict[int, list[Any]]) -> Any:
+    def _gear(self, v: Any, c: int, pos: int, pk: Sequence[int], by: dict[int, list[Any]]) -> Any:
         """Arm up (better weapon, a second clip) and reload where clips are to be had."""
         if pos not in CLIP_SET or not self._armed(v, c):
             return None
@@ -644,7 +648,7 @@ class ExpeditionPolicy(Policy):
                 return (A.DROP, low)
         return None
 
-    def _move_char(self, v: Any, c: int, kind: str, moves: list[Any]) -> Any:
+    def _move_char(self, v: Any, c: int, kind: str, moves: Sequence[Any]) -> Any:
         wp = self._waypoint(v, c)
         if not wp:
             return None
@@ -667,7 +671,7 @@ class ExpeditionPolicy(Policy):
                 lead = min(self._gd(v, v.c_pos[e], wp) for e in esc) - 2
         return self._move(v, c, moves, wp, keep=0, lead=lead)
 
-    def _fire_position(self, v: Any, c: int, moves: list[Any], kind: str) -> Any:
+    def _fire_position(self, v: Any, c: int, moves: Sequence[Any], kind: str) -> Any:
         """The best (move, then shoot) plan: a destination from which the shots left are
         worth most, traded against progress towards the waypoint and danger; None if
         standing and shooting (or just walking) is better."""
@@ -745,7 +749,7 @@ class ExpeditionPolicy(Policy):
             return True
         return any(p == pos and item in items for p, items in v.floor)
 
-    def _drop_least(self, v: Any, c: int, drops: list[Any]) -> Any:
+    def _drop_least(self, v: Any, c: int, drops: Sequence[Any]) -> Any:
         def useless(a: Any) -> int:
             it = a[1]
             if it == CLIP0:
@@ -789,7 +793,7 @@ class ExpeditionPolicy(Policy):
         return tot
 
     def _move(
-        self, v: Any, c: int, moves: list[Any], goals: tuple[int, ...], keep: int,
+        self, v: Any, c: int, moves: Sequence[Any], goals: tuple[int, ...], keep: int,
         lead: int = -1, floor_: bool = False,
     ) -> Any:
         pos = v.c_pos[c]
@@ -913,7 +917,7 @@ class DashPolicy(ExpeditionPolicy):
 
 #: An ALIEN's score of a space at walking distance d from the nearest character (not adjacent):
 #: closer is better, but not 2 away (one step short of striking).
-_FAR = tuple(-d - (0.5 if d == 2 else 0.0) for d in range(100))
+_FAR: Final = tuple(-d - (0.5 if d == 2 else 0.0) for d in range(100))
 
 
 # == ALIENS ========================================================================================
@@ -923,8 +927,9 @@ class AliensPolicy(Policy):
     name = "hunter"
     params = {"plan": "hunt", "gang": -1}
 
-    def __init__(self, *a: Any, **kw: Any) -> None:
-        super().__init__(*a, **kw)
+    def __init__(self, game: Game, options: RuleOptions, seat: int, rng: np.random.Generator,
+                 **params: Any) -> None:
+        super().__init__(game, options, seat, rng, **params)
         self.ambush = self.cfg["plan"] == "ambush"
         self.gang = int(self.cfg["gang"])
         self.off = self.options.crt_offset  # type: ignore[attr-defined]

@@ -37,6 +37,8 @@ import hashlib
 import json
 import os
 import platform
+import signal
+import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -58,6 +60,7 @@ from balancelab.simulate.worker import (
     play_game,
     seat_assignment,
     seats_columns,
+    worker_ready,
 )
 
 MANIFEST = "run.json"
@@ -625,6 +628,8 @@ def run(
                 backend=None if be in ("dask",) else ("loky" if be == "sequential" else be),
                 return_as="generator",
             )
+            if be == "loky" and n_jobs > 1:
+                _start_workers_deaf_to_ctrl_c(parallel, n_jobs)
             window = WINDOW_PER_WORKER * max(1, joblib.effective_n_jobs(n_jobs))
             results = _windowed(parallel, task, todo, window)
             for c, (games_cols, seats_cols, decisions) in results:
@@ -667,6 +672,26 @@ def run(
             staging.rmdir()
     return RunSummary(path, written, total, time.perf_counter() - t0, interrupted,
                       written - written_before)
+
+
+def _start_workers_deaf_to_ctrl_c(parallel: Any, n_jobs: int) -> None:
+    """Start the loky workers while the driver blocks SIGINT: they inherit the blocked signal,
+    so a Ctrl-C (sent by a terminal to the whole process group) does not interrupt a worker
+    while it starts up and imports its libraries (it would print a traceback). The driver
+    alone handles Ctrl-C; one pressed meanwhile reaches it when SIGINT is unblocked. (A worker
+    loky starts later, to replace one, can still print an import traceback if Ctrl-C lands
+    during its first second: rare, and harmless.)
+    """
+    import joblib
+
+    if threading.current_thread() is not threading.main_thread():
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        for _ in parallel(joblib.delayed(worker_ready)() for _ in range(n_jobs)):
+            pass
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
 def _windowed(parallel: Any, task: Callable[[Chunk], Any], todo: list[Chunk],

@@ -106,6 +106,12 @@ def seat_assignment(specs: Sequence[str], sides: Sequence[str], game_index: int,
     return out
 
 
+def worker_ready() -> bool:
+    """A no-op task: the driver runs one per worker to start them (see
+    ``runner._start_workers_deaf_to_ctrl_c``)."""
+    return True
+
+
 def _leave_ctrl_c_to_the_driver() -> None:
     """In a worker process, ignore SIGINT: Ctrl-C in a terminal reaches the whole process
     group, and the driver alone handles it (keeps the finished chunks, stops the workers).

@@ -170,7 +170,7 @@ def test_view_cache_in_the_aliens_phase_matches_a_fresh_view() -> None:
             seat = s.current_seat
             for who in ((seat, 1 - seat) if step % 3 else (seat,)):
                 cached, ref = s.view(who), fresh(s, who)
-                for f in ObcyView.__slots__:
+                for f in ObcyView._fields:
                     assert getattr(cached, f) == getattr(ref, f), f
                 seen += 1
             legal = s.legal_actions()

@@ -12,7 +12,7 @@ fight is offered after every completed task.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar, Final
 
 import numpy as np
 
@@ -86,18 +86,18 @@ from balancelab.simulate.obcy.rules import (
     GRENADE as I_GRENADE,
 )
 
-NBR = B.NBR
-KIND = B.KIND
-N = B.N
-HATCH_SET = frozenset(B.HATCHES)
+NBR: Final = B.NBR
+KIND: Final = B.KIND
+N: Final = B.N
+HATCH_SET: Final = frozenset(B.HATCHES)
 #: Neighbours an ALIEN may enter (9.2: never an airlock or the landing pad), in NBR order.
-_ALIEN_NBR = tuple(tuple(v for v in nb if B.ALIEN_OK[v]) for nb in NBR)
+_ALIEN_NBR: Final = tuple(tuple(v for v in nb if B.ALIEN_OK[v]) for nb in NBR)
 
 # stages of a phase (the base decision; retreats and Queen fights interrupt them)
 ST_TRANSPORT, ST_PICK, ST_CHAR, ST_ALIENS_BEGIN, ST_HATCH, ST_AMOVE, ST_ATARGET, ST_ATTACK = (
     range(8)
 )
-_ALIEN_STAGES = frozenset((ST_HATCH, ST_AMOVE, ST_ATARGET))
+_ALIEN_STAGES: Final = frozenset((ST_HATCH, ST_AMOVE, ST_ATARGET))
 
 
 # -- missions, resolved to spaces ---------------------------------------------------------------
@@ -129,12 +129,12 @@ def _mission_params() -> tuple[tuple[str, Any], ...]:
     return tuple(out)
 
 
-MISSIONS = _mission_params()
-N_MISSIONS = len(MISSIONS)
-MISSION_IDS = tuple(m["id"] for m in MISSIONS_DATA)
-MISSION_TEXT = tuple(m["text"] for m in MISSIONS_DATA)
-COMPONENT_MISSIONS = {p: i for i, (k, p) in enumerate(MISSIONS) if k == "component"}
-READ_MISSIONS = {p: i for i, (k, p) in enumerate(MISSIONS) if k == "read"}
+MISSIONS: Final = _mission_params()
+N_MISSIONS: Final = len(MISSIONS)
+MISSION_IDS: Final = tuple(m["id"] for m in MISSIONS_DATA)
+MISSION_TEXT: Final = tuple(m["text"] for m in MISSIONS_DATA)
+COMPONENT_MISSIONS: Final = {p: i for i, (k, p) in enumerate(MISSIONS) if k == "component"}
+READ_MISSIONS: Final = {p: i for i, (k, p) in enumerate(MISSIONS) if k == "read"}
 
 
 class ObcyView(View):
@@ -144,7 +144,8 @@ class ObcyView(View):
     number of open tasks is ``n_open``.
     """
 
-    __slots__ = (
+    #: the field names (the compiled class keeps no ``__slots__`` to list them)
+    _fields: ClassVar[tuple[str, ...]] = (
         "seat", "decision", "round", "active", "alien", "retreat", "c_pos", "c_state",
         "c_str", "c_max", "c_ap", "c_pk", "c_done", "c_fired", "c_stopped", "c_left",
         "c_track", "c_exit", "a_id", "a_pos", "a_str", "floor", "supply", "used", "tr_pos",
@@ -204,9 +205,14 @@ class ObcyView(View):
 class ObcyState(State):
     """A game of Obcy in progress (see the module docstring for the decision structure)."""
 
-    def __init__(self, options: ObcyOptions, rng: np.random.Generator) -> None:
+    def __init__(self, options: ObcyOptions, rng: np.random.Generator,
+                 blank: bool = False) -> None:
+        """Set up a game (rulebook: Setup); ``blank`` leaves every other field unset, for
+        :meth:`copy` to fill."""
         self.opt = options
         self.rng = rng
+        if blank:
+            return
         self._trace = False
         self._ev: list[str] = []
         o = options
@@ -1372,27 +1378,77 @@ class ObcyState(State):
 
     # == copy / view / result ==
     def copy(self) -> ObcyState:
-        s = ObcyState.__new__(ObcyState)
-        d = self.__dict__.copy()
-        for k in (
-            "c_pos", "c_state", "c_str", "c_ap", "c_done", "c_fired", "c_stopped", "c_left",
-            "c_track", "c_exit", "char_cnt", "c_adj", "alien_cnt", "a_adj", "a_id", "a_pos",
-            "a_str", "supply", "used", "deck", "open", "done", "discarded",
-            "tgt_queue", "assign", "groups", "rq", "_ev",
-        ):
-            d[k] = list(d[k])
-        d["c_pk"] = [list(p) for p in self.c_pk]
-        d["floor"] = {k: list(v) for k, v in self.floor.items()}
-        d["st"] = dict(self.st)
-        d["_legal"] = list(self._legal) if self._legal is not None else None
-        d["_dest"] = dict(self._dest) if self._dest is not None else None
-        s._ev = []  # first attribute: creates the instance dict
-        s.__dict__.update(d)
-        # State's own attributes (slots of the compiled base class, not in __dict__ there)
-        s.current_seat = self.current_seat
         bg = type(self.rng.bit_generator)()
         bg.state = self.rng.bit_generator.state
-        s.rng = np.random.Generator(bg)
+        s = ObcyState(self.opt, np.random.Generator(bg), blank=True)
+        # scalars and immutable values
+        s._trace = self._trace
+        s._valien = self._valien
+        s._vchar = self._vchar
+        s._vrest = self._vrest
+        s.active = self.active
+        s.c_max = self.c_max
+        s.collapsed = self.collapsed
+        s.current_seat = self.current_seat
+        s.dmul = self.dmul
+        s.duct = self.duct
+        s.end_reason = self.end_reason
+        s.full_clip = self.full_clip
+        s.hatch_pts = self.hatch_pts
+        s.hatching_on = self.hatching_on
+        s.interrupt = self.interrupt
+        s.kills_phase = self.kills_phase
+        s.limits = self.limits
+        s.move_order = self.move_order
+        s.move_ptr = self.move_ptr
+        s.next_aid = self.next_aid
+        s.over = self.over
+        s.points = self.points
+        s.queen_alive = self.queen_alive
+        s.queen_pending = self.queen_pending
+        s.r_opts = self.r_opts
+        s.round = self.round
+        s.shot_at = self.shot_at
+        s.stage = self.stage
+        s.tr_fuel = self.tr_fuel
+        s.tr_moved = self.tr_moved
+        s.tr_pos = self.tr_pos
+        s.winner = self.winner
+        s.wstats = self.wstats
+        # lists, copied
+        s.c_pos = self.c_pos[:]
+        s.c_state = self.c_state[:]
+        s.c_str = self.c_str[:]
+        s.c_ap = self.c_ap[:]
+        s.c_done = self.c_done[:]
+        s.c_fired = self.c_fired[:]
+        s.c_stopped = self.c_stopped[:]
+        s.c_left = self.c_left[:]
+        s.c_track = self.c_track[:]
+        s.c_exit = self.c_exit[:]
+        s.char_cnt = self.char_cnt[:]
+        s.c_adj = self.c_adj[:]
+        s.alien_cnt = self.alien_cnt[:]
+        s.a_adj = self.a_adj[:]
+        s.a_id = self.a_id[:]
+        s.a_pos = self.a_pos[:]
+        s.a_str = self.a_str[:]
+        s.supply = self.supply[:]
+        s.used = self.used[:]
+        s.deck = self.deck[:]
+        s.open = self.open[:]
+        s.done = self.done[:]
+        s.discarded = self.discarded[:]
+        s.tgt_queue = self.tgt_queue[:]
+        s.assign = self.assign[:]
+        s.groups = self.groups[:]
+        s.rq = self.rq[:]
+        s._ev = self._ev[:]
+        s.c_pk = [p[:] for p in self.c_pk]
+        s.floor = {k: v[:] for k, v in self.floor.items()}
+        s.st = dict(self.st)
+        s._legal = self._legal[:] if self._legal is not None else None
+        s._dest = dict(self._dest) if self._dest is not None else None
         return s
 
     def _view_chars(self) -> tuple[Any, ...]:
