@@ -1,6 +1,6 @@
 """Which modules the install compiled to C with mypyc, and a check that none is stale.
 
-The engines' hot paths (the shared game loop, the 2001 and ISS engines, their scripted
+The engines' hot paths (the shared game loop, the three games' engines, their scripted
 players and FEDOR) are plain, type-annotated Python that ``pip install`` compiles with mypyc
 (``hatch_build.py``, configured in ``pyproject.toml``). The compiled and the pure-Python code
 are the same source and give identical games (``tests/test_build.py``); the compiled code is
