@@ -703,6 +703,8 @@ def bench(
                 f"--memory-games takes comma-separated numbers; got {memory_games!r}"
             ) from None
         sizes = [n for n in sizes if n > 0]
+    if json_out is not None and not json_out.resolve().parent.is_dir():
+        raise ValueError(f"--json: the folder {str(json_out.parent)!r} does not exist")
     s = suite
     with err.status("benchmarking…") as status:
         results = s.bench(game or None, seconds=seconds, games=games, jobs=jobs, full=full,

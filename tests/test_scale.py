@@ -396,6 +396,8 @@ def test_bench_errors(monkeypatch: pytest.MonkeyPatch) -> None:
     assert res.exit_code == 1 and "unknown game 'chess'" in res.output
     res = cli.invoke(app, ["bench", GAME, "--memory-games", "lots"])
     assert res.exit_code == 1 and "comma-separated numbers" in res.output
+    res = cli.invoke(app, ["bench", GAME, "--json", "/nonexistent/dir/b.json"])
+    assert res.exit_code == 1 and "does not exist" in res.output  # before measuring anything
 
 
 def test_bench_measures_iss_at_four_players_unless_set() -> None:
