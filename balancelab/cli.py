@@ -103,7 +103,12 @@ def parse_game_args(args: list[str], sets: list[str]) -> dict[str, str | bool]:
         key, eq, value = item.partition("=")
         if not eq:
             raise ValueError(f"--set takes key=value; got {item!r}")
-        out[key.strip()] = value.strip()
+        key, value = key.strip(), value.strip()
+        if key.replace("-", "_") in {k.replace("-", "_") for k in out} and str(
+                out.get(key, out.get(key.replace("_", "-")))).lower() != value.lower():
+            raise ValueError(f"{key} is given twice, as --{key.replace('_', '-')} and as "
+                             f"--set {key}={value}; give it once")
+        out[key] = value
     return out
 
 

@@ -78,6 +78,10 @@ def test_parse_game_args_flags_values_and_sets() -> None:
         parse_game_args(["3"], [])
     with pytest.raises(ValueError, match="--set takes key=value"):
         parse_game_args([], ["limit"])
+    with pytest.raises(ValueError, match="hal_extra_turns is given twice"):
+        parse_game_args(["--hal-extra-turns", "1"], ["hal_extra_turns=0"])
+    assert parse_game_args(["--crew", "3", "--remove-shuttles"],
+                           ["crew=3", "remove_shuttles=true"])["crew"] == "3"  # agreeing: fine
 
 
 def test_parse_policies_and_specs() -> None:
