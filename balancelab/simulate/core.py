@@ -247,6 +247,14 @@ def game_streams(
     return rules, seats
 
 
+def copy_generator(rng: np.random.Generator) -> np.random.Generator:
+    """An independent Generator in the same state as ``rng`` (for ``State.copy``): both then
+    draw the same numbers. Seeds nothing from the operating system."""
+    bit_generator = type(rng.bit_generator)()
+    bit_generator.state = rng.bit_generator.state
+    return np.random.Generator(bit_generator)
+
+
 # -- the one game loop -----------------------------------------------------------------------
 
 

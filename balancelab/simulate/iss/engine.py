@@ -43,7 +43,13 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from balancelab.simulate.core import GameRecord, IllegalActionError, State, View
+from balancelab.simulate.core import (
+    GameRecord,
+    IllegalActionError,
+    State,
+    View,
+    copy_generator,
+)
 from balancelab.simulate.iss.cards import CardData
 from balancelab.simulate.iss.rules import (
     ACTION_NAMES,
@@ -394,9 +400,7 @@ class IssState(State):
         self._apply(action)
 
     def copy(self) -> IssState:
-        bg = type(self.rng.bit_generator)()
-        bg.state = self.rng.bit_generator.state
-        s = IssState(self.st, np.random.Generator(bg))
+        s = IssState(self.st, copy_generator(self.rng))
         s._legal = None if self._legal is None else list(self._legal)
         # scalars and immutable values
         s.cur_action = self.cur_action

@@ -16,7 +16,7 @@ from typing import Any, ClassVar, Final
 
 import numpy as np
 
-from balancelab.simulate.core import GameRecord, State, View
+from balancelab.simulate.core import GameRecord, State, View, copy_generator
 from balancelab.simulate.obcy import board as B
 from balancelab.simulate.obcy.actions import (
     A_MOVE,
@@ -1378,9 +1378,7 @@ class ObcyState(State):
 
     # == copy / view / result ==
     def copy(self) -> ObcyState:
-        bg = type(self.rng.bit_generator)()
-        bg.state = self.rng.bit_generator.state
-        s = ObcyState(self.opt, np.random.Generator(bg), blank=True)
+        s = ObcyState(self.opt, copy_generator(self.rng), blank=True)
         # scalars and immutable values
         s._trace = self._trace
         s._valien = self._valien

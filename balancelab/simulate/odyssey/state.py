@@ -41,7 +41,7 @@ from typing import Any, ClassVar, Final
 
 import numpy as np
 
-from balancelab.simulate.core import GameRecord, State, View
+from balancelab.simulate.core import GameRecord, State, View, copy_generator
 from balancelab.simulate.odyssey import cards as C
 from balancelab.simulate.odyssey.board import Board, default_board, load_board
 from balancelab.simulate.odyssey.rules import CREWMEMBERS, OdysseyOptions
@@ -556,8 +556,7 @@ class OdysseyState(State):
     def copy(self) -> OdysseyState:
         s = OdysseyState.__new__(OdysseyState)
         s.ctx = self.ctx
-        s.rng = np.random.default_rng()
-        s.rng.bit_generator.state = self.rng.bit_generator.state
+        s.rng = copy_generator(self.rng)
         s.roles = self.roles
         s.pos = self.pos[:]
         s.hands = [h[:] for h in self.hands]
