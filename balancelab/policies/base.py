@@ -38,7 +38,9 @@ class Policy(abc.ABC):
         game: the game being played.
         options: the game's rule options.
         seat: the seat index this policy plays.
-        rng: the seat's own Generator (its only source of randomness).
+        rng: the seat's own Generator (its only source of randomness), or a function that
+            makes it, called the first time the policy reads :attr:`rng` (most scripted
+            policies never draw, and seeding a Generator costs more than a whole decision).
         **params: values for the keys of ``params``.
     """
 
@@ -50,14 +52,32 @@ class Policy(abc.ABC):
         game: Game,
         options: RuleOptions,
         seat: int,
-        rng: np.random.Generator,
+        rng: np.random.Generator | Callable[[], np.random.Generator],
         **params: Any,
     ) -> None:
         self.game = game
         self.options = options
         self.seat = seat
-        self.rng = rng
+        self._rng: np.random.Generator | None = None
+        self._make_rng: Callable[[], np.random.Generator] | None = None
+        if isinstance(rng, np.random.Generator):
+            self._rng = rng
+        else:
+            self._make_rng = rng
         self.cfg = {**self.params, **params}
+
+    @property
+    def rng(self) -> np.random.Generator:
+        """The seat's own Generator (made on first use when built from a function)."""
+        rng = self._rng
+        if rng is None:
+            assert self._make_rng is not None
+            rng = self._rng = self._make_rng()
+        return rng
+
+    @rng.setter
+    def rng(self, rng: np.random.Generator) -> None:
+        self._rng = rng
 
     @abc.abstractmethod
     def act(self, view: View, legal: Sequence[Action]) -> Action:
@@ -86,6 +106,8 @@ class PolicyEntry:
 
 
 _REGISTRY: dict[str, list[PolicyEntry]] = {}
+#: (game, side, resolved spec) -> (factory, parameters), filled by :func:`build`
+_FACTORIES: dict[tuple[str, str, str], tuple[Callable[..., Policy], dict[str, Any]]] = {}
 
 
 def register(
@@ -105,6 +127,7 @@ def register(
         help,
     )
     _REGISTRY.setdefault(name, []).append(entry)
+    _FACTORIES.clear()
 
 
 register("random", RandomPolicy, help="uniform over legal actions")
@@ -201,13 +224,28 @@ def resolve(game: Game, side: str, spec: str) -> str:
 
 
 def build(
-    game: Game, options: RuleOptions, seat: int, spec: str, rng: np.random.Generator
+    game: Game,
+    options: RuleOptions,
+    seat: int,
+    spec: str,
+    rng: np.random.Generator | Callable[[], np.random.Generator],
 ) -> Policy:
-    """Build the policy for one seat from a resolved spec."""
+    """Build the policy for one seat from a resolved spec; ``rng`` as for :class:`Policy`."""
     side = game.side_of_seat(options, seat)
-    name, params = parse_spec(spec)
-    entry = entries_for(game.name, side)[name]
-    return entry.factory(game, options, seat, rng, **params)
+    factory, params = _factory_and_params(game.name, side, spec)
+    return factory(game, options, seat, rng, **params)
+
+
+def _factory_and_params(game: str, side: str, spec: str
+                        ) -> tuple[Callable[..., Policy], dict[str, Any]]:
+    """The factory and parameters of a resolved spec (cached: a run builds a policy per seat
+    and game)."""
+    key = (game, side, spec)
+    hit = _FACTORIES.get(key)
+    if hit is None:
+        name, params = parse_spec(spec)
+        hit = _FACTORIES[key] = (entries_for(game, side)[name].factory, params)
+    return hit[0], dict(hit[1])
 
 
 import balancelab.policies.search  # noqa: E402, F401  (registers "search" for every game)

@@ -229,22 +229,27 @@ def game_seed_sequence(run_seed: int, game_index: int) -> np.random.SeedSequence
     return np.random.SeedSequence(entropy=run_seed, spawn_key=(game_index,))
 
 
+def rules_stream(run_seed: int, game_index: int) -> np.random.Generator:
+    """The Generator of the rules' chance in one game: ``SeedSequence(run_seed,
+    spawn_key=(game_index, 0))``."""
+    return np.random.default_rng(
+        np.random.SeedSequence(run_seed, spawn_key=(game_index, RULES_STREAM)))
+
+
+def seat_stream(run_seed: int, game_index: int, seat: int) -> np.random.Generator:
+    """The Generator of seat ``seat``'s policy in one game: ``SeedSequence(run_seed,
+    spawn_key=(game_index, 1 + seat))``."""
+    return np.random.default_rng(
+        np.random.SeedSequence(run_seed, spawn_key=(game_index, 1 + seat)))
+
+
 def game_streams(
     run_seed: int, game_index: int, n_seats: int
 ) -> tuple[np.random.Generator, list[np.random.Generator]]:
-    """The rules' Generator and one Generator per seat for one game.
-
-    Each comes from ``SeedSequence(run_seed, spawn_key=(game_index, stream))``.
-    """
-    ss = game_seed_sequence(run_seed, game_index)
-    rules = np.random.default_rng(
-        np.random.SeedSequence(ss.entropy, spawn_key=(game_index, RULES_STREAM))
-    )
-    seats = [
-        np.random.default_rng(np.random.SeedSequence(ss.entropy, spawn_key=(game_index, 1 + k)))
-        for k in range(n_seats)
-    ]
-    return rules, seats
+    """The rules' Generator and one Generator per seat for one game (:func:`rules_stream`,
+    :func:`seat_stream`)."""
+    return (rules_stream(run_seed, game_index),
+            [seat_stream(run_seed, game_index, k) for k in range(n_seats)])
 
 
 def copy_generator(rng: np.random.Generator) -> np.random.Generator:

@@ -15,6 +15,7 @@ polars dtypes (``runner.games_schema``/``runner.seats_schema``).
 from __future__ import annotations
 
 import contextlib
+import functools
 import gc
 import itertools
 import multiprocessing
@@ -25,7 +26,14 @@ from typing import Any
 
 from balancelab.games import get_game
 from balancelab.policies import base as policies
-from balancelab.simulate.core import ColumnType, Game, PlayedGame, game_streams, play
+from balancelab.simulate.core import (
+    ColumnType,
+    Game,
+    PlayedGame,
+    play,
+    rules_stream,
+    seat_stream,
+)
 from balancelab.simulate.options import RuleOptions
 
 #: One table's chunk as plain Python: column name → one value per row, in table order.
@@ -228,9 +236,12 @@ def play_game(
     game_index: int,
     on_step: Callable[..., None] | None = None,
 ) -> PlayedGame:
-    """Game ``game_index`` of a run seeded ``seed``, with one resolved policy spec per seat."""
-    rules_rng, seat_rngs = game_streams(seed, game_index, len(assigned))
+    """Game ``game_index`` of a run seeded ``seed``, with one resolved policy spec per seat.
+
+    A seat's Generator is made only if its policy draws (most scripted policies never do).
+    """
     pols = [
-        policies.build(game, options, k, spec, seat_rngs[k]) for k, spec in enumerate(assigned)
+        policies.build(game, options, k, spec, functools.partial(seat_stream, seed, game_index, k))
+        for k, spec in enumerate(assigned)
     ]
-    return play(game, options, pols, rules_rng, on_step=on_step)
+    return play(game, options, pols, rules_stream(seed, game_index), on_step=on_step)
