@@ -90,41 +90,35 @@ _PAIR_KINDS: Final = tuple(divmod(arg - PAIR, 32) if arg >= PAIR else (arg, arg)
 
 def _windows(v: OdysseyView, ctx: Ctx) -> tuple[int, ...]:
     """Lowest numbers of the Logic windows still possible (no member in the crew TRASH)."""
-    key = (v.logic_trashed, 0, False)
-    w = ctx.windows_cache.get(key)
+    gone = v.logic_trashed
+    w = ctx.windows_cache.get(gone)
     if w is None:
         L = ctx.L
-        gone = v.logic_trashed
-        w = ctx.windows_cache[key] = tuple(
+        w = ctx.windows_cache[gone] = tuple(
             low for low in range(1, 14 - L) if not any(gone >> (low + i) & 1 for i in range(L)))
     return w
 
 
-_LMASK: Final[dict[tuple[int, ...], int]] = {}  # by the whole hand (a view's tuple)
-
-
 def _logic_mask(hand: Sequence[int]) -> int:
-    """Bit n set when Logic n is held (cached by the hand)."""
-    key = hand if type(hand) is tuple else tuple(hand)  # noqa: E721
-    m = _LMASK.get(key)
-    if m is None:
-        m = 0
-        for n in range(1, 13):
-            if hand[L1 + n - 1]:
-                m |= 1 << n
-        if len(_LMASK) > 50_000:
-            _LMASK.clear()
-        _LMASK[key] = m
+    """Bit n set when Logic n is held (a crew hand: counts per kind)."""
+    m = 0
+    bit = 2
+    for k in range(L1, L1 + 12):
+        if hand[k]:
+            m |= bit
+        bit <<= 1
     return m
 
 
-_BEST: Final[dict[tuple[int, int, int, bool], tuple[int, ...]]] = {}
+#: _logic_best's tables by (sequence length, Logic trashed, Logic held, gain) packed in an int
+_BEST: Final[dict[int, tuple[int, ...]]] = {}
 
 
 def _logic_best(ctx: Ctx, trashed: int, lm: int, gain: bool) -> tuple[int, ...]:
     """Per Logic number n (index 1..12): the most cards held (counting n itself when
-    ``gain``) in a still-possible window through n; 0 when no window through n remains."""
-    key = (ctx.L, trashed, lm, gain)
+    ``gain``) in a still-possible window through n; 0 when no window through n remains.
+    ``trashed`` and ``lm`` are Logic masks (bit n = Logic n)."""
+    key = ((ctx.L * 2 + gain) << 28) | (trashed << 14) | lm
     out = _BEST.get(key)
     if out is None:
         L = ctx.L
@@ -139,18 +133,15 @@ def _logic_best(ctx: Ctx, trashed: int, lm: int, gain: bool) -> tuple[int, ...]:
                         held += 1
                     if held > res[n]:
                         res[n] = held
-        if len(_BEST) > 5_000:
+        if len(_BEST) > 20_000:
             _BEST.clear()
         out = _BEST[key] = tuple(res)
     return out
 
 
-#: caches that outlive one game (policies are built per game): per Ctx (or Ctx and
-#: conventions), values that depend only on the options, the board and the given key
-_DOOR_GAIN: Final[dict[Any, dict[tuple[int, int, tuple[int, ...]], int]]] = {}
+#: a cache that outlives one game (policies are built per game): per Ctx, the camp by the
+#: closed doors (a function of the options and the board only)
 _CAMP: Final[dict[Any, dict[int, int]]] = {}
-_VBASE: Final[dict[Any, dict[tuple[bool, int, tuple[int, ...], int], tuple[float, ...]]]] = {}
-_VALS: Final[dict[Any, dict[tuple[Any, ...], tuple[float, ...]]]] = {}
 
 
 def _shared(table: dict[Any, Any], key: Any) -> Any:
@@ -188,8 +179,6 @@ class HalPressure(_OdysseyPolicy):
     def __init__(self, game: Game, options: RuleOptions, seat: int, rng: np.random.Generator,
                  **params: Any) -> None:
         super().__init__(game, options, seat, rng, **params)
-        #: shared by every HAL policy of these options (a function of the board only)
-        self._door_gain = _shared(_DOOR_GAIN, self.ctx)
         self.lif_w = float(self.cfg["lif_weight"]) if self.plan != "spread" else 0.5
         self.sys_w = 2.0 if self.plan == "spread" else 1.0
         self.sys_to_win = self.options.systems_to_win  # type: ignore[attr-defined]
@@ -289,18 +278,13 @@ class HalPressure(_OdysseyPolicy):
             if ctx.pod in pos:
                 return 0.5
             return self.cfg["door7_weight"] * (2.0 + 1.2 * v.malfunctions[LIF])
-        key = (v.closed_mask, d, pos)
-        gain = self._door_gain.get(key)
-        if gain is None:
-            before = ctx.dist_mask(v.closed_mask)
-            after = ctx.dist_mask(v.closed_mask | 1 << d)
-            core = ctx.core
-            gain = 0
-            for p in pos[1:]:
-                gain += min(after[p][core], 8) - min(before[p][core], 8)
-            if len(self._door_gain) > 5_000:
-                self._door_gain.clear()
-            self._door_gain[key] = gain
+        before = ctx.dist_mask(v.closed_mask)
+        after = ctx.dist_mask(v.closed_mask | 1 << d)
+        core = ctx.core
+        gain = 0
+        for i in range(1, len(pos)):
+            p = pos[i]
+            gain += min(after[p][core], 8) - min(before[p][core], 8)
         return 1.0 + 1.0 * gain
 
     def reveal_cost(self, v: OdysseyView, ctx: Ctx, k: int, down: int) -> float:
@@ -410,12 +394,6 @@ class CrewTeam(_OdysseyPolicy):
         #: per closed-door mask; shared by the policies of these options (board facts only)
         self._camp: dict[int, int] = _shared(_CAMP, self.ctx)
         self._roles: tuple[int, ...] = ()
-        #: non-Logic card values, shared by the policies with the same options and conventions
-        self._vbase: dict[tuple[bool, int, tuple[int, ...], int], tuple[float, ...]] = _shared(
-            _VBASE, (self.ctx, self.carrier_disc, self.keep_override))
-        #: whole value tables by (that key, a carrier exists, Logic trashed, Logic held, gain)
-        self._vals: dict[tuple[Any, ...], tuple[float, ...]] = _shared(
-            _VALS, (self.ctx, self.carrier_disc, self.keep_override))
         self._carrier = 0
         o = self.options
         #: twice the move allowance (how far a repair detour may lead), GRV up / down
@@ -469,23 +447,13 @@ class CrewTeam(_OdysseyPolicy):
         return legal[int(self.rng.integers(len(legal)))]
 
     # -- values ----------------------------------------------------------------------------
-    def values(self, v: OdysseyView, ctx: Ctx, gain: bool = False) -> Sequence[float]:
+    def values(self, v: OdysseyView, ctx: Ctx, gain: bool = False) -> list[float]:
         """How much this crewmember wants each crew card kind (used to discard the least,
-        or, with ``gain``, to take the most)."""
+        or, with ``gain``, to take the most): a list of 20 floats, by crew card kind."""
         carrier_seat = self.carrier_seat(v)
         carrier = carrier_seat == v.seat
         lm = _logic_mask(v.hand)
-        key = (carrier, v.roles[v.seat], v.malfunctions, v.closed_mask)
-        full_key = (key, carrier_seat != 0, v.logic_trashed, lm, gain)
-        done = self._vals.get(full_key)
-        if done is not None:
-            return done
-        base = self._vbase.get(key)
-        if base is None:
-            if len(self._vbase) > 5_000:
-                self._vbase.clear()
-            base = self._vbase[key] = self._base_values(v, ctx, carrier)
-        out = list(base)
+        out = self._base_values(v, ctx, carrier)
         # Logic: the best still-possible window through the card, by cards held in it
         best = _logic_best(ctx, v.logic_trashed, lm, gain)
         if carrier:
@@ -497,12 +465,9 @@ class CrewTeam(_OdysseyPolicy):
         for n in range(1, 13):
             if best[n]:
                 out[L1 + n - 1] = a + b * best[n]
-        if len(self._vals) > 5_000:
-            self._vals.clear()
-        done = self._vals[full_key] = tuple(out)
-        return done
+        return out
 
-    def _base_values(self, v: OdysseyView, ctx: Ctx, carrier: bool) -> tuple[float, ...]:
+    def _base_values(self, v: OdysseyView, ctx: Ctx, carrier: bool) -> list[float]:
         """The values of the cards that are not Logic cards (Logic: 0 here)."""
         role = v.roles[v.seat]
         mal = v.malfunctions
@@ -512,7 +477,7 @@ class CrewTeam(_OdysseyPolicy):
             for k in range(L1):
                 out[k] = 1.0
             out[C.C_REPAIR_LIF] = 1.5
-            return tuple(out)
+            return out
         out[C.C_WILD] = 4.0
         spec = SPECIALITY.get(role)
         for k in (C.C_REPAIR_MEM, C.C_REPAIR_COM, C.C_REPAIR_GRV, C.C_REPAIR_LIF):
@@ -530,7 +495,7 @@ class CrewTeam(_OdysseyPolicy):
             out[C.C_OVERRIDE] += 2.0 + 0.5 * mal[LIF]
         out[C.C_CANCEL] = 2.0
         out[C.C_RECOVER] = 1.2
-        return tuple(out)
+        return out
 
     def carrier_seat(self, v: OdysseyView) -> int:
         """The seat Logic cards are funnelled to (the team's public convention), or 0."""

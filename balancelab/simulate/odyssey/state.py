@@ -158,7 +158,7 @@ class Ctx:
         self.n_spaces = len(b.names)
         self.reach: dict[tuple[int, int, int, bool], tuple[int, ...]] = {}
         self.dist_cache: dict[tuple[int, ...], tuple[tuple[int, ...], ...]] = {}
-        self.windows_cache: dict[tuple[int, int, bool], tuple[int, ...]] = {}
+        self.windows_cache: dict[int, tuple[int, ...]] = {}  # by Logic trashed (policies)
         self.hal_deck = C.hal_deck(o.deck_grv, o.deck_mem, o.deck_com, o.deck_lif,
                                    7 if o.deck_close_door else 0, o.deck_target, o.deck_scan,
                                    o.deck_lipread)
