@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 from mypy_extensions import mypyc_attr
+from numpy.random import Generator
 
 from balancelab.simulate.core import Action, Game, View
 from balancelab.simulate.options import RuleOptions
@@ -60,7 +61,7 @@ class Policy(abc.ABC):
         self.seat = seat
         self._rng: np.random.Generator | None = None
         self._make_rng: Callable[[], np.random.Generator] | None = None
-        if isinstance(rng, np.random.Generator):
+        if isinstance(rng, Generator):  # not np.random.Generator: a lazy, slow attribute
             self._rng = rng
         else:
             self._make_rng = rng

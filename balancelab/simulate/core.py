@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final, Literal
 
 import numpy as np
 from mypy_extensions import mypyc_attr
+from numpy.random import Generator, SeedSequence, default_rng
 
 from balancelab.simulate.options import RuleOptions
 
@@ -216,6 +217,8 @@ class Game(abc.ABC):
 
 
 # -- seeding --------------------------------------------------------------------------------
+# (numpy.random's names are imported by name: ``np.random`` is a lazy attribute of numpy 2,
+# a Python-level ``__getattr__`` costing microseconds per use.)
 
 #: Stream index of the rules' chance within a game's SeedSequence; seat ``k`` uses ``1 + k``.
 RULES_STREAM: Final = 0
@@ -226,21 +229,19 @@ def game_seed_sequence(run_seed: int, game_index: int) -> np.random.SeedSequence
 
     Game *i* of every variant of a run shares it (common random numbers).
     """
-    return np.random.SeedSequence(entropy=run_seed, spawn_key=(game_index,))
+    return SeedSequence(entropy=run_seed, spawn_key=(game_index,))
 
 
 def rules_stream(run_seed: int, game_index: int) -> np.random.Generator:
     """The Generator of the rules' chance in one game: ``SeedSequence(run_seed,
     spawn_key=(game_index, 0))``."""
-    return np.random.default_rng(
-        np.random.SeedSequence(run_seed, spawn_key=(game_index, RULES_STREAM)))
+    return default_rng(SeedSequence(run_seed, spawn_key=(game_index, RULES_STREAM)))
 
 
 def seat_stream(run_seed: int, game_index: int, seat: int) -> np.random.Generator:
     """The Generator of seat ``seat``'s policy in one game: ``SeedSequence(run_seed,
     spawn_key=(game_index, 1 + seat))``."""
-    return np.random.default_rng(
-        np.random.SeedSequence(run_seed, spawn_key=(game_index, 1 + seat)))
+    return default_rng(SeedSequence(run_seed, spawn_key=(game_index, 1 + seat)))
 
 
 def game_streams(
@@ -257,7 +258,7 @@ def copy_generator(rng: np.random.Generator) -> np.random.Generator:
     draw the same numbers. Seeds nothing from the operating system."""
     bit_generator = type(rng.bit_generator)()
     bit_generator.state = rng.bit_generator.state
-    return np.random.Generator(bit_generator)
+    return Generator(bit_generator)
 
 
 # -- the one game loop -----------------------------------------------------------------------

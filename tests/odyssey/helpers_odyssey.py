@@ -51,6 +51,7 @@ def give_hal(s: OdysseyState, hidden: list[int], revealed: list[int]) -> None:
     for k in revealed:
         s.hal_draw.remove(k)
         s.hal_rev.append(k)
+    s.hal_rev.sort()  # the state keeps the revealed row sorted
 
 
 def put_malfunctions(s: OdysseyState, system: int, n: int) -> None:

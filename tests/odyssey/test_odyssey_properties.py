@@ -28,7 +28,7 @@ OPTS = st.builds(
 def _check_limits(s: OdysseyState) -> None:
     n = s.ctx.n
     assert s.hal_hand_n() <= s.marker + (1 if s.phase == 5 else 0)  # 5: discarding
-    assert len(s.hal_rev) <= 3
+    assert len(s.hal_rev) <= 3 and s.hal_rev == sorted(s.hal_rev)
     assert all(0 <= m for m in s.mal)
     pods = sum(1 for t in range(1, n + 1) if s.pos[t] == s.ctx.pod)
     assert pods <= 1
@@ -163,7 +163,7 @@ def test_talk_reaches_every_view_and_stops_under_lipread() -> None:
         else:
             for t in range(1, 4):
                 assert talk[t] == tuple(k for k in range(8, 20) for _ in range(s.hands[t][k]))
-    s.hal_rev[0] = 13
+    s.hal_rev[-1] = 13  # the row stays sorted (13, Lipread, is the highest kind)
     assert s.view(0).talk == (None,) * 4
 
 

@@ -36,7 +36,6 @@ and reveal, a MEM termination pushes hand-limit discards clockwise from the Mono
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import compress
 from typing import Any, ClassVar, Final
 
 import numpy as np
@@ -230,9 +229,6 @@ class Ctx:
 
 
 _CTX: Final[dict[OdysseyOptions, Ctx]] = {}
-#: HAL's legal plays/discards by (phase, hidden counts, revealed cards): options-independent;
-#: cleared past 20,000 entries (~9 MB: a worker's memory stays flat)
-_HAL_LEGAL: Final[dict[tuple[int, ...], list[int]]] = {}
 
 
 _CTX_BY_ID: Final[dict[int, tuple[OdysseyOptions, Ctx]]] = {}
@@ -252,9 +248,23 @@ def ctx_for(options: OdysseyOptions) -> Ctx:
     return c
 
 
-_tuple_new: Final = tuple.__new__
-_CREW_KINDS: Final = range(C.N_CREW_KINDS)
-_HAL_KINDS: Final = range(C.N_HAL_KINDS)
+def _distinct(sorted_kinds: list[int]) -> list[int]:
+    """The distinct values of a sorted list, in order."""
+    out: list[int] = []
+    last = -1
+    for k in sorted_kinds:
+        if k != last:
+            out.append(k)
+            last = k
+    return out
+
+
+def _insert_sorted(kinds: list[int], k: int) -> None:
+    """Insert ``k`` into the sorted list ``kinds``, keeping it sorted."""
+    i = len(kinds)
+    while i and kinds[i - 1] > k:
+        i -= 1
+    kinds.insert(i, k)
 
 
 class OdysseyView(View):
@@ -442,7 +452,7 @@ class OdysseyState(State):
     hal_disc: list[int]
     hal_trash: list[int]
     hal_hidden: list[int]
-    hal_rev: list[int]
+    hal_rev: list[int]  # HAL's revealed row, kept sorted
     mal: list[int]
     doors: list[int]
     closed_mask: int
@@ -601,7 +611,8 @@ class OdysseyState(State):
 
     def lipread(self) -> bool:
         """Lipread is one of the revealed HAL cards (LIPREAD CARD)."""
-        return C.H_LIPREAD in self.hal_rev
+        rev = self.hal_rev  # sorted, and Lipread is the highest HAL kind
+        return bool(rev) and rev[-1] == C.H_LIPREAD
 
     def hand_limit(self, seat: int) -> int:
         """The seat's hand size now (Hand Size; Poole's ability)."""
@@ -621,7 +632,11 @@ class OdysseyState(State):
         return n
 
     def hal_hand_n(self) -> int:
-        return sum(self.hal_hidden) + len(self.hal_rev)
+        """HAL's hand: hidden cards and the revealed row."""
+        n = len(self.hal_rev)
+        for c in self.hal_hidden:
+            n += c
+        return n
 
     # -- the task loop -------------------------------------------------------------------
     def _run(self) -> None:
@@ -758,22 +773,19 @@ class OdysseyState(State):
             return []
         if ph == T_HAL_PLAY or ph == T_HAL_DISCARD:
             hid = self.hal_hidden
-            key = (ph, *hid, *sorted(self.hal_rev))
-            out = _HAL_LEGAL.get(key)
-            if out is None:
-                base = (OP_HAL_PLAY if ph == T_HAL_PLAY else OP_HAL_DISCARD) * 1000
-                out = [base + k for k in range(C.N_HAL_KINDS) if hid[k]]
-                out.extend([base + REV + k for k in sorted(set(self.hal_rev))])
-                if len(_HAL_LEGAL) > 20_000:
-                    _HAL_LEGAL.clear()
-                _HAL_LEGAL[key] = out
-            return out[:]
+            base = (OP_HAL_PLAY if ph == T_HAL_PLAY else OP_HAL_DISCARD) * 1000
+            out = [base + k for k in range(C.N_HAL_KINDS) if hid[k]]
+            rev = self.hal_rev
+            if rev:
+                out.extend([base + REV + k for k in _distinct(rev)])
+            return out
         if ph == T_ACT:
             return self._legal_act()
         if ph == T_MOVE:
             return self._legal_move()
         if ph == T_HAL_REVEAL:
-            return list(map((OP_REVEAL * 1000).__add__, compress(_HAL_KINDS, self.hal_hidden)))
+            hid = self.hal_hidden
+            return [OP_REVEAL * 1000 + k for k in range(C.N_HAL_KINDS) if hid[k]]
         if ph == T_HAL_TARGET:
             return list(self.ctx.target_actions)
         if ph == T_HAL_SCAN:
@@ -784,19 +796,27 @@ class OdysseyState(State):
             return [OP_RECOVER_TAKE * 1000 + k for k in kinds]
         seat = self.current_seat
         hand = self.hands[seat]
-        kinds = list(compress(_CREW_KINDS, hand))
+        kinds = [k for k in range(C.N_CREW_KINDS) if hand[k]]
         if ph == T_LIMIT and self.hand_n[seat] - self.hand_limit(seat) >= 2:
             # Hand Size: "choose cards to discard": two at once while two or more are over
             base = OP_LIMIT * 1000 + PAIR
             out = []
-            for i, k in enumerate(kinds):
+            n = len(kinds)
+            for i in range(n):
+                k = kinds[i]
                 b = base + k * 32
                 if hand[k] >= 2:
                     out.append(b + k)
-                out.extend(map(b.__add__, kinds[i + 1:]))
+                for j in range(i + 1, n):
+                    out.append(b + kinds[j])
             return out
-        op = {T_LIMIT: OP_LIMIT, T_SCAN_DISCARD: OP_SCAN_DISCARD, T_ASK_GIVE: OP_ASK_GIVE}[ph]
-        return list(map((op * 1000).__add__, kinds))
+        if ph == T_LIMIT:
+            base = OP_LIMIT * 1000
+        elif ph == T_SCAN_DISCARD:
+            base = OP_SCAN_DISCARD * 1000
+        else:
+            base = OP_ASK_GIVE * 1000
+        return [base + k for k in kinds]
 
     def _legal_move(self) -> list[int]:
         """MOVE (Crewmember Actions; GRV tile; Hunter; POD capacity)."""
@@ -854,13 +874,15 @@ class OdysseyState(State):
         if (self.repair_open or not used & U_REPAIR) and (
                 ctx.space_system[pos] >= 0 or ctx.remote_repair):
             self._legal_repair(seat, pos, hand, out)
-        if C.H_LIPREAD not in self.hal_rev:
+        if not self.lipread():
             mates = [t for t in ctx.crew_seats if t != seat and allpos[t] == pos]
             if mates:
                 if not used & U_GIVE:
-                    kinds = list(compress(_CREW_KINDS, hand))
+                    kinds = [k for k in range(C.N_CREW_KINDS) if hand[k]]
                     for t in mates:
-                        out.extend(map((OP_GIVE * 1000 + t * 32).__add__, kinds))
+                        b = OP_GIVE * 1000 + t * 32
+                        for k in kinds:
+                            out.append(b + k)
                 if not used & U_ASK and self.roles[seat] == BOWMAN:
                     out.extend([OP_ASK * 1000 + t for t in mates if self.hand_n[t]])
         if self.closed_mask and hand[C.C_OVERRIDE] and not used & U_OPEN:
@@ -868,7 +890,7 @@ class OdysseyState(State):
                 if self.closed_mask >> d & 1:
                     out.append(OP_OPEN * 1000 + d)
         if ctx.cancel_at[pos] and hand[C.C_CANCEL] and not used & U_CANCEL:
-            out.extend([OP_CANCEL * 1000 + k for k in sorted(set(self.hal_rev))])
+            out.extend([OP_CANCEL * 1000 + k for k in _distinct(self.hal_rev)])
         if (ctx.pp_at[pos] and hand[C.C_RECOVER] and not used & U_RECOVER
                 and self.crew_disc):
             out.append(OP_RECOVER * 1000)
@@ -941,7 +963,7 @@ class OdysseyState(State):
             self._hal_play(arg)
         elif op == OP_REVEAL:
             self.hal_hidden[arg] -= 1
-            self.hal_rev.append(arg)
+            _insert_sorted(self.hal_rev, arg)
         elif op == OP_LIMIT:
             hand = self.hands[seat]
             if arg >= PAIR:
@@ -1130,21 +1152,20 @@ class OdysseyState(State):
         value (tuples, ints, the frozen options): the view shares nothing mutable with the
         state."""
         hid = self.hal_hidden
-        rev = self.hal_rev
-        hn = self.hand_n
         ct = self.trash_counts
         if ct is None:
             ct = self.trash_counts = (tuple(_counts(self.crew_trash, C.N_CREW_KINDS)),
                                       tuple(_counts(self.hal_trash, C.N_HAL_KINDS)))
         ctx = self.ctx
-        lip = C.H_LIPREAD in rev
+        lip = self.lipread()
         phase = self.phase
         crew_disc = self.crew_disc
+        hand_n = self.hand_n[:]
+        hand_n[0] = self.hal_hand_n()
         return OdysseyView(
             seat, phase, self.roles, tuple(self.pos),
             tuple(hid) if seat == 0 else tuple(self.hands[seat]),
-            (sum(hid) + len(rev), *hn[1:]),
-            tuple(sorted(rev)) if len(rev) > 1 else tuple(rev), tuple(self.mal),
+            tuple(hand_n), tuple(self.hal_rev), tuple(self.mal),
             tuple(self.doors), self.marker, self.sequences, self.logic_trashed, ct[0], ct[1],
             len(self.crew_draw), len(crew_disc), len(self.hal_draw), len(self.hal_disc),
             self.monolith, self.crew_turns, self.actor, self.used, self.repair_open,
@@ -1159,7 +1180,7 @@ class OdysseyState(State):
         sorted kinds); nothing under Lipread or with ``'none'``.
         """
         mode = self.ctx.options.crew_talk
-        if mode == "none" or C.H_LIPREAD in self.hal_rev:
+        if mode == "none" or self.lipread():
             return self.ctx.silence
         n = self.ctx.n
         out: list[tuple[int, ...] | None] = [None]
