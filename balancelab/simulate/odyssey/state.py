@@ -936,7 +936,9 @@ class OdysseyState(State):
 
     # -- apply -----------------------------------------------------------------------------
     def _apply(self, action: Any) -> None:
-        op, arg = divmod(action, 1000)
+        a: int = action  # every 2001 action is an int (a native int from here on)
+        op = a // 1000
+        arg = a - op * 1000
         stack = self.stack
         stack.pop()  # the task that asked for this decision
         seat = self.current_seat
@@ -967,7 +969,8 @@ class OdysseyState(State):
         elif op == OP_LIMIT:
             hand = self.hands[seat]
             if arg >= PAIR:
-                k1, k2 = divmod(arg - PAIR, 32)
+                k1 = (arg - PAIR) // 32
+                k2 = (arg - PAIR) % 32
                 hand[k1] -= 1
                 hand[k2] -= 1
                 self.hand_n[seat] -= 2
@@ -984,7 +987,8 @@ class OdysseyState(State):
             self.crew_disc.append(arg)
             self.log.append((E_SCAN_SHOWN, seat, arg))
         elif op == OP_TARGET:
-            t, k = divmod(arg, 32)
+            t = arg // 32
+            k = arg % 32
             self.m[self.M_TARGET] += 1
             if self.hands[t][k]:
                 self.hands[t][k] -= 1
@@ -1025,7 +1029,8 @@ class OdysseyState(State):
         hand = self.hands[seat]
         stack = self.stack
         if op == OP_REPAIR:
-            sysk, k = divmod(arg, 32)
+            sysk = arg // 32
+            k = arg % 32
             hand[k] -= 1
             self.hand_n[seat] -= 1
             self.crew_disc.append(k)
@@ -1041,7 +1046,8 @@ class OdysseyState(State):
             return
         self.used |= _USE_BIT[op]
         if op == OP_GIVE:
-            t, k = divmod(arg, 32)
+            t = arg // 32
+            k = arg % 32
             hand[k] -= 1
             self.hand_n[seat] -= 1
             self.hands[t][k] += 1
