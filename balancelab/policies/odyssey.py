@@ -99,7 +99,7 @@ def _windows(v: OdysseyView, ctx: Ctx) -> tuple[int, ...]:
     return w
 
 
-def _logic_mask(hand: Sequence[int]) -> int:
+def _logic_mask(hand: tuple[int, ...]) -> int:
     """Bit n set when Logic n is held (a crew hand: counts per kind)."""
     m = 0
     bit = 2
@@ -181,9 +181,7 @@ class HalPressure(_OdysseyPolicy):
         super().__init__(game, options, seat, rng, **params)
         self.lif_w = float(self.cfg["lif_weight"]) if self.plan != "spread" else 0.5
         self.sys_w = 2.0 if self.plan == "spread" else 1.0
-        self.sys_to_win = self.options.systems_to_win  # type: ignore[attr-defined]
-        #: card_value is this class's own (inlined for malfunctions in act)
-        self._plain = type(self).card_value is HalPressure.card_value
+        self.sys_to_win: int = self.options.systems_to_win  # type: ignore[attr-defined]
 
     def act(self, view: View, actions: Sequence[Action]) -> Action:
         v: OdysseyView = view  # type: ignore[assignment]
@@ -191,56 +189,49 @@ class HalPressure(_OdysseyPolicy):
         ph = v.phase
         ctx = self.ctx
         if ph == T_HAL_PLAY:
-            scores: dict[int, float] = {}
             best = legal[0]
             best_score = -1e9
             down = self._down(v)
-            value = self.card_value
-            plain = self._plain
-            mal = v.malfunctions
-            lim = ctx.limits
             for a in legal:
                 arg = a - 9000  # OP_HAL_PLAY
                 if arg >= REV:
-                    k = arg - REV
-                    bonus = 0.25  # playing a revealed card shows one card less
+                    sc = self.card_value(v, ctx, arg - REV, down) + 0.25  # shows a card less
                 else:
-                    k = arg
-                    bonus = 0.0
-                sc = scores.get(k)
-                if sc is None:
-                    if plain and k < LIF:  # card_value of GRV/MEM/COM, inlined
-                        m = mal[k]
-                        if m < lim[k] and down + 1 >= self.sys_to_win:
-                            sc = 1000.0
-                        elif m >= lim[k]:
-                            sc = 1.5
-                        else:
-                            sc = 3.0 + self.sys_w * m + 1.5 * down
-                        scores[k] = sc
-                    else:
-                        sc = scores[k] = value(v, ctx, k, down)
-                sc += bonus
+                    sc = self.card_value(v, ctx, arg, down)
                 if sc > best_score:
                     best, best_score = a, sc
             return best
         if ph == T_HAL_REVEAL:
             # reveal the card least worth keeping hidden (Lipread first: it silences the crew)
             down = self._down(v)
-            cost = self.reveal_cost
             best = legal[0]
             best_c = 1e18
             for a in legal:
-                c = cost(v, ctx, a - 12000, down)  # OP_REVEAL
+                c = self.reveal_cost(v, ctx, a - 12000, down)  # OP_REVEAL
                 if c < best_c:
                     best, best_c = a, c
             return best
         if ph == T_HAL_DISCARD:
             down = self._down(v)
-            return min(legal, key=lambda a: self.card_value(v, ctx, a % 1000 % REV, down)
-                       + (0.5 if a % 1000 >= REV else 0.0))
+            best = legal[0]
+            best_c = 1e18
+            for a in legal:
+                arg = a % 1000
+                if arg >= REV:
+                    c = self.card_value(v, ctx, arg - REV, down) + 0.5
+                else:
+                    c = self.card_value(v, ctx, arg, down) + 0.0
+                if c < best_c:
+                    best, best_c = a, c
+            return best
         if ph == T_HAL_SCAN:
-            return max(legal, key=lambda a: self.threat(v, ctx, a % 1000))
+            best = legal[0]
+            best_t = -1e18
+            for a in legal:
+                t = self.threat(v, ctx, a % 1000)
+                if t > best_t:
+                    best, best_t = a, t
+            return best
         if ph == T_HAL_TARGET:
             return self.target(v, ctx, legal)
         return legal[int(self.rng.integers(len(legal)))]
