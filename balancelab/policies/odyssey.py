@@ -181,7 +181,7 @@ class HalPressure(_OdysseyPolicy):
         super().__init__(game, options, seat, rng, **params)
         self.lif_w = float(self.cfg["lif_weight"]) if self.plan != "spread" else 0.5
         self.sys_w = 2.0 if self.plan == "spread" else 1.0
-        self.sys_to_win: int = self.options.systems_to_win  # type: ignore[attr-defined]
+        self.sys_to_win = self.ctx.systems_to_win
 
     def act(self, view: View, actions: Sequence[Action]) -> Action:
         v: OdysseyView = view  # type: ignore[assignment]
@@ -516,7 +516,7 @@ class CrewTeam(_OdysseyPolicy):
         L = ctx.L
         for low in _windows(v, ctx):
             if (lm >> low) & full == full:
-                if v.sequences == 1 and v.options.third_sequence_guard:
+                if v.sequences == 1 and ctx.third_sequence_guard:
                     if not _has_run(v.logic_trashed | full << low, L):
                         continue
                 return low
@@ -559,7 +559,7 @@ class CrewTeam(_OdysseyPolicy):
         """Where this crewmember heads this turn."""
         pos = v.pos[v.seat]
         seq = self.sequence(v, ctx)
-        if seq and v.malfunctions[LIF] < v.options.limit_lif - 2:
+        if seq and v.malfunctions[LIF] < ctx.limit_lif - 2:
             return ctx.core
         urgent = self.urgent_system(v, ctx, dist)
         if urgent >= 0:
@@ -683,7 +683,7 @@ class CrewTeam(_OdysseyPolicy):
                 return OP_REPAIR * 1000 + best[1]
         if OP_CANCEL in ops:
             rev = ops[OP_CANCEL]
-            if C.H_LIPREAD in rev and (v.options.crew_talk != "none" or (
+            if C.H_LIPREAD in rev and (ctx.crew_talk != "none" or (
                     self.cancel_lipread and self.carrier_on)):
                 return OP_CANCEL * 1000 + C.H_LIPREAD
             if C.H_LIF in rev and mal[LIF] >= 2:

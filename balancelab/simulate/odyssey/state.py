@@ -145,14 +145,15 @@ class Ctx:
         self.board: Board = load_board(o.board_file) if o.board_file else default_board()
         b = self.board
         self.n = o.crew
-        self.limits = o.limits()
+        # (tuples typed variable-length: mypyc re-boxes a fixed-length tuple at every read)
+        self.limits: tuple[int, ...] = o.limits()
         #: hand size by [Poole][MEM terminated] (Hand Size; Poole's ability)
-        self.hand_sizes = ((o.hand_size, o.hand_size_mem_terminated),
+        self.hand_sizes: tuple[tuple[int, ...], ...] = ((o.hand_size, o.hand_size_mem_terminated),
                            (o.poole_hand_size, o.poole_hand_size_mem_terminated))
         self.pod = b.system_space[C.LIF]
         self.core = b.core
         self.start = b.start
-        self.sys_space = b.system_space
+        self.sys_space: tuple[int, ...] = b.system_space
         self.space_system = b.system
         self.n_spaces = len(b.names)
         self.reach: dict[tuple[int, int, int, bool], tuple[int, ...]] = {}
@@ -164,6 +165,17 @@ class Ctx:
         self.crew_deck = C.crew_deck(o.deck_wild_repair, o.deck_typed_repair, o.deck_override,
                                      o.deck_cancel, o.deck_recover)
         self.L = o.sequence_length
+        # the options read in the hot paths, as native attributes (an OdysseyOptions attribute
+        # is a dict lookup)
+        self.hal_revealed = o.hal_revealed
+        self.max_rounds = o.max_rounds
+        self.hal_turn_every = o.hal_turn_every
+        self.systems_to_win = o.systems_to_win
+        self.sequences_to_win = o.sequences_to_win
+        self.specialist_repair = o.specialist_repair
+        self.third_sequence_guard = o.third_sequence_guard
+        self.limit_lif = o.limit_lif
+        self.crew_talk = o.crew_talk
         self.move = o.move
         self.move_grv_down = o.move_grv_terminated
         self.silence: tuple[None, ...] = (None,) * (self.n + 1)
@@ -682,7 +694,7 @@ class OdysseyState(State):
                     return
                 continue
             if code == T_HAL_REVEAL:
-                if len(self.hal_rev) >= self.ctx.options.hal_revealed or not any(
+                if len(self.hal_rev) >= self.ctx.hal_revealed or not any(
                         self.hal_hidden):
                     stack.pop()
                     continue
@@ -727,7 +739,7 @@ class OdysseyState(State):
         self.actor = 0
         n = self.ctx.n
         self.monolith = seat % n + 1
-        o = self.ctx.options
+        o = self.ctx
         if self.crew_turns >= o.max_rounds:
             self._finish("", "cap")
             return
@@ -910,7 +922,7 @@ class OdysseyState(State):
         """REPAIR (Crewmember Actions; Whitehead; design notes 1(c)6-8, 22-23)."""
         ctx = self.ctx
         role = self.roles[seat]
-        if role == WHITEHEAD and ctx.options.whitehead_remote_repair:
+        if role == WHITEHEAD and ctx.remote_repair:
             systems = [k for k in range(4) if self.mal[k]]
         else:
             k = ctx.space_system[pos]
@@ -926,7 +938,7 @@ class OdysseyState(State):
 
     def _sequence_allowed(self, low: int) -> bool:
         """The second sequence must leave a possible third (DISCONNECT, IMPORTANT)."""
-        if self.sequences != 1 or not self.ctx.options.third_sequence_guard:
+        if self.sequences != 1 or not self.ctx.third_sequence_guard:
             return True
         L = self.ctx.L
         gone = self.logic_trashed
@@ -1036,7 +1048,7 @@ class OdysseyState(State):
             self.crew_disc.append(k)
             amount = 1
             if k != C.C_WILD and SPECIALITY[self.roles[seat]] == k:
-                amount = self.ctx.options.specialist_repair
+                amount = self.ctx.specialist_repair
             amount = min(amount, self.mal[sysk])
             self.mal[sysk] -= amount
             self.hal_disc.extend([sysk] * amount)
@@ -1088,7 +1100,7 @@ class OdysseyState(State):
             self.sequences += 1
             self.m[self.M_DISCONNECTS] += 1
             self.log.append((E_MARKER, self.marker))
-            if self.sequences >= self.ctx.options.sequences_to_win:
+            if self.sequences >= self.ctx.sequences_to_win:
                 self._finish("crew", "third_sequence")
                 return
             stack.append((T_HAL_DISCARD, 0))
@@ -1147,7 +1159,7 @@ class OdysseyState(State):
             self._finish("hal", "lif_terminated")
             return True
         down = sum(1 for i in range(4) if mal[i] >= lim[i])
-        if down >= self.ctx.options.systems_to_win:
+        if down >= self.ctx.systems_to_win:
             self._finish("hal", "three_systems_terminated")
             return True
         return False
@@ -1185,7 +1197,7 @@ class OdysseyState(State):
         ``crew_talk='logic'``: each crewmember's Logic cards; ``'open'``: whole hands (as
         sorted kinds); nothing under Lipread or with ``'none'``.
         """
-        mode = self.ctx.options.crew_talk
+        mode = self.ctx.crew_talk
         if mode == "none" or self.lipread():
             return self.ctx.silence
         n = self.ctx.n
