@@ -1,7 +1,7 @@
 """Build hook: compile the engines' hot paths with mypyc when this machine can.
 
 The hook is hatch-mypyc's, with one difference: when compiling fails (no C compiler, no Python
-headers), the install goes on as pure Python (same source, same games, about 1.5-2x slower)
+headers), the install goes on as pure Python (same source, same games, 1.5-3.5x slower)
 with a warning, instead of failing. ``BALANCELAB_PURE_PYTHON=1`` skips compiling. The modules
 to compile are the ``include`` list under ``[tool.hatch.build.targets.wheel.hooks.custom]`` in
 ``pyproject.toml`` (and ``balancelab/build.py``'s ``COMPILED_MODULES``, tested equal).
@@ -29,7 +29,7 @@ class CompileIfPossible(MypycBuildHook):  # type: ignore[misc]
             tail = reason[-1] if reason else type(exc).__name__
             self.app.display_warning(
                 "balancelab: compiling the engines with mypyc failed, so they install as pure "
-                f"Python (same results, about 1.5-2x slower). Last line: {tail}. Install a C "
+                f"Python (same results, 1.5-3.5x slower). Last line: {tail}. Install a C "
                 "compiler and the Python headers (Debian: gcc python3-dev) and reinstall for "
                 "the compiled engines.")
 

@@ -4,7 +4,7 @@ The engines' hot paths (the shared game loop, the three games' engines, their sc
 players and FEDOR) are plain, type-annotated Python that ``pip install`` compiles with mypyc
 (``hatch_build.py``, configured in ``pyproject.toml``). The compiled and the pure-Python code
 are the same source and give identical games (``tests/test_build.py``); the compiled code is
-about 1.5-2x faster. ``BALANCELAB_PURE_PYTHON=1 pip install .`` installs pure Python, and so
+1.5-3.5x faster. ``BALANCELAB_PURE_PYTHON=1 pip install .`` installs pure Python, and so
 does a machine that cannot compile (with a warning).
 
 This module imports nothing of the package, so ``import balancelab`` can check it cheaply.

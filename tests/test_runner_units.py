@@ -68,6 +68,57 @@ def test_game_streams_depend_only_on_seed_and_index() -> None:
     assert len({r1.integers(1 << 62), r3.integers(1 << 62), r4.integers(1 << 62)}) == 3
 
 
+def test_streams_are_the_documented_seed_sequences() -> None:
+    """Game i's rules stream is SeedSequence(seed, spawn_key=(i, 0)), seat k's (i, 1 + k):
+    fixed, since every recorded game is replayed from (seed, game_index)."""
+    import numpy as np
+
+    rules, seats = game_streams(11, 5, 3)
+    want = [np.random.default_rng(np.random.SeedSequence(11, spawn_key=(5, j))) for j in range(4)]
+    assert rules.integers(1 << 62) == want[0].integers(1 << 62)
+    assert [g.integers(1 << 62) for g in seats] == [g.integers(1 << 62) for g in want[1:]]
+
+
+def test_a_policy_makes_its_generator_on_first_use_only() -> None:
+    """play_game hands each policy a function making its seat's Generator: a policy that never
+    draws costs no seeding, one that draws gets exactly the seat's stream."""
+    from balancelab.games import get_game
+    from balancelab.policies.base import RandomPolicy
+    from balancelab.simulate.core import seat_stream
+
+    game = get_game("odyssey")
+    options = game.options_type()
+    made: list[int] = []
+
+    def make() -> object:
+        made.append(1)
+        return seat_stream(3, 9, 1)
+
+    pol = RandomPolicy(game, options, 1, make)  # type: ignore[arg-type]
+    assert made == []
+    first = pol.rng
+    assert pol.rng is first and made == [1]
+    assert first.integers(1 << 62) == seat_stream(3, 9, 1).integers(1 << 62)
+
+
+def test_lazy_seat_streams_play_the_games_eager_streams_play() -> None:
+    """The same game with every seat's Generator made up front (random policies draw)."""
+    from balancelab.games import get_game
+    from balancelab.policies import base as policies
+    from balancelab.simulate.core import play
+    from balancelab.simulate.worker import play_game
+
+    game = get_game("odyssey")
+    options = game.options_type()
+    specs = ["random"] * len(game.seats(options))
+    for i in range(3):
+        rules, seats = game_streams(21, i, len(specs))
+        eager = play(game, options, [policies.build(game, options, k, sp, seats[k])
+                                     for k, sp in enumerate(specs)], rules)
+        lazy = play_game(game, options, specs, 21, i)
+        assert (lazy.record, lazy.decisions) == (eager.record, eager.decisions)
+
+
 def test_parse_game_args_flags_values_and_sets() -> None:
     got = parse_game_args(
         ["--crew", "3", "--hal-extra-turns", "-1", "--remove-shuttles", "--x=4"], ["limit=5"]
