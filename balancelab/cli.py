@@ -532,8 +532,9 @@ def sweep(
                      "is within ±E (e.g. 0.01)."),
     ] = None,
     max_games: Annotated[
-        int, typer.Option(min=1, help="Most games per variant a --precision run may play.")
-    ] = 200_000,
+        int | None, typer.Option(min=1, help="Most games per variant a --precision run may "
+                                 "play (default 200,000).")
+    ] = None,
     seed: Annotated[int, typer.Option(min=0, help="Run seed.")] = 0,
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Workers; -1 = all cores.")] = -1,
     policy: Annotated[
@@ -565,6 +566,7 @@ def sweep(
     parsed = studies.parse_grid(grid)
     pols = parse_policies(policy or [])
     variants = studies.grid_variants(g, parsed, base)
+    studies.check_sizes(games, precision, max_games)
     path = out or Path("runs") / RunConfig(game, variants, pols, seed, 1).default_run_name()
     bar, progress = _study_progress(quiet)
     with bar:
@@ -596,8 +598,8 @@ def study(
         float | None, typer.Option(help="Play until every anytime-valid 95% interval is "
                                    "within ±E instead of a fixed --games.")
     ] = None,
-    max_games: Annotated[int, typer.Option(min=1, help="Cap per variant for --precision.")
-                         ] = 200_000,
+    max_games: Annotated[int | None, typer.Option(
+        min=1, help="Cap per variant for --precision (default 200,000).")] = None,
     policies: Annotated[
         list[str] | None,
         typer.Option("--policies", help="A policy pairing SIDE=POLICY;SIDE=POLICY "
@@ -626,6 +628,7 @@ def study(
     if jobs == 0 or jobs < -1:
         raise ValueError(f"--jobs must be -1 (all cores) or at least 1; got {jobs}")
     studies.check_study(name)
+    studies.check_sizes(games, precision, max_games)
     bar, progress = _study_progress(quiet)
     with bar:
         res = studies.run_study(name, out, policies=policies or [], seed=seed, games=games,

@@ -219,7 +219,7 @@ def sweep(
     seed: int = 0,
     games: int | None = None,
     precision: float | None = None,
-    max_games: int = PRECISION_MAX,
+    max_games: int | None = None,
     jobs: int = -1,
     backend: str = "loky",
     rotate: bool = True,
@@ -242,7 +242,8 @@ def sweep(
         precision: target half-width E (e.g. 0.01): extend the run in rounds until every
             variant's anytime-valid 95% interval of every side's / seat's win rate is within
             ±E, or ``max_games`` is reached.
-        max_games: the most games per variant a precision run may play.
+        max_games: the most games per variant a precision run may play (default
+            :data:`PRECISION_MAX`); only with ``precision``.
         jobs, backend, rotate, chunk_games, force, resume: as for :func:`runner.run`.
         progress: called with (games written, total) after each chunk.
         study: extra facts recorded in ``<run>/study.json``.
@@ -251,8 +252,10 @@ def sweep(
         A :class:`SweepResult`.
 
     Raises:
-        StudyError: the engine is missing. OptionError / PolicyError / RunError: bad input.
+        StudyError: the engine is missing, or ``max_games`` without ``precision`` or below
+            ``games``. OptionError / PolicyError / RunError: bad input.
     """
+    cap = check_sizes(games, precision, max_games)
     g = load_game(game)
     variants = grid_variants(g, grid, base)
     if precision is not None:
@@ -280,11 +283,24 @@ def sweep(
         facts.update({"precision": precision, "tune_n": tune, "rounds": rounds,
                       "method": stats.CS_METHOD})
         _write_study(path, facts)
-        if widest <= precision or config.games >= max_games:
+        if widest <= precision or config.games >= cap:
             return SweepResult(path, config.games, rounds)
         assert config.chunk_games is not None
-        config.games = _next_games(config.games, widest, precision, config.chunk_games,
-                                   max_games)
+        config.games = _next_games(config.games, widest, precision, config.chunk_games, cap)
+
+
+def check_sizes(games: int | None, precision: float | None, max_games: int | None) -> int:
+    """The cap of a precision run; a cap without precision, or below the first round's
+    ``games``, is an error (it would be silently ignored or passed)."""
+    if max_games is None:
+        return PRECISION_MAX
+    if precision is None:
+        raise StudyError("--max-games caps a --precision run; without --precision, --games "
+                         "sets the number of games")
+    if games is not None and games > max_games:
+        raise StudyError(f"--games {games:,} (the first round of a --precision run) is more "
+                         f"than --max-games {max_games:,}")
+    return max_games
 
 
 def _write_study(path: Path, facts: dict[str, Any]) -> None:
@@ -341,7 +357,7 @@ def run_study(
     seed: int = 0,
     games: int | None = None,
     precision: float | None = None,
-    max_games: int = PRECISION_MAX,
+    max_games: int | None = None,
     jobs: int = -1,
     backend: str = "loky",
     force: bool = False,
@@ -362,8 +378,10 @@ def run_study(
             what-if that moves a game off the ceiling; they may not be the study's grid options.
 
     Raises:
-        StudyError: unknown study, or its game's engine cannot be imported.
+        StudyError: unknown study, its game's engine cannot be imported, or sizes that
+            contradict each other (see :func:`sweep`).
     """
+    check_sizes(games, precision, max_games)
     st, g = check_study(name)
     pairings = [parse_pairing(p, g) for p in policies] or [{}]
     names = [pairing_name(p) for p in pairings]

@@ -121,6 +121,23 @@ def test_precision_rounds_extend_the_run(tmp_path: Path):
     shutil.rmtree(path)
 
 
+def test_precision_run_stops_at_its_cap_and_contradictory_sizes_are_refused(tmp_path: Path):
+    install()
+    path = tmp_path / "capped"
+    res = studies.sweep("coin", {"edge": [450, 550]}, path, precision=0.01, games=250,
+                        max_games=600, jobs=1)
+    assert res.games == 600 and res.rounds[-1]["max_half_width"] > 0.01
+    with pytest.raises(studies.StudyError, match="more than --max-games 100"):
+        studies.sweep("coin", {"edge": [450]}, tmp_path / "x", precision=0.01, games=250,
+                      max_games=100)
+    with pytest.raises(studies.StudyError, match="without --precision"):
+        studies.sweep("coin", {"edge": [450]}, tmp_path / "y", games=250, max_games=100)
+    with pytest.raises(studies.StudyError, match="without --precision"):
+        studies.run_study("hal-difficulty", tmp_path / "z", games=10, max_games=100)
+    assert not (tmp_path / "x").exists() and not (tmp_path / "y").exists()
+    assert not (tmp_path / "z").exists()
+
+
 def test_study_for_a_missing_engine_says_so(monkeypatch):
     from balancelab import games
 
