@@ -268,7 +268,7 @@ def simulate(
     Example: balancelab simulate odyssey --games 20000 --crew 3 --hal-extra-turns 1 --seed 7
     """
     from balancelab.games import get_game
-    from balancelab.simulate.runner import RunConfig
+    from balancelab.simulate.runner import RunConfig, holds_finished
 
     g = get_game(game)
     values = parse_game_args(list(ctx.args), set_ or [])
@@ -283,27 +283,13 @@ def simulate(
         chunk_games=chunk_games,
     )
     path = out or Path("runs") / config.default_run_name()
-    if not (force or resume) and _already_complete(config, path):
+    if not (force or resume) and holds_finished(config, path):
         err.print(f"{path} already holds these {games} games (same options, policies and "
                   "seed); showing them. Pass --force to play them again.")
     else:
         _run(config, path, jobs=jobs, backend=backend, scheduler=scheduler,
              resume=resume, force=force, quiet=quiet)
     _print_summary(path)
-
-
-def _already_complete(config: Any, path: Path) -> bool:
-    """True when ``path`` holds a finished run of exactly this configuration."""
-    from balancelab.simulate.runner import MANIFEST, RunError, read_manifest
-
-    if not (path / MANIFEST).exists():
-        return False
-    try:
-        old = read_manifest(path)
-    except RunError:
-        return False
-    return bool(old.get("complete")) and old.get("identity") == config.identity() and int(
-        old["config"]["games"]) == config.games
 
 
 def _run(config: Any, path: Path, *, jobs: int, backend: str, scheduler: str | None,
@@ -577,6 +563,9 @@ def sweep(
         err.print(f"[yellow]interrupted:[/] finished chunks kept in {path}; continue with "
                   "the same command and --resume")
         raise typer.Exit(130)
+    if res.reused:
+        err.print(f"{path} already holds these {res.games:,} games per variant (same grid, "
+                  "options, policies and seed); showing them. Pass --force to play them again.")
     for r in res.rounds:
         err.print(f"{r['games']:,} games per variant: widest anytime-valid ±"
                   f"{100 * r['max_half_width']:.2f}%")

@@ -200,6 +200,8 @@ class SweepResult:
     games: int
     rounds: list[dict[str, Any]]
     interrupted: bool = False
+    #: the folder already held exactly this finished run (fixed size): nothing was played
+    reused: bool = False
 
 
 def _next_games(n: int, half_width: float, target: float, chunk: int, cap: int) -> int:
@@ -266,6 +268,8 @@ def sweep(
     facts = dict(study or {})
     facts["grid"] = {k: [str(v) for v in vs] for k, vs in grid.items()}
     rounds: list[dict[str, Any]] = []
+    if precision is None and not (force or resume) and runner.holds_finished(config, path):
+        return SweepResult(path, config.games, rounds, reused=True)
     first = True
     while True:
         summary = runner.run(config, path, jobs=jobs, backend=backend, progress=progress,

@@ -359,6 +359,20 @@ def read_manifest(path: Path) -> dict[str, Any]:
     return data
 
 
+def holds_finished(config: RunConfig, path: Path) -> bool:
+    """True when ``path`` holds a finished run of exactly this configuration (same identity:
+    game version, variants, policies, seed; same number of games). A folder that is not a
+    run, or an unreadable manifest, is not one (``run`` says why if asked to write there)."""
+    if not (Path(path) / MANIFEST).exists():
+        return False
+    try:
+        old = read_manifest(Path(path))
+    except RunError:
+        return False
+    return bool(old.get("complete")) and old.get("identity") == config.identity() and int(
+        old["config"]["games"]) == config.games
+
+
 def _write_json_atomic(path: Path, data: dict[str, Any]) -> None:
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(json.dumps(data, indent=2, sort_keys=False) + "\n")

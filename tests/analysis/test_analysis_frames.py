@@ -8,6 +8,7 @@ import pytest
 from coin_game import install
 
 from balancelab import analysis, studies
+from balancelab.simulate import runner
 
 
 def _seat_frame(policies_by_game):
@@ -136,6 +137,18 @@ def test_precision_run_stops_at_its_cap_and_contradictory_sizes_are_refused(tmp_
         studies.run_study("hal-difficulty", tmp_path / "z", games=10, max_games=100)
     assert not (tmp_path / "x").exists() and not (tmp_path / "y").exists()
     assert not (tmp_path / "z").exists()
+
+
+def test_a_finished_sweep_run_again_is_shown_not_refused(tmp_path: Path):
+    install()
+    path = tmp_path / "again"
+    first = studies.sweep("coin", {"edge": [450, 550]}, path, games=200, jobs=1)
+    stamp = (path / "run.json").stat().st_mtime_ns
+    again = studies.sweep("coin", {"edge": [450, 550]}, path, games=200, jobs=1)
+    assert not first.reused and again.reused and again.games == 200
+    assert (path / "run.json").stat().st_mtime_ns == stamp  # nothing played or rewritten
+    with pytest.raises(runner.RunError, match="already holds this run"):
+        studies.sweep("coin", {"edge": [450, 550]}, path, games=400, jobs=1)  # --resume
 
 
 def test_study_for_a_missing_engine_says_so(monkeypatch):
