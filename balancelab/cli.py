@@ -7,6 +7,7 @@ Exit codes: 0 ok, 1 a domain error (unknown game, policy, option, bad value, not
 from __future__ import annotations
 
 import functools
+import inspect
 import os
 import sys
 from collections.abc import Callable
@@ -162,13 +163,16 @@ def _progress_bar(quiet: bool) -> Any:
 # -- games -----------------------------------------------------------------------------------
 
 
-@app.command()
+@app.command(short_help="List the games, or describe one: seats, options, policies.")
 @domain_errors
 def games(
     game: Annotated[str | None, typer.Argument(help="A game to describe in full.")] = None,
 ) -> None:
     """List the built-in games, or describe one: seats, options with defaults and allowed
-    values (and where each comes from), and the policies each side can use."""
+    values (and where each comes from), and the policies each side can use.
+
+    Example: balancelab games odyssey
+    """
     from balancelab.games import GAME_MODULES, get_game
     from balancelab.policies.base import entries_for
     from balancelab.simulate.options import describe
@@ -215,7 +219,8 @@ def _is_key(options_type: Any, name: str) -> bool:
 # -- simulate --------------------------------------------------------------------------------
 
 
-@app.command(context_settings=GAME_OPTION_CONTEXT)
+@app.command(context_settings=GAME_OPTION_CONTEXT,
+             short_help="Play games of a game and write them to a run folder as parquet.")
 @domain_errors
 def simulate(
     ctx: typer.Context,
@@ -338,7 +343,7 @@ def _print_summary(path: Path) -> None:
     console.print(f"Report: balancelab report {path}")
 
 
-@app.command()
+@app.command(short_help="Complete an interrupted run, or extend a run with more games.")
 @domain_errors
 def resume(
     run_dir: Annotated[Path, typer.Argument(help="The run folder to complete.")],
@@ -351,7 +356,10 @@ def resume(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
 ) -> None:
     """Complete an interrupted run (or extend it with --games), exactly as an uninterrupted
-    run would have written it."""
+    run would have written it.
+
+    Example: balancelab resume runs/odyssey-crew3-hal_extra_turns1-seed7 --games 40000
+    """
     from balancelab.simulate.runner import resume_config
 
     config = resume_config(run_dir, games)
@@ -363,7 +371,8 @@ def resume(
 # -- trace -----------------------------------------------------------------------------------
 
 
-@app.command(context_settings=GAME_OPTION_CONTEXT)
+@app.command(context_settings=GAME_OPTION_CONTEXT,
+             short_help="Replay one game turn by turn in the rulebook's words.")
 @domain_errors
 def trace(
     ctx: typer.Context,
@@ -379,6 +388,7 @@ def trace(
     """Replay one game turn by turn in the rulebook's words.
 
     From a run: [bold]balancelab trace runs/<run> --index 12[/] replays game 12 exactly.
+
     From a seed: [bold]balancelab trace odyssey --crew 3 --seed 7 --index 0[/].
     """
     from balancelab.games import GAME_MODULES, get_game
@@ -447,7 +457,7 @@ def _trace_header(out: Console, config: Any, variant: int, index: int) -> None:
 #       .headline (str, plain words with numbers), .markdown (Path), .html (Path).
 
 
-@app.command()
+@app.command(short_help="Write a run's Markdown and HTML report; print its headline.")
 @domain_errors
 def report(
     run_dir: Annotated[Path, typer.Argument(help="A run folder written by simulate/sweep.")],
@@ -455,7 +465,10 @@ def report(
         Path | None, typer.Option(help="Where to write the report (default: <run>/report).")
     ] = None,
 ) -> None:
-    """Write a Markdown and a self-contained HTML report of a run, and print its headline."""
+    """Write a Markdown and a self-contained HTML report of a run, and print its headline.
+
+    Example: balancelab report runs/odyssey-crew3-hal_extra_turns1-seed7
+    """
     from balancelab.reports import write_report
     from balancelab.simulate.runner import read_manifest
 
@@ -468,7 +481,7 @@ def report(
     console.print(f"Markdown: {paths.markdown}\nHTML: {paths.html}")
 
 
-@app.command()
+@app.command(short_help="Compare runs: change in win rates, 95% intervals, verdicts.")
 @domain_errors
 def compare(
     runs: Annotated[list[Path], typer.Argument(help="Two or more run folders; the first is "
@@ -478,7 +491,11 @@ def compare(
     ] = None,
 ) -> None:
     """Compare runs against the first: each side's change in win rate with a 95% interval
-    (paired when the runs share seeds), Holm-corrected p-values, and a verdict."""
+    (paired when the runs share seeds), Holm-corrected p-values, and a verdict.
+
+    Example: balancelab simulate iss --players 4 --out runs/base, then the same with
+    --remove-shuttles --out runs/removed, then balancelab compare runs/base runs/removed
+    """
     from balancelab.studies import compare as do_compare
 
     paths = do_compare(runs, out)
@@ -497,7 +514,8 @@ def _study_progress(quiet: bool) -> Any:
     return bar, progress
 
 
-@app.command(context_settings=GAME_OPTION_CONTEXT)
+@app.command(context_settings=GAME_OPTION_CONTEXT,
+             short_help="Play every combination of some rule options in one run, and report.")
 @domain_errors
 def sweep(
     ctx: typer.Context,
@@ -574,7 +592,7 @@ def sweep(
     console.print(f"Run: {path}\nMarkdown: {paths.markdown}\nHTML: {paths.html}")
 
 
-@app.command()
+@app.command(short_help="Run a named balance study and answer its question in words.")
 @domain_errors
 def study(
     name: Annotated[str, typer.Argument(help="hal-difficulty, queen-variants or "
@@ -636,7 +654,7 @@ def study(
 # -- bench -----------------------------------------------------------------------------------
 
 
-@app.command()
+@app.command(short_help="Measure speed (games/s per core, with all cores) and memory.")
 @domain_errors
 def bench(
     game: Annotated[
@@ -684,6 +702,8 @@ def bench(
     100,000-game memory runs (minutes). Figures assume idle cores: the table warns when the
     machine was busy. Scripts for longer studies (source tree): benchmarks/flat_memory.py and
     benchmarks/profile.py.
+
+    Example: balancelab bench odyssey --seconds 3 --json bench.json
     """
     import json
 
@@ -713,6 +733,20 @@ def bench(
     if json_out is not None:
         json_out.write_text(json.dumps(results, indent=2) + "\n")
         err.print(f"wrote {json_out}")
+
+
+def _reflow_help() -> None:
+    """Join the lines of each paragraph of the commands' docstrings: typer's rich help keeps
+    a paragraph's line breaks, so source-wrapped text would break mid-sentence on screen.
+    Paragraphs (blank-line separated) stay apart; the terminal wraps each at its width."""
+    for cmd in app.registered_commands:
+        fn = cmd.callback
+        if fn is not None and fn.__doc__:
+            paragraphs = inspect.cleandoc(fn.__doc__).split("\n\n")
+            fn.__doc__ = "\n\n".join(" ".join(p.split()) for p in paragraphs)
+
+
+_reflow_help()
 
 
 def main() -> None:
