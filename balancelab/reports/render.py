@@ -130,8 +130,15 @@ def num(x: Any, digits: int = 2) -> str:
     return str(x)
 
 
+#: column names of the analysis frames as a report's table headers
+HEADERS = {"variant_label": "variant", "contender": "side / seat", "end_reason": "end reason",
+           "fair_share": "fair share", "count": "games", "n": "games", "p95": "95th pct"}
+
+
 def _strings(df: pl.DataFrame) -> pl.DataFrame:
-    return pl.DataFrame({c: [num(v) for v in df.get_column(c).to_list()] for c in df.columns})
+    """Every value as text (:func:`num`), headers in words (:data:`HEADERS`)."""
+    return pl.DataFrame({HEADERS.get(c, c): [num(v) for v in df.get_column(c).to_list()]
+                         for c in df.columns})
 
 
 # -- tables ----------------------------------------------------------------------------------
@@ -151,6 +158,33 @@ def rates_table(rates: pl.DataFrame, game: str) -> pl.DataFrame:
         "capped": [f"{x:,}" for x in rates.get_column("capped").to_list()],
         **({"fair share": [pct(x) for x in rates.get_column("fair_share").to_list()]}
            if seat_game else {}),
+    })
+
+
+def policy_table(pol: pl.DataFrame, game: str) -> pl.DataFrame:
+    """Win rate by policy (``analysis.policy_rates``) as printed: counts, rate with its
+    interval, and the fair share where seats compete."""
+    fair = pol.get_column("fair_share").to_list()
+    return pl.DataFrame({
+        "variant": pol.get_column("variant_label").to_list(),
+        "side / seat": [hooks.word(game, c) for c in pol.get_column("contender").to_list()],
+        "policy": pol.get_column("policy").to_list(),
+        "wins / games": [f"{w:,} / {n:,}" for w, n in pol.select("wins", "games").iter_rows()],
+        "win rate [95% Wilson]": [f"{pct(r)} {interval(lo, hi)}" for r, lo, hi in
+                                  pol.select("rate", "lo", "hi").iter_rows()],
+        **({"fair share": [pct(x) for x in fair]} if any(x is not None for x in fair) else {}),
+    })
+
+
+def end_reasons_table(er: pl.DataFrame, game: str) -> pl.DataFrame:
+    """End reasons (``analysis.end_reasons``) as printed: games and share per reason."""
+    return pl.DataFrame({
+        "variant": er.get_column("variant_label").to_list(),
+        "winner": [hooks.word(game, w) for w in er.get_column("winner").to_list()],
+        "end reason": [hooks.word(game, r).replace("_", " ")
+                       for r in er.get_column("end_reason").to_list()],
+        "games": [f"{c:,}" for c in er.get_column("count").to_list()],
+        "share": [pct(x) for x in er.get_column("share").to_list()],
     })
 
 
@@ -431,7 +465,7 @@ def build_run_report(path: Path, level: float = stats.LEVEL) -> Report:
     ])
     pol = analysis.policy_rates(df, level)
     if pol.get_column("policy").n_unique() > 1 or not analysis.frames.is_team_game(df):
-        sec.blocks.append(Table("Win rate by policy", _strings(pol.drop("variant"))))
+        sec.blocks.append(Table("Win rate by policy", policy_table(pol, game)))
     sections.append(sec)
 
     if comps is not None:
@@ -475,7 +509,7 @@ def build_run_report(path: Path, level: float = stats.LEVEL) -> Report:
         Table("Game length", _strings(length.drop("variant"))),
         _img("rounds.png", plots.distribution(df, "rounds", "Game length (rounds)"),
              "Distribution of game length."),
-        Table("End reasons", _strings(er.drop("variant"))),
+        Table("End reasons", end_reasons_table(er, game)),
     ]))
     meas = analysis.measure_summary(df)
     if meas.height:

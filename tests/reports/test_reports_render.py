@@ -134,3 +134,19 @@ def test_the_ceiling_hint_names_only_what_ifs_the_run_has_not_set() -> None:
     only = hint("crew=3,hal_extra_turns=0,hal_turn_every=2")
     assert "options crew_talk move" in only and "hal_turn_every," not in only
     assert "stronger policies" in hint("crew=3,hal_turn_every=2,crew_talk=open")
+
+
+def test_report_tables_speak_words_not_column_names(run_dir: Path, tmp_path: Path):
+    md = write_report([run_dir], tmp_path / "words").markdown.read_text()
+    lines = md.splitlines()
+    headers = [h for h, below in zip(lines, lines[1:]) if below.startswith("|---")]
+    assert headers and not any(raw in h for h in headers
+                               for raw in ("variant_label", "contender", "end_reason",
+                                           "fair_share", "| lo |", "| hi |"))
+    # end reasons: games per reason add up to each variant's games, shares in percent
+    rows = re.findall(r"^\| (edge=[^ |]+) \| [^|]+ \| [^|]+ \| ([\d,]+) \| ([\d.]+)% \|$",
+                      md, re.M)
+    per_variant: dict[str, int] = {}
+    for label, games, _share in rows:
+        per_variant[label] = per_variant.get(label, 0) + int(games.replace(",", ""))
+    assert per_variant and set(per_variant.values()) == {500}
