@@ -39,6 +39,7 @@ from balancelab.analysis.variants import (
 from balancelab.analysis.winrates import (
     contender_rows,
     end_reasons,
+    fair_shares,
     length_summary,
     measure_summary,
     outcome_rates,
@@ -51,7 +52,8 @@ from balancelab.analysis.winrates import (
 __all__ = [
     "Difference", "compare_measures", "compare_runs", "compare_variants",
     "confidence_sequence", "contender_rows", "diff_paired", "diff_unpaired", "end_reasons",
-    "games_frame", "heat_grid", "holm", "length_summary", "measure_columns", "measure_summary",
+    "fair_shares", "games_frame", "heat_grid", "holm", "length_summary", "measure_columns",
+    "measure_summary",
     "option_columns", "outcome_rates", "policy_rates", "precision_status",
     "rate_difference_within", "seat_score_summary", "seats_frame", "sides", "summarize",
     "sweep_table", "swept_options", "variant_pairs", "varying_options", "verdict", "wilson",

@@ -103,8 +103,9 @@ def win_rates(source: Source, level: float = stats.LEVEL) -> pl.DataFrame:
     Returns:
         Columns: ``variant``, ``variant_label``, the option columns, ``contender``, ``seat``
         (-1 for sides), ``games``, ``wins``, ``draws``, ``losses``, ``capped`` (Int64),
-        ``rate``, ``lo``, ``hi`` (Float64, Wilson at ``level``), ``fair_share`` (1 / number of
-        contenders in the variant). Sorted by variant, then seat / side order.
+        ``rate``, ``lo``, ``hi`` (Float64, Wilson at ``level``), ``fair_share`` (Float64: 1 /
+        the number of possible winners in the variant, see :func:`fair_shares`). Sorted by
+        variant, then seat / side order.
     """
     df = games_frame(source)
     rows = contender_rows(df)
@@ -120,10 +121,10 @@ def win_rates(source: Source, level: float = stats.LEVEL) -> pl.DataFrame:
         .with_columns(
             (pl.col("games") - pl.col("wins") - pl.col("draws") - pl.col("capped"))
             .alias("losses"),
-            (1.0 / pl.col("contender").count().over("variant")).alias("fair_share"),
             pl.col("contender").replace_strict(order, default=None, return_dtype=pl.Int64)
             .alias("_o"),
         )
+        .join(fair_shares(df), on="variant", how="left")
         .sort(["variant", "_o", "seat", "contender"], nulls_last=True)
         .drop("_o")
     )
@@ -150,20 +151,15 @@ def policy_rates(source: Source, level: float = stats.LEVEL) -> pl.DataFrame:
     rows = contender_rows(df)
     team = is_team_game(df)
     if not team:
-        n_seats = rows.group_by(["variant", "game_index"]).len().select(
-            "variant", pl.col("len").alias("n_seats")).unique("variant")
-        rows = rows.with_columns(pl.lit("any seat").alias("contender")).join(
-            n_seats, on="variant")
-    else:
-        rows = rows.with_columns(pl.lit(2, dtype=pl.UInt32).alias("n_seats"))
+        rows = rows.with_columns(pl.lit("any seat").alias("contender"))
     out = (
         rows.group_by(["variant", "contender", "policy"])
         .agg(
             pl.len().cast(pl.Int64).alias("games"),
             pl.col("win").sum().cast(pl.Int64).alias("wins"),
-            (1.0 / pl.col("n_seats").first().cast(pl.Float64)).alias("fair_share"),
         )
         .sort(["variant", "contender", "policy"])
+        .join(fair_shares(df), on="variant", how="left")
     )
     if team:
         out = out.with_columns(pl.lit(float("nan")).alias("fair_share"))
@@ -213,13 +209,42 @@ def outcome_rates(source: Source, level: float = stats.LEVEL) -> pl.DataFrame:
         .select("variant", "variant_label", "outcome", "count", "games", "rate", "lo", "hi")
 
 
+def fair_shares(source: Source) -> pl.DataFrame:
+    """Per variant, the win rate each contender would have if all were equally good: 1 / the
+    number of possible winners, draws aside (``Game.possible_outcomes``): 1/3 for three ISS
+    players, 1/2 for a solo player against FEDOR (a bot, not a seat), 1/2 for two sides.
+    Without the game's engine: 1 / the number of contenders (seats or sides).
+
+    Returns:
+        Columns: ``variant``, ``fair_share`` (Float64).
+    """
+    df = games_frame(source)
+    possible = _engine_outcomes(df)
+    if possible is None:
+        counts = contender_rows(df).group_by("variant").agg(
+            pl.col("contender").n_unique().alias("n"))
+        possible = {v: [""] * n for v, n in counts.iter_rows()}
+    rows = [(v, 1.0 / max(1, sum(o not in DRAW_VALUES for o in outs)))
+            for v, outs in possible.items()]
+    return pl.DataFrame(rows, schema={"variant": df.schema["variant"],
+                                      "fair_share": pl.Float64}, orient="row")
+
+
 def _possible_outcomes(df: pl.DataFrame) -> dict[Any, list[str]]:
     """Per variant, the outcomes its options allow (``Game.possible_outcomes``).
 
     Falls back to the declared outcomes when the engine or the option columns are missing.
     """
+    found = _engine_outcomes(df)
+    if found is not None:
+        return found
     declared = _declared_outcomes(df)
-    variants = df.get_column("variant").unique().sort().to_list()
+    return dict.fromkeys(df.get_column("variant").unique().sort().to_list(), declared)
+
+
+def _engine_outcomes(df: pl.DataFrame) -> dict[Any, list[str]] | None:
+    """Per variant, ``Game.possible_outcomes`` (capped aside), or None when the game's engine
+    or its option columns are missing."""
     try:
         from balancelab.games import get_game
 
@@ -232,7 +257,7 @@ def _possible_outcomes(df: pl.DataFrame) -> dict[Any, list[str]]:
             out[row["variant"]] = [o for o in game.possible_outcomes(opts) if o != CAPPED]
         return out
     except (ImportError, ValueError, AttributeError, KeyError, pl.exceptions.PolarsError):
-        return dict.fromkeys(variants, declared)
+        return None
 
 
 def _declared_outcomes(df: pl.DataFrame) -> list[str]:

@@ -176,3 +176,17 @@ def test_parse_grid_and_pairing():
         "red": "search:rollouts=20,depth=3", "blue": "random"}
     assert studies.parse_pairing("red=random;blue=random", g) == {"red": "random",
                                                                    "blue": "random"}
+
+
+def test_fair_share_counts_the_possible_winners_fedor_included(tmp_path: Path):
+    """Solo 1998 ISS has one seat but two possible winners (the player and FEDOR, a bot);
+    three players have three (a tie is a draw, not a winner)."""
+    path = tmp_path / "iss"
+    studies.sweep("iss", {"players": [1, 3]}, path, games=10, jobs=1)
+    fair = dict(analysis.fair_shares(path).join(
+        analysis.games_frame(path).select("variant", "players").unique(), on="variant")
+        .select("players", "fair_share").iter_rows())
+    assert fair == {1: pytest.approx(0.5), 3: pytest.approx(1 / 3)}
+    rates = analysis.win_rates(path)
+    assert rates.filter(pl.col("contender") == "seat0")["fair_share"].sort().to_list() == \
+        pytest.approx([1 / 3, 0.5])
