@@ -295,15 +295,17 @@ def sweep(
 
 def check_sizes(games: int | None, precision: float | None, max_games: int | None) -> int:
     """The cap of a precision run; a cap without precision, or below the first round's
-    ``games``, is an error (it would be silently ignored or passed)."""
+    ``games`` (default :data:`PRECISION_START`), is an error (it would be silently ignored or
+    passed)."""
     if max_games is None:
         return PRECISION_MAX
     if precision is None:
         raise StudyError("--max-games caps a --precision run; without --precision, --games "
                          "sets the number of games")
-    if games is not None and games > max_games:
-        raise StudyError(f"--games {games:,} (the first round of a --precision run) is more "
-                         f"than --max-games {max_games:,}")
+    first = games if games is not None else PRECISION_START
+    if first > max_games:
+        raise StudyError(f"the first round of a --precision run plays {first:,} games per "
+                         f"variant (--games), more than --max-games {max_games:,}")
     return max_games
 
 

@@ -115,3 +115,46 @@ def test_runner_game_equals_direct_play(name: str) -> None:
     specs = config.seat_specs(game.options_type())
     direct = play_game(game, game.options_type(), specs, 9, 1).record
     assert play_one(config, 0, 1).record == direct
+
+
+def test_a_numpy_integer_action_plays_as_the_legal_int() -> None:
+    """A policy may answer with a numpy integer equal to a legal action (say from
+    ``rng.choice(np.asarray(legal))``): the game gets the engine's own int (a compiled engine
+    would refuse a numpy integer), and plays as with the int; an unequal value is illegal."""
+    import numpy as np
+
+    from balancelab.policies.base import Policy, RandomPolicy
+    from balancelab.simulate.core import play
+
+    class NumpyFirst(Policy):
+        name = "numpy-first"
+
+        def act(self, view, legal):  # type: ignore[no-untyped-def]
+            return np.int64(legal[-1])
+
+    class PlainFirst(Policy):
+        name = "plain-first"
+
+        def act(self, view, legal):  # type: ignore[no-untyped-def]
+            return legal[-1]
+
+    class Off(Policy):
+        name = "off"
+
+        def act(self, view, legal):  # type: ignore[no-untyped-def]
+            return np.int64(-7)
+
+    game = get_game("odyssey")
+    o = game.options_type()
+    n = len(game.seats(o))
+
+    def record(cls: type[Policy]) -> object:
+        rules, seats = game_streams(4, 0, n)
+        pols = [cls(game, o, k, seats[k]) for k in range(n)]
+        return play(game, o, pols, rules).record
+
+    assert record(NumpyFirst) == record(PlainFirst)
+    rules, seats = game_streams(4, 0, n)
+    with pytest.raises(IllegalActionError, match="'off' chose illegal action"):
+        play(game, o, [Off(game, o, 0, seats[0]),
+                       *[RandomPolicy(game, o, k, seats[k]) for k in range(1, n)]], rules)

@@ -145,7 +145,7 @@ def policy_rates(source: Source, level: float = stats.LEVEL) -> pl.DataFrame:
     Returns:
         Columns: ``variant``, ``variant_label``, ``contender`` (the side; ``any seat`` in seat
         games), ``policy``, ``games`` (seat-games), ``wins``, ``rate``, ``lo``, ``hi``,
-        ``fair_share``.
+        ``fair_share`` (Float64; null in team games, see :func:`fair_shares`).
     """
     df = games_frame(source)
     rows = contender_rows(df)
@@ -161,8 +161,8 @@ def policy_rates(source: Source, level: float = stats.LEVEL) -> pl.DataFrame:
         .sort(["variant", "contender", "policy"])
         .join(fair_shares(df), on="variant", how="left")
     )
-    if team:
-        out = out.with_columns(pl.lit(float("nan")).alias("fair_share"))
+    if team:  # sides are not equals: no fair share
+        out = out.with_columns(pl.lit(None, dtype=pl.Float64).alias("fair_share"))
     out = with_interval(out, level=level)
     return _labels(df).select("variant", "variant_label").join(out, on="variant", how="right") \
         .select("variant", "variant_label", "contender", "policy", "games", "wins", "rate", "lo",

@@ -13,7 +13,7 @@ from __future__ import annotations
 import abc
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeAlias
 
 import numpy as np
 from mypy_extensions import mypyc_attr
@@ -25,6 +25,10 @@ from balancelab.simulate.options import RuleOptions
 
 class PolicyError(ValueError):
     """An unknown policy, a policy that cannot play a seat, or a bad policy parameter."""
+
+
+#: A seat's Generator, or a function making it on first use (see :class:`Policy`).
+RngSource: TypeAlias = Generator | Callable[[], Generator]
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -53,7 +57,7 @@ class Policy(abc.ABC):
         game: Game,
         options: RuleOptions,
         seat: int,
-        rng: np.random.Generator | Callable[[], np.random.Generator],
+        rng: RngSource,
         **params: Any,
     ) -> None:
         self.game = game
@@ -61,10 +65,13 @@ class Policy(abc.ABC):
         self.seat = seat
         self._rng: np.random.Generator | None = None
         self._make_rng: Callable[[], np.random.Generator] | None = None
-        if isinstance(rng, Generator):  # not np.random.Generator: a lazy, slow attribute
+        if isinstance(rng, Generator):
             self._rng = rng
-        else:
+        elif callable(rng):
             self._make_rng = rng
+        else:
+            raise PolicyError(f"policy {self.name!r}: rng must be a numpy Generator or a "
+                              f"function making one; got {type(rng).__name__}")
         self.cfg = {**self.params, **params}
 
     @property
@@ -229,7 +236,7 @@ def build(
     options: RuleOptions,
     seat: int,
     spec: str,
-    rng: np.random.Generator | Callable[[], np.random.Generator],
+    rng: RngSource,
 ) -> Policy:
     """Build the policy for one seat from a resolved spec; ``rng`` as for :class:`Policy`."""
     side = game.side_of_seat(options, seat)

@@ -43,9 +43,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar, Final
 
-import numpy as np
-
-from balancelab.policies.base import Policy, PolicyError, register
+from balancelab.policies.base import Policy, PolicyError, RngSource, register
 from balancelab.simulate.core import Action, Game, View
 from balancelab.simulate.odyssey import cards as C
 from balancelab.simulate.odyssey.cards import COM, GRV, LIF, MEM
@@ -154,7 +152,7 @@ def _shared(table: dict[Any, Any], key: Any) -> Any:
 class _OdysseyPolicy(Policy):
     """Shared set-up: the options' constants (board, limits), computed once."""
 
-    def __init__(self, game: Game, options: RuleOptions, seat: int, rng: np.random.Generator,
+    def __init__(self, game: Game, options: RuleOptions, seat: int, rng: RngSource,
                  **params: Any) -> None:
         super().__init__(game, options, seat, rng, **params)
         ctx = self.ctx = ctx_for(self.options)  # type: ignore[arg-type]
@@ -176,7 +174,7 @@ class HalPressure(_OdysseyPolicy):
     params: ClassVar[dict[str, Any]] = {"lif_weight": 3.0, "door7_weight": 1.0}
     plan = "pressure"
 
-    def __init__(self, game: Game, options: RuleOptions, seat: int, rng: np.random.Generator,
+    def __init__(self, game: Game, options: RuleOptions, seat: int, rng: RngSource,
                  **params: Any) -> None:
         super().__init__(game, options, seat, rng, **params)
         self.lif_w = float(self.cfg["lif_weight"]) if self.plan != "spread" else 0.5
@@ -363,7 +361,7 @@ class CrewTeam(_OdysseyPolicy):
                                         "door_duty": True, "detour": True,
                                         "no_loop": True, "carrier_role": "bowman"}
 
-    def __init__(self, game: Game, options: RuleOptions, seat: int, rng: np.random.Generator,
+    def __init__(self, game: Game, options: RuleOptions, seat: int, rng: RngSource,
                  **params: Any) -> None:
         super().__init__(game, options, seat, rng, **params)
         cfg = self.cfg

@@ -76,7 +76,7 @@ from typing import Any
 import numpy as np
 
 from balancelab.policies import base
-from balancelab.policies.base import Policy, PolicyError, register
+from balancelab.policies.base import Policy, PolicyError, RngSource, register
 from balancelab.simulate.core import Action, Game, State, View
 from balancelab.simulate.options import RuleOptions
 
@@ -121,7 +121,7 @@ class SearchPolicy(Policy):
         game: Game,
         options: RuleOptions,
         seat: int,
-        rng: np.random.Generator,
+        rng: RngSource,
         **params: Any,
     ) -> None:
         super().__init__(game, options, seat, rng, **params)

@@ -62,11 +62,17 @@ def _obcy_equal_chances(games: pl.DataFrame, seats: pl.DataFrame | None) -> list
                f"(paired on the same games, 95%) — {words}.")
         lines.append(txt)
         head.append(f"Equal chances? {txt}")
-    table = d.select(
-        "variant_label",
-        pl.col("rate_b").alias("expedition"), pl.col("rate_a").alias("aliens"),
-        pl.col("diff").alias("expedition − aliens"), "lo", "hi", "p_value", "verdict",
-    )
+    rows = d.to_dicts()
+    table = pl.DataFrame({
+        "variant": [r["variant_label"] for r in rows],
+        "expedition": [_pct(r["rate_b"]) for r in rows],
+        "ALIENS": [_pct(r["rate_a"]) for r in rows],
+        "expedition − ALIENS [95%]": [
+            f"{100 * r['diff']:+.1f} points [{100 * r['lo']:+.1f}, {100 * r['hi']:+.1f}]"
+            for r in rows],
+        "p": [f"{r['p_value']:.3f}" if r["p_value"] >= 0.001 else "< 0.001" for r in rows],
+        "verdict": [r["verdict"] for r in rows],
+    })
     return [Section(
         "The rulebook's claim: equal chances",
         ["The rulebook says that \"the ALIENS and the expedition have equal chances of "

@@ -132,13 +132,19 @@ def num(x: Any, digits: int = 2) -> str:
 
 #: column names of the analysis frames as a report's table headers
 HEADERS = {"variant_label": "variant", "contender": "side / seat", "end_reason": "end reason",
-           "fair_share": "fair share", "count": "games", "n": "games", "p95": "95th pct"}
+           "fair_share": "fair share", "count": "games", "n": "games", "p95": "95th pct",
+           "seat_name": "seat", "p_value": "p", "lo": "95% low", "hi": "95% high"}
 
 
 def _strings(df: pl.DataFrame) -> pl.DataFrame:
-    """Every value as text (:func:`num`), headers in words (:data:`HEADERS`)."""
-    return pl.DataFrame({HEADERS.get(c, c): [num(v) for v in df.get_column(c).to_list()]
-                         for c in df.columns})
+    """Every value as text (:func:`num`), headers in words (:data:`HEADERS`; a column keeps
+    its own name when its word is taken)."""
+    out: dict[str, list[str]] = {}
+    for c in df.columns:
+        word = HEADERS.get(c, c)
+        out[word if word not in out and word not in df.columns else c] = [
+            num(v) for v in df.get_column(c).to_list()]
+    return pl.DataFrame(out)
 
 
 # -- tables ----------------------------------------------------------------------------------
@@ -172,7 +178,8 @@ def policy_table(pol: pl.DataFrame, game: str) -> pl.DataFrame:
         "wins / games": [f"{w:,} / {n:,}" for w, n in pol.select("wins", "games").iter_rows()],
         "win rate [95% Wilson]": [f"{pct(r)} {interval(lo, hi)}" for r, lo, hi in
                                   pol.select("rate", "lo", "hi").iter_rows()],
-        **({"fair share": [pct(x) for x in fair]} if any(x is not None for x in fair) else {}),
+        **({"fair share": [pct(x) for x in fair]} if any(x is not None for x in fair)
+           else {}),  # seat games only
     })
 
 

@@ -217,19 +217,9 @@ class Game(abc.ABC):
 
 
 # -- seeding --------------------------------------------------------------------------------
-# (numpy.random's names are imported by name: ``np.random`` is a lazy attribute of numpy 2,
-# a Python-level ``__getattr__`` costing microseconds per use.)
 
 #: Stream index of the rules' chance within a game's SeedSequence; seat ``k`` uses ``1 + k``.
 RULES_STREAM: Final = 0
-
-
-def game_seed_sequence(run_seed: int, game_index: int) -> np.random.SeedSequence:
-    """The SeedSequence of one game: a pure function of (run seed, game index).
-
-    Game *i* of every variant of a run shares it (common random numbers).
-    """
-    return SeedSequence(entropy=run_seed, spawn_key=(game_index,))
 
 
 def rules_stream(run_seed: int, game_index: int) -> np.random.Generator:
@@ -291,6 +281,9 @@ def play(
 
     Returns:
         The finished game. A seat with a single legal action is not asked.
+
+    Raises:
+        IllegalActionError: a policy chose an action that is not legal.
     """
     state = game.new_initial_state(options, rng)
     decisions = 0
@@ -300,13 +293,15 @@ def play(
         if len(legal) == 1:
             action = legal[0]
         else:
-            action = policies[seat].act(state.view(seat), legal)
+            chosen = policies[seat].act(state.view(seat), legal)
             decisions += 1
-            if action not in legal:
+            try:  # the engine's own value: a numpy integer equal to a legal int becomes it
+                action = legal[legal.index(chosen)]
+            except ValueError:
                 raise IllegalActionError(
-                    f"policy {policies[seat].name!r} chose illegal action {action!r} "
+                    f"policy {policies[seat].name!r} chose illegal action {chosen!r} "
                     f"for seat {seat}"
-                )
+                ) from None
         if on_step is not None:
             on_step(state, action)
         state._apply(action)

@@ -128,9 +128,11 @@ def test_precision_run_stops_at_its_cap_and_contradictory_sizes_are_refused(tmp_
     res = studies.sweep("coin", {"edge": [450, 550]}, path, precision=0.01, games=250,
                         max_games=600, jobs=1)
     assert res.games == 600 and res.rounds[-1]["max_half_width"] > 0.01
-    with pytest.raises(studies.StudyError, match="more than --max-games 100"):
+    with pytest.raises(studies.StudyError, match="plays 250 games .* more than --max-games 100"):
         studies.sweep("coin", {"edge": [450]}, tmp_path / "x", precision=0.01, games=250,
                       max_games=100)
+    with pytest.raises(studies.StudyError, match="plays 1,000 games"):  # the default round
+        studies.sweep("coin", {"edge": [450]}, tmp_path / "x", precision=0.01, max_games=500)
     with pytest.raises(studies.StudyError, match="without --precision"):
         studies.sweep("coin", {"edge": [450]}, tmp_path / "y", games=250, max_games=100)
     with pytest.raises(studies.StudyError, match="without --precision"):

@@ -101,7 +101,9 @@ def test_shared_caches_do_not_change_decisions() -> None:
         pg = play_game(GAME, o, seats, 5, 3)
         return pg.record.winner, pg.record.rounds, pg.decisions, sorted(pg.record.measures.items())
 
-    for table in (P._CAMP, P._BEST):
+    import balancelab.simulate.odyssey.state as S
+
+    for table in (P._CAMP, P._BEST, S._CTX, S._CTX_BY_ID):  # the Ctx holds the other caches
         table.clear()
     cold = game()
     other = OdysseyOptions(crew=4, crew_talk="logic")

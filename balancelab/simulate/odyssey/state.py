@@ -157,7 +157,6 @@ class Ctx:
         self.space_system = b.system
         self.n_spaces = len(b.names)
         self.reach: dict[tuple[int, int, int, bool], tuple[int, ...]] = {}
-        self.dist_cache: dict[tuple[int, ...], tuple[tuple[int, ...], ...]] = {}
         self.windows_cache: dict[int, tuple[int, ...]] = {}  # by Logic trashed (policies)
         self.hal_deck = C.hal_deck(o.deck_grv, o.deck_mem, o.deck_com, o.deck_lif,
                                    7 if o.deck_close_door else 0, o.deck_target, o.deck_scan,
@@ -179,10 +178,8 @@ class Ctx:
         self.move = o.move
         self.move_grv_down = o.move_grv_terminated
         self.silence: tuple[None, ...] = (None,) * (self.n + 1)
-        self.talk_none = o.crew_talk == "none"
         self.picturephones = tuple(x for x in range(self.n_spaces) if b.picturephone[x])
         self.crew_seats = tuple(range(1, self.n + 1))
-        self.optional_draw = o.optional_draw
         #: the END decisions (draw k = 0..n, or exactly n) by n (DRAW CARDS; 1(c)20)
         self.end_actions = tuple(list(range(n + 1)) if o.optional_draw else [n]
                                  for n in range(1 + o.kaminski_draw + max(
@@ -215,15 +212,6 @@ class Ctx:
             if d:
                 self.doors_at[a].append((d, bb))
                 self.doors_at[bb].append((d, a))
-
-    def dist(self, doors: tuple[int, ...] | list[int]) -> tuple[tuple[int, ...], ...]:
-        """All-pairs distances with the doors whose state is 1 (closed) shut (cached)."""
-        key = tuple(doors)
-        d = self.dist_cache.get(key)
-        if d is None:
-            mask = sum(1 << x for x in range(1, len(key)) if key[x] == 1)
-            d = self.dist_cache[key] = self.board.distances(mask)
-        return d
 
     def dist_mask(self, mask: int) -> tuple[tuple[int, ...], ...]:
         """All-pairs distances with the doors of ``mask`` (bit d = door d) closed (cached)."""
@@ -258,6 +246,10 @@ def ctx_for(options: OdysseyOptions) -> Ctx:
         _CTX_BY_ID.clear()
     _CTX_BY_ID[id(options)] = (options, c)
     return c
+
+
+# lipread() reads the sorted revealed row's last card: Lipread must be the highest HAL kind
+assert C.H_LIPREAD == C.N_HAL_KINDS - 1
 
 
 def _distinct(sorted_kinds: list[int]) -> list[int]:
@@ -1175,7 +1167,6 @@ class OdysseyState(State):
             ct = self.trash_counts = (tuple(_counts(self.crew_trash, C.N_CREW_KINDS)),
                                       tuple(_counts(self.hal_trash, C.N_HAL_KINDS)))
         ctx = self.ctx
-        lip = self.lipread()
         phase = self.phase
         crew_disc = self.crew_disc
         hand_n = self.hand_n[:]
@@ -1187,7 +1178,7 @@ class OdysseyState(State):
             tuple(self.doors), self.marker, self.sequences, self.logic_trashed, ct[0], ct[1],
             len(self.crew_draw), len(crew_disc), len(self.hal_draw), len(self.hal_disc),
             self.monolith, self.crew_turns, self.actor, self.used, self.repair_open,
-            self.start_pos, ctx.silence if ctx.talk_none or lip else self.talk(), lip,
+            self.start_pos, self.talk(), self.lipread(),
             tuple(self.stack), ctx.options, self.closed_mask,
             tuple(sorted(crew_disc)) if phase == T_RECOVER_TAKE and seat == self.actor else ())
 
@@ -1199,7 +1190,7 @@ class OdysseyState(State):
         """
         mode = self.ctx.crew_talk
         if mode == "none" or self.lipread():
-            return self.ctx.silence
+            return self.ctx.silence  # one shared tuple
         n = self.ctx.n
         out: list[tuple[int, ...] | None] = [None]
         for s in range(1, n + 1):
