@@ -224,7 +224,8 @@ RULES_STREAM: Final = 0
 
 def rules_stream(run_seed: int, game_index: int) -> np.random.Generator:
     """The Generator of the rules' chance in one game: ``SeedSequence(run_seed,
-    spawn_key=(game_index, 0))``."""
+    spawn_key=(game_index, 0))``. Game *i* of every variant of a run gets the same stream
+    (common random numbers: variants are compared on the same shuffles and dice)."""
     return default_rng(SeedSequence(run_seed, spawn_key=(game_index, RULES_STREAM)))
 
 
