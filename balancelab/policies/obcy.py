@@ -67,10 +67,16 @@ from balancelab.simulate.obcy.rules import (
 from balancelab.simulate.obcy.state import MISSIONS
 from balancelab.simulate.options import RuleOptions
 
+# The board's tables as this module's Final globals: compiled, they are C statics, where
+# ``B.NAME`` (an attribute of an interpreted module) is a dict lookup at every use.
 NBR: Final = B.NBR
 NBR_SET: Final = B.NBR_SET
 _DIST: Final = B.DIST
 _KIND: Final = B.KIND
+_LOS: Final = B.LOS
+_HATCHES: Final = B.HATCHES
+_COMPUTERS: Final = B.COMPUTERS
+_dist_from: Final = B.dist_from
 _OP: Final = itemgetter(0)
 PAD: Final = B.PAD_SPACE
 DUCT: Final = B.IS_DUCT_OR_GRATE
@@ -123,8 +129,8 @@ def _exp_table(offset: int) -> dict[int, tuple[float, float]]:
 
 def _dist(view: Any, a: int, b: int) -> int:
     if view.collapsed:
-        return B.dist_from(a, view.collapsed)[b]
-    return B.DIST[a][b]
+        return _dist_from(a, view.collapsed)[b]
+    return _DIST[a][b]
 
 
 _ROWS: Final[dict[tuple[tuple[int, ...], frozenset[int]], tuple[int, ...]]] = {}
@@ -137,14 +143,14 @@ def _goal_row(goals: tuple[int, ...], collapsed: frozenset[int]) -> tuple[int, .
     if row is None:
         if len(_ROWS) > 4096:
             _ROWS.clear()
-        rows = [B.dist_from(g, collapsed) if collapsed else B.DIST[g] for g in goals]
+        rows = [_dist_from(g, collapsed) if collapsed else _DIST[g] for g in goals]
         row = _ROWS[key] = rows[0] if len(rows) == 1 else tuple(map(min, *rows))
     return row
 
 
 def _nearest(view: Any, src: int, targets: Sequence[int]) -> tuple[int, int]:
     best, bd = -1, 999
-    d = B.dist_from(src, view.collapsed) if view.collapsed else B.DIST[src]
+    d = _dist_from(src, view.collapsed) if view.collapsed else _DIST[src]
     for t in targets:
         if d[t] < bd:
             best, bd = t, d[t]
@@ -157,9 +163,9 @@ _HATCH_SET: Final = frozenset(B.HATCHES)
 #: Per character: the guns it may use (not the grenade).
 _GUNS: Final = tuple(frozenset(WEAPONS) & use for use in WEAPON_USE)
 #: 2 per hatching space within 5 spaces (where new ALIENS may strike from next phase).
-_HATCH_NEAR: Final = tuple(2 * sum(1 for h in B.HATCHES if B.DIST[h][s] <= 5) for s in range(B.N))
+_HATCH_NEAR: Final = tuple(2 * sum(1 for h in B.HATCHES if _DIST[h][s] <= 5) for s in range(B.N))
 #: Hatching spaces in the order holders take them: nearest to the landing pad first.
-_HOLD_ORDER: Final = tuple(sorted(B.HATCHES, key=lambda h: (B.DIST[B.PAD_SPACE][h], h)))
+_HOLD_ORDER: Final = tuple(sorted(B.HATCHES, key=lambda h: (_DIST[B.PAD_SPACE][h], h)))
 
 
 def _stores_of(item: int) -> tuple[int, ...]:
@@ -181,7 +187,7 @@ TR_TARGET: Final = B.idx(13, 10)
 #: Spaces from which ALIENS come: within this walking distance of a hatching space a task is
 #: "in the nest" and costs more (plans prefer the easiest open missions).
 _NEST_COST: Final = tuple(
-    max(0, 6 - min(B.DIST[h][s] for h in B.HATCHES)) for s in range(B.N)
+    max(0, 6 - min(_DIST[h][s] for h in B.HATCHES)) for s in range(B.N)
 )
 #: Spaces next to a duct or grate (an ALIEN there attacks with double strength).
 _NEXT_TO_DUCT: Final = tuple(any(B.IS_DUCT_OR_GRATE[n] for n in B.NBR[s]) for s in range(B.N))
@@ -303,7 +309,7 @@ class ExpeditionPolicy(Policy):
                 todo.append(("drop", FUEL, (p,), m))
             elif kind == "collapse":
                 spots = tuple(n for t in sorted(p) if t not in v.collapsed for n in NBR[t]
-                              if B.KIND[n] != B.AIRLOCK)
+                              if _KIND[n] != B.AIRLOCK)
                 todo.append(("charge", CHARGE, spots, m))
             elif kind == "airlocks":
                 out_no, _ = p
@@ -313,7 +319,7 @@ class ExpeditionPolicy(Policy):
             elif kind == "clear":
                 todo.append(("go", -1, (p,), m))
         if len(v.open_missions) < v.options.max_open_missions and v.deck_left:
-            todo.append(("read", DISK, (B.COMPUTERS[0], B.COMPUTERS[1]), -1))
+            todo.append(("read", DISK, (_COMPUTERS[0], _COMPUTERS[1]), -1))
         return todo
 
     def _plan_tasks(self, v: Any) -> None:
@@ -446,7 +452,7 @@ class ExpeditionPolicy(Policy):
             return (PAD,)
         if self.worker >= 0 and v.c_state[self.worker] != A.DEAD:
             return self._waypoint(v, self.worker)
-        return (ARMOURY,) if self.arm else B.COMPUTERS[:2]
+        return (ARMOURY,) if self.arm else _COMPUTERS[:2]
 
     # -- which character acts next -----------------------------------------------------------
     def _pick(self, v: Any, legal: Sequence[Any]) -> Any:
@@ -495,7 +501,7 @@ class ExpeditionPolicy(Policy):
         rng_ = self._range(v, c)
         if rng_ <= 0:
             return False
-        los = B.LOS[pos]
+        los = _LOS[pos]
         if block is None:
             block = self._blockers(v)
         for p in v.a_pos:
@@ -666,7 +672,7 @@ class ExpeditionPolicy(Policy):
         if self.plan == "squad" and v.queen_alive:
             pos = v.c_pos[c]
             esc = [e for e in range(6) if e != c and v.c_state[e] == A.ON_BOARD
-                   and self._armed(v, e) and B.DIST[pos][v.c_pos[e]] <= 8]
+                   and self._armed(v, e) and _DIST[pos][v.c_pos[e]] <= 8]
             if esc:
                 lead = min(self._gd(v, v.c_pos[e], wp) for e in esc) - 2
         return self._move(v, c, moves, wp, keep=0, lead=lead)
@@ -680,7 +686,7 @@ class ExpeditionPolicy(Policy):
         pk = v.c_pk[c]
         charges = sum(it - CLIP0 for it in pk if it >= CLIP0)
         rng_ = self._range(v, c)
-        near = [i for i, p in enumerate(v.a_pos) if B.DIST[p][pos] <= ap + rng_ + 1]
+        near = [i for i, p in enumerate(v.a_pos) if _DIST[p][pos] <= ap + rng_ + 1]
         if not near or not charges:
             return None
         weapons = [w for w in pk if w in WEAPONS and w in WEAPON_USE[c]]
@@ -692,7 +698,7 @@ class ExpeditionPolicy(Policy):
         chars = [v.c_pos[k] for k in range(6) if v.c_state[k] == A.ON_BOARD and k != c]
         wd = self.wdanger * 0.05
         strength = v.c_str[c]
-        cost_shot = 0.03 if min(B.DIST[pos][s] for s in CLIP_STORES) <= 8 else 0.06
+        cost_shot = 0.03 if min(_DIST[pos][s] for s in CLIP_STORES) <= 8 else 0.06
         best, bval = None, -1e9
         dpos = _DIST[pos]
         cands = [(pos, 0)] + [(a[1], dpos[a[1]]) for a in moves]
@@ -709,7 +715,7 @@ class ExpeditionPolicy(Policy):
             left = min(ap - cost, charges)
             if left < 1 or _KIND[s] >= 5:
                 continue
-            los = B.LOS[s]
+            los = _LOS[s]
             nbs = NBR_SET[s]
             sv = 0.0
             for p, dp, dc, st, eff in aliens:
@@ -857,7 +863,7 @@ class ExpeditionPolicy(Policy):
         open_kinds = {MISSIONS[m][0] for m in v.open_missions}
         pk = v.c_pk[c]
         charges = sum(it - CLIP0 for it in pk if it >= CLIP0)
-        near_ammo = min(B.DIST[pos][s] for s in CLIP_STORES) <= 8
+        near_ammo = min(_DIST[pos][s] for s in CLIP_STORES) <= 8
         cost = 0.03 if near_ammo else 0.06
         best, bval = None, self.shot_min
         threat_of: dict[int, float] = {}
@@ -867,7 +873,7 @@ class ExpeditionPolicy(Policy):
             ap_ = v.a_pos[i]
             th = threat_of.get(aid)
             if th is None:
-                dn = min(B.DIST[ap_][p] for p in chars)
+                dn = min(_DIST[ap_][p] for p in chars)
                 th = threat_of[aid] = 1.0 if dn <= 5 else (0.6 if dn <= 9 else 0.25)
             s_eff = v.a_str[i] * (self.dmul if self.duct[ap_] else 1)
             att = strength + self.wst[w][1] * n - s_eff
@@ -951,7 +957,7 @@ class AliensPolicy(Policy):
             return min(legal, key=lambda a: v.c_str[a[1]])
         if d == A.D_RETREAT:
             chars = self._chars(v)
-            return min(legal, key=lambda a: min((B.DIST[a[1]][p] for p in chars), default=0))
+            return min(legal, key=lambda a: min((_DIST[a[1]][p] for p in chars), default=0))
         return legal[0]
 
     def _chars(self, v: Any) -> list[int]:
@@ -962,8 +968,8 @@ class AliensPolicy(Policy):
         top = max(a[1] for a in legal if a[0] == A.HATCH)
 
         def key(a: Any) -> tuple[int, int]:
-            h = B.HATCHES[a[2]]
-            d = min((B.DIST[h][p] for p in chars), default=0)
+            h = _HATCHES[a[2]]
+            d = min((_DIST[h][p] for p in chars), default=0)
             if self.ambush and DUCT[h]:
                 d -= 6
             return (d, a[2])

@@ -86,12 +86,25 @@ from balancelab.simulate.obcy.rules import (
     GRENADE as I_GRENADE,
 )
 
+# The board's tables as this module's Final globals: compiled, they are C statics, where
+# ``B.NAME`` (an attribute of an interpreted module) is a dict lookup at every use.
 NBR: Final = B.NBR
 KIND: Final = B.KIND
 N: Final = B.N
-HATCH_SET: Final = frozenset(B.HATCHES)
+PAD_SPACE: Final = B.PAD_SPACE
+NBR_SET: Final = B.NBR_SET
+HATCHES: Final = B.HATCHES
+LOS: Final = B.LOS
+STORE_ITEMS: Final = B.STORE_ITEMS
+COMPUTERS: Final = B.COMPUTERS
+TRANSPORT_OK: Final = B.TRANSPORT_OK
+AIRLOCKS: Final = B.AIRLOCKS
+AIRLOCK_NO: Final = B.AIRLOCK_NO
+ROOM_OF: Final = B.ROOM_OF
+ALIEN_OK: Final = B.ALIEN_OK
+HATCH_SET: Final = frozenset(HATCHES)
 #: Neighbours an ALIEN may enter (9.2: never an airlock or the landing pad), in NBR order.
-_ALIEN_NBR: Final = tuple(tuple(v for v in nb if B.ALIEN_OK[v]) for nb in NBR)
+_ALIEN_NBR: Final = tuple(tuple(v for v in nb if ALIEN_OK[v]) for nb in NBR)
 
 # stages of a phase (the base decision; retreats and Queen fights interrupt them)
 ST_TRANSPORT, ST_PICK, ST_CHAR, ST_ALIENS_BEGIN, ST_HATCH, ST_AMOVE, ST_ATARGET, ST_ATTACK = (
@@ -223,7 +236,7 @@ class ObcyState(State):
         self.limits = o.limits()
         self.c_max = tuple(o.strengths)
         # characters
-        self.c_pos = [B.PAD_SPACE] * 6
+        self.c_pos = [PAD_SPACE] * 6
         self.c_state = [ON_BOARD] * 6
         self.c_str = list(o.strengths)
         starts = starting_items(self.full_clip)
@@ -243,7 +256,7 @@ class ObcyState(State):
         self.alien_cnt = [0] * N
         self.a_adj = [0] * N  # ALIENS on neighbouring spaces
         for _ in range(6):
-            self._char_in(B.PAD_SPACE)
+            self._char_in(PAD_SPACE)
         # aliens
         self.a_id: list[int] = []
         self.a_pos: list[int] = []
@@ -261,7 +274,7 @@ class ObcyState(State):
             self.supply[k] = self.limits[k] - held[k]
         self.used = [0] * 10  # tokens set aside (used up or lost with a dead character)
         # transporter
-        self.tr_pos = B.PAD_SPACE
+        self.tr_pos = PAD_SPACE
         self.tr_fuel = 0
         self.tr_moved = False
         self.collapsed: frozenset[int] = frozenset()
@@ -370,7 +383,7 @@ class ObcyState(State):
         elif d == D_HATCH:
             out = [(HATCH_END,)]
             top = min(self.hatch_pts, self.opt.alien_max_strength)
-            for k, h in enumerate(B.HATCHES):
+            for k, h in enumerate(HATCHES):
                 if not self.char_cnt[h]:
                     out.extend((HATCH, s, k) for s in range(1, top + 1))
         elif d == D_RETREAT:
@@ -482,7 +495,7 @@ class ObcyState(State):
                 if (
                     self.hatch_pts > 0
                     and (not lim or len(self.a_id) < lim)
-                    and any(not self.char_cnt[h] for h in B.HATCHES)
+                    and any(not self.char_cnt[h] for h in HATCHES)
                 ):
                     self.current_seat = 1
                     return
@@ -556,7 +569,7 @@ class ObcyState(State):
                 )
             elif kind == "room":
                 ok = all(
-                    self.c_state[c] == ON_BOARD and B.ROOM_OF[self.c_pos[c]] == p
+                    self.c_state[c] == ON_BOARD and ROOM_OF[self.c_pos[c]] == p
                     for c in (RIPLEY, HICKS)
                 )
             if ok:
@@ -592,7 +605,7 @@ class ObcyState(State):
         """8. After the Queen's death a character on the landing pad has reached the ship."""
         if not self.queen_alive and not self.over:
             for c in range(6):
-                if self.c_state[c] == ON_BOARD and self.c_pos[c] == B.PAD_SPACE:
+                if self.c_state[c] == ON_BOARD and self.c_pos[c] == PAD_SPACE:
                     self._finish("expedition", "returned_to_ship")
                     return
 
@@ -630,7 +643,7 @@ class ObcyState(State):
         col = self.collapsed
         pk = self.c_pk[c]
         suit = SUIT in pk
-        pad_ok = (not self.queen_alive) or (FUEL in pk and self.tr_pos == B.PAD_SPACE)
+        pad_ok = (not self.queen_alive) or (FUEL in pk and self.tr_pos == PAD_SPACE)
         seen = {start}
         out: dict[int, int] = {}
         frontier = [start]
@@ -664,7 +677,7 @@ class ObcyState(State):
         out: list[Any] = [(END_ACT,)]
         st = self.c_state[c]
         if st == TRACK:
-            for k, s in enumerate(B.AIRLOCKS):
+            for k, s in enumerate(AIRLOCKS):
                 if not self.char_cnt[s] and s not in self.collapsed:
                     out.append((REENTER, k + 1))
             return out
@@ -688,7 +701,7 @@ class ObcyState(State):
                         if it not in seen:
                             seen.add(it)
                             out.append((PICK, it))
-                store = B.STORE_ITEMS.get(pos)
+                store = STORE_ITEMS.get(pos)
                 if store:
                     for it in store:
                         if it == B.FULL_CLIP:
@@ -706,7 +719,7 @@ class ObcyState(State):
                     if (
                         c2 != c
                         and self.c_state[c2] == ON_BOARD
-                        and self.c_pos[c2] in B.NBR_SET[pos]
+                        and self.c_pos[c2] in NBR_SET[pos]
                         and EMPTY in self.c_pk[c2]
                     ):
                         out.extend((GIVE, it, c2) for it in held)
@@ -716,10 +729,10 @@ class ObcyState(State):
                         c2 != c
                         and self.c_state[c2] == ON_BOARD
                         and self.c_str[c2] < self.c_max[c2]
-                        and self.c_pos[c2] in B.NBR_SET[pos]
+                        and self.c_pos[c2] in NBR_SET[pos]
                     ):
                         out.append((HEAL, c2))
-            if DISK in held and pos in B.COMPUTERS and self._can_read(pos):
+            if DISK in held and pos in COMPUTERS and self._can_read(pos):
                 out.append((READ,))
             if I_CHARGE in held:
                 for n in NBR[pos]:
@@ -751,7 +764,7 @@ class ObcyState(State):
         use = WEAPON_USE[c]
         shot = self.shot_at
         charges = self._charges(pk)
-        los = B.LOS[pos]
+        los = LOS[pos]
         if charges:
             weapons = {it for it in pk if it in WEAPONS and it in use}
             if weapons:
@@ -806,7 +819,7 @@ class ObcyState(State):
         if k == B.AIRLOCK:  # 4.3 out onto the passage track; the rest of the phase is lost
             self.c_state[c] = TRACK
             self.c_track[c] = 0
-            self.c_exit[c] = B.AIRLOCK_NO[dest]
+            self.c_exit[c] = AIRLOCK_NO[dest]
             self.c_pos[c] = dest
             self.c_ap[c] = 0
             self.st["airlock_exits"] += 1
@@ -915,7 +928,7 @@ class ObcyState(State):
         self.stage = ST_PICK
 
     def _do_reenter(self, c: int, k: int) -> None:
-        s = B.AIRLOCKS[k - 1]
+        s = AIRLOCKS[k - 1]
         self.c_state[c] = ON_BOARD
         self.c_pos[c] = s
         self._char_in(s)
@@ -936,7 +949,7 @@ class ObcyState(State):
         for c in riders:
             self.c_pos[c] = dest
         self.stage = ST_PICK
-        if dest == B.PAD_SPACE and not self.queen_alive and riders:
+        if dest == PAD_SPACE and not self.queen_alive and riders:
             self._finish("expedition", "returned_to_ship")
             return
         if self.tr_fuel <= 0:  # 4.2 the fuel ran out: everybody leaves
@@ -948,7 +961,7 @@ class ObcyState(State):
     def _transport_dests(self) -> list[int]:
         start = self.tr_pos
         col = self.collapsed
-        ok = B.TRANSPORT_OK
+        ok = TRANSPORT_OK
         seen = {start}
         frontier = [start]
         out = []
@@ -960,7 +973,7 @@ class ObcyState(State):
                     if v in seen or not ok[v] or v in col:
                         continue
                     seen.add(v)
-                    if v == B.PAD_SPACE:
+                    if v == PAD_SPACE:
                         if pad_ok:
                             out.append(v)
                         continue
@@ -1000,7 +1013,7 @@ class ObcyState(State):
                 self._kill_alien(i, weapon)
             elif retreat:
                 self.rq.append((1, aid, retreat, weapon))
-        elif side == ATTACKER and apos in B.NBR_SET[self.c_pos[c]]:
+        elif side == ATTACKER and apos in NBR_SET[self.c_pos[c]]:
             self._wound(c, loss)
             if self.c_state[c] == ON_BOARD and retreat:
                 self.rq.append((0, c, retreat, -1))
@@ -1075,7 +1088,7 @@ class ObcyState(State):
         chars = self.char_cnt
         alien = self.alien_cnt
         if kind == 1:
-            ok = B.ALIEN_OK
+            ok = ALIEN_OK
             adj = self.c_adj
         else:
             adj = self.a_adj
@@ -1240,7 +1253,7 @@ class ObcyState(State):
 
     # == ALIENS phase (9., 10.) ==
     def _do_hatch(self, strength: int, k: int) -> None:
-        p = B.HATCHES[k]
+        p = HATCHES[k]
         self.a_id.append(self.next_aid)
         self.next_aid += 1
         self.a_pos.append(p)
@@ -1337,7 +1350,7 @@ class ObcyState(State):
                 continue
             near = tuple(
                 c for c in range(6)
-                if self.c_state[c] == ON_BOARD and self.c_pos[c] in B.NBR_SET[p]
+                if self.c_state[c] == ON_BOARD and self.c_pos[c] in NBR_SET[p]
             )
             if len(near) == 1:
                 self.assign.append((aid, near[0]))
@@ -1348,7 +1361,7 @@ class ObcyState(State):
         if self.c_state[c] != ON_BOARD:
             return
         cpos = self.c_pos[c]
-        nb = B.NBR_SET[cpos]
+        nb = NBR_SET[cpos]
         att = [aid for aid in ids if aid in self.a_id and self.a_pos[self.a_id.index(aid)] in nb]
         if not att:
             return
