@@ -143,9 +143,25 @@ def _goal_row(goals: tuple[int, ...], collapsed: frozenset[int]) -> tuple[int, .
     if row is None:
         if len(_ROWS) > 4096:
             _ROWS.clear()
-        rows = [_dist_from(g, collapsed) if collapsed else _DIST[g] for g in goals]
-        row = _ROWS[key] = rows[0] if len(rows) == 1 else tuple(map(min, *rows))
+        row = _ROWS[key] = _nearest_of(goals, collapsed)
     return row
+
+
+def _nearest_of(goals: tuple[int, ...], collapsed: frozenset[int]) -> tuple[int, ...]:
+    """The element-wise minimum of the goals' distance rows (a native loop: ``map(min,
+    *rows)`` calls the generic ``min`` once per space)."""
+    first = _dist_from(goals[0], collapsed) if collapsed else _DIST[goals[0]]
+    if len(goals) == 1:
+        return first
+    out = list(first)
+    n = len(out)
+    for g in goals[1:]:
+        row = _dist_from(g, collapsed) if collapsed else _DIST[g]
+        for i in range(n):
+            d: int = row[i]
+            if d < out[i]:
+                out[i] = d
+    return tuple(out)
 
 
 def _nearest(view: Any, src: int, targets: Sequence[int]) -> tuple[int, int]:
@@ -994,7 +1010,7 @@ class AliensPolicy(Policy):
             )
             # the score of a space not adjacent to a character: closer is better, but not 2
             # away (one step short of striking), ducts preferred when ambushing
-            far = list(map(_FAR.__getitem__, self._near))
+            far = [_FAR[d] for d in self._near]
             if self.ambush:
                 far = [f + 3.0 * DUCT[s] for s, f in enumerate(far)]
             self._far = far
