@@ -249,11 +249,11 @@ class ExpeditionPolicy(Policy):
         self.block = int(self.cfg["block"])
         self.workers_min = int(self.cfg["workers"])
         o: Any = self.options
-        self.off = o.crt_offset
-        self.dmul = o.duct_multiplier
-        self.duct = B.IS_DUCT_OR_GRATE if o.grate_is_duct else B.IS_DUCT_ONLY
-        self.wst = o.weapon_stats()
-        self.full = CLIP0 + o.clip_charges
+        self.off: int = o.crt_offset
+        self.dmul: int = o.duct_multiplier
+        self.duct: tuple[bool, ...] = B.IS_DUCT_OR_GRATE if o.grate_is_duct else B.IS_DUCT_ONLY
+        self.wst: dict[int, tuple[int, int]] = o.weapon_stats()
+        self.full: int = CLIP0 + o.clip_charges
         self.tasks: dict[int, tuple[Any, ...]] = {}
         self.plan_key: Any = None
         self.idle: set[int] = set()
@@ -487,21 +487,33 @@ class ExpeditionPolicy(Policy):
                 return (A.END_PHASE,)
 
         block = self._blockers(v) if v.a_pos else set()
+        # the first candidate of the least priority (as min() with a key would choose)
+        best, b0, b1 = -1, 0, 0
+        for c in cands:
+            p0, p1 = self._prio(v, c, block)
+            if best < 0 or p0 < b0 or (p0 == b0 and p1 < b1):
+                best, b0, b1 = c, p0, p1
+        return (A.ACT, best)
 
-        def prio(c: int) -> tuple[int, int]:
-            pos = self._pos(v, c)
-            armed = self._armed(v, c)
-            if armed and self._can_shoot_now(v, c, pos, block):
-                return (0, 0)
-            if self.plan == "squad":
-                if c == self.worker:
-                    return (3, 0)
-                wp = self._waypoint(v, c)
-                return (1 if armed else 2, self._gd(v, pos, wp) if wp else 0)
-            near = min(map(_DIST[pos].__getitem__, v.a_pos), default=99)
-            return (1, near)
-
-        return (A.ACT, min(cands, key=prio))
+    def _prio(self, v: Any, c: int, block: set[int]) -> tuple[int, int]:
+        """Who acts first (least first): a character that can shoot now, then (squad) the
+        armed ones, or (dash) the nearest to an ALIEN."""
+        pos = self._pos(v, c)
+        armed = self._armed(v, c)
+        if armed and self._can_shoot_now(v, c, pos, block):
+            return (0, 0)
+        if self.plan == "squad":
+            if c == self.worker:
+                return (3, 0)
+            wp = self._waypoint(v, c)
+            return (1 if armed else 2, self._gd(v, pos, wp) if wp else 0)
+        near = 99
+        dpos = _DIST[pos]
+        for p in v.a_pos:
+            d: int = dpos[p]
+            if d < near:
+                near = d
+        return (1, near)
 
     def _ride(self, v: Any, c: int) -> bool:
         t = self.tasks.get(c)
@@ -806,7 +818,11 @@ class ExpeditionPolicy(Policy):
         tot = 0.0
         mul = self.dmul if _NEXT_TO_DUCT[s] else 1
         ds = _DIST[s]  # the distance table is symmetric
-        for p, st in zip(v.a_pos, v.a_str, strict=True):
+        a_pos = v.a_pos
+        a_str = v.a_str
+        for j in range(len(a_pos)):
+            p: int = a_pos[j]
+            st: int = a_str[j]
             d = ds[p]
             if d <= 5:
                 tot += st * mul * (1.5 if d <= 1 else 1)
@@ -828,7 +844,6 @@ class ExpeditionPolicy(Policy):
         mine = self.tasks.get(c, ("",))[0]
         best, bscore = None, 1e9
         dmap = self._danger_map(v)
-        calc = self._danger_calc
         kind = _KIND
         airlock = B.AIRLOCK
         for a in moves:
@@ -842,7 +857,7 @@ class ExpeditionPolicy(Policy):
                 continue
             d = dmap.get(s)
             if d is None:
-                d = dmap[s] = calc(v, s)
+                d = dmap[s] = self._danger_calc(v, s)
             score = (g - keep if g > keep else 0) + wd * d
             if score < bscore:
                 best, bscore = a, score
@@ -954,8 +969,8 @@ class AliensPolicy(Policy):
         super().__init__(game, options, seat, rng, **params)
         self.ambush = self.cfg["plan"] == "ambush"
         self.gang = int(self.cfg["gang"])
-        self.off = self.options.crt_offset  # type: ignore[attr-defined]
-        self.dmul = self.options.duct_multiplier  # type: ignore[attr-defined]
+        self.off: int = self.options.crt_offset  # type: ignore[attr-defined]
+        self.dmul: int = self.options.duct_multiplier  # type: ignore[attr-defined]
         self._exp = _exp_table(self.off)
         self._ckey: Any = None
         self._adj: dict[int, list[int]] = {}
@@ -981,17 +996,29 @@ class AliensPolicy(Policy):
 
     def _hatch(self, v: Any, legal: Sequence[Any]) -> Any:
         chars = self._chars(v)
-        top = max(a[1] for a in legal if a[0] == A.HATCH)
-
-        def key(a: Any) -> tuple[int, int]:
-            h = _HATCHES[a[2]]
-            d = min((_DIST[h][p] for p in chars), default=0)
+        top = 0
+        for a in legal:
+            if a[0] == A.HATCH and a[1] > top:
+                top = a[1]
+        # only the strongest hatchings compete (one per hatching space: no ties); the least
+        # (distance to the nearest character, hatching space) wins
+        best: Any = None
+        bd = bk = 0
+        for a in legal:
+            if a[0] != A.HATCH or a[1] != top:
+                continue
+            k: int = a[2]
+            h = _HATCHES[k]
+            dh = _DIST[h]
+            d = 0
+            for j, p in enumerate(chars):
+                if j == 0 or dh[p] < d:
+                    d = dh[p]
             if self.ambush and DUCT[h]:
                 d -= 6
-            return (d, a[2])
-
-        # only the strongest hatchings compete (one per hatching space: no ties)
-        return min([a for a in legal if a[0] == A.HATCH and a[1] == top], key=key)
+            if best is None or d < bd or (d == bd and k < bk):
+                best, bd, bk = a, d, k
+        return best
 
     def _move(self, v: Any, legal: Sequence[Any]) -> Any:
         i = v.a_id.index(v.alien)

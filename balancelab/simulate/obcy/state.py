@@ -224,6 +224,16 @@ class ObcyState(State):
         :meth:`copy` to fill."""
         self.opt = options
         self.rng = rng
+        # the options read in hot paths, as native attributes (the options dataclass is not
+        # compiled: reading one of its fields is a dict lookup)
+        self.alien_move: int = options.alien_move
+        self.alien_max_strength: int = options.alien_max_strength
+        self.passage_len: int = options.passage_len
+        self.grenade_range: int = options.grenade_range
+        self.max_open_missions: int = options.max_open_missions
+        self.hatch_die: int = options.hatch_die
+        self.alien_token_limit: int = options.alien_token_limit
+        self.crt_offset: int = options.crt_offset
         if blank:
             return
         self._trace = False
@@ -382,7 +392,7 @@ class ObcyState(State):
             out = [(A_MOVE, s) for s in self._alien_dests(i)]
         elif d == D_HATCH:
             out = [(HATCH_END,)]
-            top = min(self.hatch_pts, self.opt.alien_max_strength)
+            top = min(self.hatch_pts, self.alien_max_strength)
             for k, h in enumerate(HATCHES):
                 if not self.char_cnt[h]:
                     out.extend((HATCH, s, k) for s in range(1, top + 1))
@@ -399,7 +409,7 @@ class ObcyState(State):
 
     def _apply(self, action: Any) -> None:
         self._legal = None
-        op = action[0]
+        op: int = action[0]
         if op == A_MOVE:
             self._do_alien_move(action[1])
         elif op == MOVE:
@@ -485,13 +495,13 @@ class ObcyState(State):
             if st == ST_ALIENS_BEGIN:
                 self.hatch_pts = 0
                 if self.hatching_on:
-                    self.hatch_pts = int(self.rng.integers(1, self.opt.hatch_die + 1))
+                    self.hatch_pts = int(self.rng.integers(1, self.hatch_die + 1))
                     if self._trace:
                         self._log(f"hatching roll {self.hatch_pts}")
                 self.stage = ST_HATCH
                 continue
             if st == ST_HATCH:
-                lim = self.opt.alien_token_limit
+                lim = self.alien_token_limit
                 if (
                     self.hatch_pts > 0
                     and (not lim or len(self.a_id) < lim)
@@ -533,7 +543,7 @@ class ObcyState(State):
 
     def _begin_expedition(self, first: bool = False) -> None:
         ap = self.opt.action_points
-        last = self.opt.passage_len - 1
+        last = self.passage_len - 1
         for c in range(6):
             self.c_ap[c] = ap
             self.c_done[c] = False
@@ -617,7 +627,7 @@ class ObcyState(State):
         if s == ON_BOARD or s == ABOARD:
             return True
         if s == TRACK:
-            return self.c_track[c] == self.opt.passage_len - 1
+            return self.c_track[c] == self.passage_len - 1
         return False
 
     def _do_activate(self, c: int) -> None:
@@ -644,7 +654,8 @@ class ObcyState(State):
         pk = self.c_pk[c]
         suit = SUIT in pk
         pad_ok = (not self.queen_alive) or (FUEL in pk and self.tr_pos == PAD_SPACE)
-        seen = {start}
+        seen = [False] * N  # a list, not a set: native reads and writes, no boxing
+        seen[start] = True
         out: dict[int, int] = {}
         frontier = [start]
         nbr = NBR
@@ -653,9 +664,9 @@ class ObcyState(State):
             nxt = []
             for u in frontier:
                 for v in nbr[u]:
-                    if v in seen:
+                    if seen[v]:
                         continue
-                    seen.add(v)
+                    seen[v] = True
                     if alien[v] or (col and v in col):
                         continue
                     k = kind[v]
@@ -771,7 +782,9 @@ class ObcyState(State):
                 top = min(ap, charges)
                 for w in weapons:
                     rng_ = self.wstats[w][0]
-                    for aid, apos in zip(self.a_id, self.a_pos, strict=True):
+                    for j in range(len(self.a_id)):
+                        aid = self.a_id[j]
+                        apos = self.a_pos[j]
                         if aid in shot:
                             continue
                         inter = los.get(apos)  # n - 1 spaces between ends at range n
@@ -779,7 +792,7 @@ class ObcyState(State):
                             continue
                         out.extend((SHOOT, aid, w, n) for n in range(1, top + 1))
         if I_GRENADE in pk and I_GRENADE in use:
-            gr = self.opt.grenade_range
+            gr = self.grenade_range
             alien = self.alien_cnt
             col = self.collapsed
             targets = set()
@@ -805,7 +818,7 @@ class ObcyState(State):
         m = READ_MISSIONS.get(pos)
         if m is not None and m in self.open:
             return True
-        return len(self.open) < self.opt.max_open_missions and bool(self.deck)
+        return len(self.open) < self.max_open_missions and bool(self.deck)
 
     def _do_move(self, c: int, dest: int) -> None:
         d = self._dest if self._dest is not None else self._char_dests(c)
@@ -1001,7 +1014,7 @@ class ObcyState(State):
         astr = self.a_str[i] * (self.dmul if self.duct[apos] else 1)
         attack = self.c_str[c] + self.wstats[weapon][1] * shots - astr
         die = int(self.rng.integers(1, 7))
-        side, loss, retreat = combat_result(attack, die, self.opt.crt_offset)
+        side, loss, retreat = combat_result(attack, die, self.crt_offset)
         if self._trace:
             self._log(
                 f"{CHARACTER_NAMES[c]} fires {shots} at ALIEN {aid}: attack {attack:+d}, "
@@ -1273,16 +1286,17 @@ class ObcyState(State):
         cadj = self.c_adj
         duct = self.duct
         nbr = _ALIEN_NBR
-        seen = {start}
+        seen = [False] * N
+        seen[start] = True
         out = [start]
         frontier = [start]
-        for _ in range(self.opt.alien_move):
+        for _ in range(self.alien_move):
             nxt = []
             for u in frontier:
                 for v in nbr[u]:
-                    if v in seen:
+                    if seen[v]:
                         continue
-                    seen.add(v)
+                    seen[v] = True
                     if chars[v] or (col and v in col):
                         continue
                     if alien[v]:  # only into a duct, to undergo metamorphosis there
@@ -1322,7 +1336,7 @@ class ObcyState(State):
         if len(self.a_pos) < 2:
             return
         seen: dict[int, int] = {}
-        cap = self.opt.alien_max_strength
+        cap = self.alien_max_strength
         i = 0
         while i < len(self.a_pos):
             p = self.a_pos[i]
@@ -1345,7 +1359,9 @@ class ObcyState(State):
         self.assign = []
         self.tgt_queue = []
         cadj = self.c_adj
-        for aid, p in zip(self.a_id, self.a_pos, strict=True):
+        for j in range(len(self.a_id)):
+            aid = self.a_id[j]
+            p = self.a_pos[j]
             if not cadj[p]:
                 continue
             near = tuple(
@@ -1371,7 +1387,7 @@ class ObcyState(State):
             total += self.a_str[i] * (self.dmul if self.duct[self.a_pos[i]] else 1)
         attack = total - self.c_str[c]
         die = int(self.rng.integers(1, 7))
-        side, loss, retreat = combat_result(attack, die, self.opt.crt_offset)
+        side, loss, retreat = combat_result(attack, die, self.crt_offset)
         if self._trace:
             self._log(
                 f"{len(att)} ALIEN(S) attack {CHARACTER_NAMES[c]}: {attack:+d}, die {die}"
