@@ -35,8 +35,6 @@ only and use the public map tables of :mod:`balancelab.simulate.obcy.board`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import groupby
-from operator import itemgetter
 from typing import Any, Final
 
 import numpy as np
@@ -77,7 +75,6 @@ _LOS: Final = B.LOS
 _HATCHES: Final = B.HATCHES
 _COMPUTERS: Final = B.COMPUTERS
 _dist_from: Final = B.dist_from
-_OP: Final = itemgetter(0)
 PAD: Final = B.PAD_SPACE
 DUCT: Final = B.IS_DUCT_OR_GRATE
 
@@ -562,12 +559,14 @@ class ExpeditionPolicy(Policy):
     # -- the active character ----------------------------------------------------------------
     def _char(self, v: Any, legal: Sequence[Any]) -> Any:
         c = v.active
-        by: dict[int, list[Any]] = {}
-        for op, grp in groupby(legal, _OP):  # the engine lists each opcode contiguously
-            if op in by:
-                by[op].extend(grp)
+        by: dict[int, list[Any]] = {}  # opcode -> its actions, in the engine's order
+        for a in legal:
+            op: int = a[0]
+            same = by.get(op)
+            if same is None:
+                by[op] = [a]
             else:
-                by[op] = list(grp)
+                same.append(a)
         if A.REENTER in by:
             t = self.tasks.get(c)
             want = 5
@@ -847,7 +846,7 @@ class ExpeditionPolicy(Policy):
         kind = _KIND
         airlock = B.AIRLOCK
         for a in moves:
-            s = a[1]
+            s: int = a[1]
             g = row[s]
             if g >= here or s in avoid:
                 continue
@@ -1051,7 +1050,7 @@ class AliensPolicy(Policy):
         best, bscore = legal[0], -1e9
         rbest: Any = None
         for a in legal:
-            s = a[1]
+            s: int = a[1]
             if s in adj:
                 strike.append(a)
             else:
