@@ -328,6 +328,8 @@ class ObcyState(State):
         self._vchar: tuple[Any, ...] | None = None  # view caches, see view()
         self._vrest: tuple[int, tuple[Any, ...]] | None = None
         self._valien: tuple[Any, ...] | None = None
+        #: ``tuple(self.st.items())`` for the views, until a measure changes (see _count)
+        self._vstats: tuple[tuple[str, int], ...] | None = None
         self._begin_expedition(first=True)
         self._settle()
 
@@ -351,6 +353,18 @@ class ObcyState(State):
         self.alien_cnt[p] -= 1
         for n in NBR[p]:
             self.a_adj[n] -= 1
+
+    def _count(self, measure: str, n: int = 1) -> None:
+        """Add ``n`` to a measure (``self.st``)."""
+        self.st[measure] += n
+        self._vstats = None
+
+    def _stats(self) -> tuple[tuple[str, int], ...]:
+        """The measures as the views carry them (built once per change)."""
+        vs = self._vstats
+        if vs is None:
+            vs = self._vstats = tuple(self.st.items())
+        return vs
 
     def _log(self, msg: str) -> None:
         if self._trace:
@@ -835,7 +849,7 @@ class ObcyState(State):
             self.c_exit[c] = AIRLOCK_NO[dest]
             self.c_pos[c] = dest
             self.c_ap[c] = 0
-            self.st["airlock_exits"] += 1
+            self._count("airlock_exits")
             return
         self.c_pos[c] = dest
         self._char_in(dest)
@@ -913,7 +927,7 @@ class ObcyState(State):
             return
         m = self.deck.pop()
         self.open.append(m)
-        self.st["missions_drawn"] += 1
+        self._count("missions_drawn")
         self._log(f"mission drawn: {MISSION_IDS[m]}")
         self._discard_impossible()
 
@@ -922,7 +936,7 @@ class ObcyState(State):
         self.used[I_CHARGE] += 1
         self.c_ap[c] -= 1
         self.collapsed = self.collapsed | {space}
-        self.st["charges_used"] += 1
+        self._count("charges_used")
         # floor items on a collapsed space are out of reach: set aside
         fl = self.floor.pop(space, None)
         if fl:
@@ -957,7 +971,7 @@ class ObcyState(State):
         self.tr_pos = dest
         self.tr_fuel -= 1
         self.tr_moved = True
-        self.st["transporter_moves"] += 1
+        self._count("transporter_moves")
         riders = [c for c in range(6) if self.c_state[c] == ABOARD]
         for c in riders:
             self.c_pos[c] = dest
@@ -1010,7 +1024,7 @@ class ObcyState(State):
         self.c_ap[c] -= shots
         self.c_fired[c] = True
         self.shot_at = self.shot_at + (aid,)
-        self.st["shots_fired"] += shots
+        self._count("shots_fired", shots)
         astr = self.a_str[i] * (self.dmul if self.duct[apos] else 1)
         attack = self.c_str[c] + self.wstats[weapon][1] * shots - astr
         die = int(self.rng.integers(1, 7))
@@ -1036,7 +1050,7 @@ class ObcyState(State):
         self.used[I_GRENADE] += 1
         self.c_ap[c] -= 1
         self.c_fired[c] = True
-        self.st["grenades_thrown"] += 1
+        self._count("grenades_thrown")
         area = {t, a, b} - {-1}
         kills = 0
         for i in range(len(self.a_id) - 1, -1, -1):
@@ -1058,7 +1072,7 @@ class ObcyState(State):
         del self.a_id[i]
         del self.a_pos[i]
         del self.a_str[i]
-        self.st["aliens_killed"] += 1
+        self._count("aliens_killed")
         if weapon < 0 or self.over:
             return
         expedition = self.stage in (ST_CHAR, ST_PICK, ST_TRANSPORT)
@@ -1088,7 +1102,7 @@ class ObcyState(State):
             if it in self.limits:
                 self.used[it] += 1
         self.c_pk[c] = [EMPTY] * len(self.c_pk[c])
-        self.st["characters_killed"] += 1
+        self._count("characters_killed")
         self.rq = [r for r in self.rq if not (r[0] == 0 and r[1] == c)]
         self._log(f"{CHARACTER_NAMES[c]} dies")
         self._discard_impossible()
@@ -1200,7 +1214,7 @@ class ObcyState(State):
     def _queen_fight(self) -> None:
         self.queen_pending = False
         self.interrupt = 0
-        self.st["queen_fights"] += 1
+        self._count("queen_fights")
         q = int(self.rng.integers(1, 7))
         self._log(f"Queen fight: Queen {q} vs points {self.points}")
         if q < self.points:
@@ -1217,6 +1231,7 @@ class ObcyState(State):
             self.hatching_on = False
         self.st["queen_round"] = self.round
         self.st["queen_killed_by"] = 1 if stop_hatching else 2
+        self._vstats = None
         self._log("the ALIEN QUEEN dies")
         self._check_ship()
 
@@ -1262,7 +1277,7 @@ class ObcyState(State):
             if dead:
                 self.open.remove(m)
                 self.discarded.append(m)
-                self.st["missions_discarded"] += 1
+                self._count("missions_discarded")
 
     # == ALIENS phase (9., 10.) ==
     def _do_hatch(self, strength: int, k: int) -> None:
@@ -1273,9 +1288,9 @@ class ObcyState(State):
         self.a_str.append(strength)
         self._alien_in(p)
         self.hatch_pts -= strength
-        self.st["aliens_hatched"] += 1
+        self._count("aliens_hatched")
         self._valien = None
-        self.st["alien_strength_hatched"] += strength
+        self._count("alien_strength_hatched", strength)
 
     def _alien_dests(self, i: int) -> list[int]:
         """9.2 spaces an ALIEN may end on (its own space first = stay)."""
@@ -1348,7 +1363,7 @@ class ObcyState(State):
                     del self.a_id[i]
                     del self.a_pos[i]
                     del self.a_str[i]
-                    self.st["aliens_merged"] += 1
+                    self._count("aliens_merged")
                     self._valien = None
                     continue
                 seen[p] = i
@@ -1411,6 +1426,7 @@ class ObcyState(State):
         # scalars and immutable values
         s._trace = self._trace
         s._valien = self._valien
+        s._vstats = self._vstats
         s._vchar = self._vchar
         s._vrest = self._vrest
         s.active = self.active
@@ -1481,7 +1497,7 @@ class ObcyState(State):
     def _view_chars(self) -> tuple[Any, ...]:
         return (
             tuple(self.c_pos), tuple(self.c_state), tuple(self.c_str), tuple(self.c_ap),
-            tuple(map(tuple, self.c_pk)), tuple(self.c_done), tuple(self.c_fired),
+            tuple([tuple(p) for p in self.c_pk]), tuple(self.c_done), tuple(self.c_fired),
             tuple(self.c_stopped), tuple(self.c_left), tuple(self.c_track),
             tuple(self.c_exit), tuple([(k, tuple(f)) for k, f in self.floor.items()]),
             tuple(self.supply), tuple(self.used),
@@ -1523,7 +1539,7 @@ class ObcyState(State):
             rest = vr[1]
             va = self._valien
             if va is None:
-                va = self._valien = (tuple(self.a_id), tuple(self.a_str), tuple(self.st.items()))
+                va = self._valien = (tuple(self.a_id), tuple(self.a_str), self._stats())
             v.a_id, v.a_str, v.stats = va
         else:
             self._vchar = self._vrest = self._valien = None
@@ -1531,7 +1547,7 @@ class ObcyState(State):
             rest = self._view_rest(exp)
             v.a_id = tuple(self.a_id)
             v.a_str = tuple(self.a_str)
-            v.stats = tuple(self.st.items())
+            v.stats = self._stats()
         (
             v.c_pos, v.c_state, v.c_str, v.c_ap, v.c_pk, v.c_done, v.c_fired, v.c_stopped,
             v.c_left, v.c_track, v.c_exit, v.floor, v.supply, v.used,
