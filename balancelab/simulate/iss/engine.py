@@ -1152,11 +1152,11 @@ class IssState(State):
         v.ext = tuple(self.ext)
         v.ls = tuple(self.ls)
         v.tok = tuple(self.tok)
-        v.pgoals = tuple(map(tuple, self.pgoals))
+        v.pgoals = tuple([tuple(x) for x in self.pgoals])
         v.offer = tuple(self.offer)
-        v.owned = tuple(map(tuple, self.owned))
+        v.owned = tuple([tuple(x) for x in self.owned])
         v.hand = tuple(self.hand[p])
-        v.hand_sizes = tuple(map(len, self.hand))
+        v.hand_sizes = tuple([len(h) for h in self.hand])
         hc = st.hl_cache
         hls = []
         for h in self.hand:
@@ -1167,7 +1167,7 @@ class IssState(State):
                 hl = hc[k] = tuple(sorted([lv[e] for e in h]))
             hls.append(hl)
         v.hand_levels = tuple(hls)
-        v.done = tuple(map(tuple, self.done))
+        v.done = tuple([tuple(x) for x in self.done])
         v.xsp = tuple(self.xsp)
         v.res = tuple(self.res)
         v.edeck_n = (len(self.edeck[0]), len(self.edeck[1]), len(self.edeck[2]))
