@@ -120,7 +120,6 @@ class IssHeuristic(Policy):
             return max(legal, key=lambda a: need.get(view.ctype[a[1]], 0))
         self._prep(view)
         extra = view.phase == P_EXTRA
-        value = self._value
         sg = self.slot_gain
         wc = self.w["w_construct"]
         goal4 = 4 in view.offer
@@ -162,12 +161,12 @@ class IssHeuristic(Policy):
                 append(0.0)
             elif tag == PLAN:  # the same value for every deck choice: score it once
                 if plan_val is None:
-                    plan_val = value(view, a, extra)
+                    plan_val = self._value(view, a, extra)
                 append(plan_val)
             else:
-                append(value(view, a, extra))
+                append(self._value(view, a, extra))
         top = max(vals)
-        best = [a for a, x in zip(legal, vals, strict=True) if x >= top - 1e-9]
+        best = [legal[j] for j in range(len(vals)) if vals[j] >= top - 1e-9]
         if len(best) == 1:
             return best[0]
         return best[int(self.rng.integers(len(best)))]
@@ -186,8 +185,9 @@ class IssHeuristic(Policy):
         self._prep_time(v)
         astro = v.unity[p]
         if p in v.cocc:
-            for q, t in zip(v.cocc, v.ctype, strict=True):
-                if q == p and t != LS:
+            cocc, ctype = v.cocc, v.ctype
+            for j in range(len(cocc)):
+                if cocc[j] == p and ctype[j] != LS:
                     astro += 1
         self.my_astro = astro
         self.astro_incoming = v.sha[p] + v.sha[n + p]

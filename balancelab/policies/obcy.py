@@ -35,8 +35,6 @@ only and use the public map tables of :mod:`balancelab.simulate.obcy.board`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import groupby
-from operator import itemgetter
 from typing import Any, Final
 
 import numpy as np
@@ -67,11 +65,16 @@ from balancelab.simulate.obcy.rules import (
 from balancelab.simulate.obcy.state import MISSIONS
 from balancelab.simulate.options import RuleOptions
 
+# The board's tables as this module's Final globals: compiled, they are C statics, where
+# ``B.NAME`` (an attribute of an interpreted module) is a dict lookup at every use.
 NBR: Final = B.NBR
 NBR_SET: Final = B.NBR_SET
 _DIST: Final = B.DIST
 _KIND: Final = B.KIND
-_OP: Final = itemgetter(0)
+_LOS: Final = B.LOS
+_HATCHES: Final = B.HATCHES
+_COMPUTERS: Final = B.COMPUTERS
+_dist_from: Final = B.dist_from
 PAD: Final = B.PAD_SPACE
 DUCT: Final = B.IS_DUCT_OR_GRATE
 
@@ -123,8 +126,8 @@ def _exp_table(offset: int) -> dict[int, tuple[float, float]]:
 
 def _dist(view: Any, a: int, b: int) -> int:
     if view.collapsed:
-        return B.dist_from(a, view.collapsed)[b]
-    return B.DIST[a][b]
+        return _dist_from(a, view.collapsed)[b]
+    return _DIST[a][b]
 
 
 _ROWS: Final[dict[tuple[tuple[int, ...], frozenset[int]], tuple[int, ...]]] = {}
@@ -137,14 +140,30 @@ def _goal_row(goals: tuple[int, ...], collapsed: frozenset[int]) -> tuple[int, .
     if row is None:
         if len(_ROWS) > 4096:
             _ROWS.clear()
-        rows = [B.dist_from(g, collapsed) if collapsed else B.DIST[g] for g in goals]
-        row = _ROWS[key] = rows[0] if len(rows) == 1 else tuple(map(min, *rows))
+        row = _ROWS[key] = _nearest_of(goals, collapsed)
     return row
+
+
+def _nearest_of(goals: tuple[int, ...], collapsed: frozenset[int]) -> tuple[int, ...]:
+    """The element-wise minimum of the goals' distance rows (a native loop: ``map(min,
+    *rows)`` calls the generic ``min`` once per space)."""
+    first = _dist_from(goals[0], collapsed) if collapsed else _DIST[goals[0]]
+    if len(goals) == 1:
+        return first
+    out = list(first)
+    n = len(out)
+    for g in goals[1:]:
+        row = _dist_from(g, collapsed) if collapsed else _DIST[g]
+        for i in range(n):
+            d: int = row[i]
+            if d < out[i]:
+                out[i] = d
+    return tuple(out)
 
 
 def _nearest(view: Any, src: int, targets: Sequence[int]) -> tuple[int, int]:
     best, bd = -1, 999
-    d = B.dist_from(src, view.collapsed) if view.collapsed else B.DIST[src]
+    d = _dist_from(src, view.collapsed) if view.collapsed else _DIST[src]
     for t in targets:
         if d[t] < bd:
             best, bd = t, d[t]
@@ -157,9 +176,9 @@ _HATCH_SET: Final = frozenset(B.HATCHES)
 #: Per character: the guns it may use (not the grenade).
 _GUNS: Final = tuple(frozenset(WEAPONS) & use for use in WEAPON_USE)
 #: 2 per hatching space within 5 spaces (where new ALIENS may strike from next phase).
-_HATCH_NEAR: Final = tuple(2 * sum(1 for h in B.HATCHES if B.DIST[h][s] <= 5) for s in range(B.N))
+_HATCH_NEAR: Final = tuple(2 * sum(1 for h in B.HATCHES if _DIST[h][s] <= 5) for s in range(B.N))
 #: Hatching spaces in the order holders take them: nearest to the landing pad first.
-_HOLD_ORDER: Final = tuple(sorted(B.HATCHES, key=lambda h: (B.DIST[B.PAD_SPACE][h], h)))
+_HOLD_ORDER: Final = tuple(sorted(B.HATCHES, key=lambda h: (_DIST[B.PAD_SPACE][h], h)))
 
 
 def _stores_of(item: int) -> tuple[int, ...]:
@@ -181,7 +200,7 @@ TR_TARGET: Final = B.idx(13, 10)
 #: Spaces from which ALIENS come: within this walking distance of a hatching space a task is
 #: "in the nest" and costs more (plans prefer the easiest open missions).
 _NEST_COST: Final = tuple(
-    max(0, 6 - min(B.DIST[h][s] for h in B.HATCHES)) for s in range(B.N)
+    max(0, 6 - min(_DIST[h][s] for h in B.HATCHES)) for s in range(B.N)
 )
 #: Spaces next to a duct or grate (an ALIEN there attacks with double strength).
 _NEXT_TO_DUCT: Final = tuple(any(B.IS_DUCT_OR_GRATE[n] for n in B.NBR[s]) for s in range(B.N))
@@ -227,11 +246,11 @@ class ExpeditionPolicy(Policy):
         self.block = int(self.cfg["block"])
         self.workers_min = int(self.cfg["workers"])
         o: Any = self.options
-        self.off = o.crt_offset
-        self.dmul = o.duct_multiplier
-        self.duct = B.IS_DUCT_OR_GRATE if o.grate_is_duct else B.IS_DUCT_ONLY
-        self.wst = o.weapon_stats()
-        self.full = CLIP0 + o.clip_charges
+        self.off: int = o.crt_offset
+        self.dmul: int = o.duct_multiplier
+        self.duct: tuple[bool, ...] = B.IS_DUCT_OR_GRATE if o.grate_is_duct else B.IS_DUCT_ONLY
+        self.wst: dict[int, tuple[int, int]] = o.weapon_stats()
+        self.full: int = CLIP0 + o.clip_charges
         self.tasks: dict[int, tuple[Any, ...]] = {}
         self.plan_key: Any = None
         self.idle: set[int] = set()
@@ -303,7 +322,7 @@ class ExpeditionPolicy(Policy):
                 todo.append(("drop", FUEL, (p,), m))
             elif kind == "collapse":
                 spots = tuple(n for t in sorted(p) if t not in v.collapsed for n in NBR[t]
-                              if B.KIND[n] != B.AIRLOCK)
+                              if _KIND[n] != B.AIRLOCK)
                 todo.append(("charge", CHARGE, spots, m))
             elif kind == "airlocks":
                 out_no, _ = p
@@ -313,7 +332,7 @@ class ExpeditionPolicy(Policy):
             elif kind == "clear":
                 todo.append(("go", -1, (p,), m))
         if len(v.open_missions) < v.options.max_open_missions and v.deck_left:
-            todo.append(("read", DISK, (B.COMPUTERS[0], B.COMPUTERS[1]), -1))
+            todo.append(("read", DISK, (_COMPUTERS[0], _COMPUTERS[1]), -1))
         return todo
 
     def _plan_tasks(self, v: Any) -> None:
@@ -446,7 +465,7 @@ class ExpeditionPolicy(Policy):
             return (PAD,)
         if self.worker >= 0 and v.c_state[self.worker] != A.DEAD:
             return self._waypoint(v, self.worker)
-        return (ARMOURY,) if self.arm else B.COMPUTERS[:2]
+        return (ARMOURY,) if self.arm else _COMPUTERS[:2]
 
     # -- which character acts next -----------------------------------------------------------
     def _pick(self, v: Any, legal: Sequence[Any]) -> Any:
@@ -465,21 +484,33 @@ class ExpeditionPolicy(Policy):
                 return (A.END_PHASE,)
 
         block = self._blockers(v) if v.a_pos else set()
+        # the first candidate of the least priority (as min() with a key would choose)
+        best, b0, b1 = -1, 0, 0
+        for c in cands:
+            p0, p1 = self._prio(v, c, block)
+            if best < 0 or p0 < b0 or (p0 == b0 and p1 < b1):
+                best, b0, b1 = c, p0, p1
+        return (A.ACT, best)
 
-        def prio(c: int) -> tuple[int, int]:
-            pos = self._pos(v, c)
-            armed = self._armed(v, c)
-            if armed and self._can_shoot_now(v, c, pos, block):
-                return (0, 0)
-            if self.plan == "squad":
-                if c == self.worker:
-                    return (3, 0)
-                wp = self._waypoint(v, c)
-                return (1 if armed else 2, self._gd(v, pos, wp) if wp else 0)
-            near = min(map(_DIST[pos].__getitem__, v.a_pos), default=99)
-            return (1, near)
-
-        return (A.ACT, min(cands, key=prio))
+    def _prio(self, v: Any, c: int, block: set[int]) -> tuple[int, int]:
+        """Who acts first (least first): a character that can shoot now, then (squad) the
+        armed ones, or (dash) the nearest to an ALIEN."""
+        pos = self._pos(v, c)
+        armed = self._armed(v, c)
+        if armed and self._can_shoot_now(v, c, pos, block):
+            return (0, 0)
+        if self.plan == "squad":
+            if c == self.worker:
+                return (3, 0)
+            wp = self._waypoint(v, c)
+            return (1 if armed else 2, self._gd(v, pos, wp) if wp else 0)
+        near = 99
+        dpos = _DIST[pos]
+        for p in v.a_pos:
+            d: int = dpos[p]
+            if d < near:
+                near = d
+        return (1, near)
 
     def _ride(self, v: Any, c: int) -> bool:
         t = self.tasks.get(c)
@@ -495,7 +526,7 @@ class ExpeditionPolicy(Policy):
         rng_ = self._range(v, c)
         if rng_ <= 0:
             return False
-        los = B.LOS[pos]
+        los = _LOS[pos]
         if block is None:
             block = self._blockers(v)
         for p in v.a_pos:
@@ -528,12 +559,14 @@ class ExpeditionPolicy(Policy):
     # -- the active character ----------------------------------------------------------------
     def _char(self, v: Any, legal: Sequence[Any]) -> Any:
         c = v.active
-        by: dict[int, list[Any]] = {}
-        for op, grp in groupby(legal, _OP):  # the engine lists each opcode contiguously
-            if op in by:
-                by[op].extend(grp)
+        by: dict[int, list[Any]] = {}  # opcode -> its actions, in the engine's order
+        for a in legal:
+            op: int = a[0]
+            same = by.get(op)
+            if same is None:
+                by[op] = [a]
             else:
-                by[op] = list(grp)
+                same.append(a)
         if A.REENTER in by:
             t = self.tasks.get(c)
             want = 5
@@ -666,7 +699,7 @@ class ExpeditionPolicy(Policy):
         if self.plan == "squad" and v.queen_alive:
             pos = v.c_pos[c]
             esc = [e for e in range(6) if e != c and v.c_state[e] == A.ON_BOARD
-                   and self._armed(v, e) and B.DIST[pos][v.c_pos[e]] <= 8]
+                   and self._armed(v, e) and _DIST[pos][v.c_pos[e]] <= 8]
             if esc:
                 lead = min(self._gd(v, v.c_pos[e], wp) for e in esc) - 2
         return self._move(v, c, moves, wp, keep=0, lead=lead)
@@ -680,7 +713,7 @@ class ExpeditionPolicy(Policy):
         pk = v.c_pk[c]
         charges = sum(it - CLIP0 for it in pk if it >= CLIP0)
         rng_ = self._range(v, c)
-        near = [i for i, p in enumerate(v.a_pos) if B.DIST[p][pos] <= ap + rng_ + 1]
+        near = [i for i, p in enumerate(v.a_pos) if _DIST[p][pos] <= ap + rng_ + 1]
         if not near or not charges:
             return None
         weapons = [w for w in pk if w in WEAPONS and w in WEAPON_USE[c]]
@@ -692,7 +725,7 @@ class ExpeditionPolicy(Policy):
         chars = [v.c_pos[k] for k in range(6) if v.c_state[k] == A.ON_BOARD and k != c]
         wd = self.wdanger * 0.05
         strength = v.c_str[c]
-        cost_shot = 0.03 if min(B.DIST[pos][s] for s in CLIP_STORES) <= 8 else 0.06
+        cost_shot = 0.03 if min(_DIST[pos][s] for s in CLIP_STORES) <= 8 else 0.06
         best, bval = None, -1e9
         dpos = _DIST[pos]
         cands = [(pos, 0)] + [(a[1], dpos[a[1]]) for a in moves]
@@ -709,7 +742,7 @@ class ExpeditionPolicy(Policy):
             left = min(ap - cost, charges)
             if left < 1 or _KIND[s] >= 5:
                 continue
-            los = B.LOS[s]
+            los = _LOS[s]
             nbs = NBR_SET[s]
             sv = 0.0
             for p, dp, dc, st, eff in aliens:
@@ -784,7 +817,11 @@ class ExpeditionPolicy(Policy):
         tot = 0.0
         mul = self.dmul if _NEXT_TO_DUCT[s] else 1
         ds = _DIST[s]  # the distance table is symmetric
-        for p, st in zip(v.a_pos, v.a_str, strict=True):
+        a_pos = v.a_pos
+        a_str = v.a_str
+        for j in range(len(a_pos)):
+            p: int = a_pos[j]
+            st: int = a_str[j]
             d = ds[p]
             if d <= 5:
                 tot += st * mul * (1.5 if d <= 1 else 1)
@@ -806,11 +843,10 @@ class ExpeditionPolicy(Policy):
         mine = self.tasks.get(c, ("",))[0]
         best, bscore = None, 1e9
         dmap = self._danger_map(v)
-        calc = self._danger_calc
         kind = _KIND
         airlock = B.AIRLOCK
         for a in moves:
-            s = a[1]
+            s: int = a[1]
             g = row[s]
             if g >= here or s in avoid:
                 continue
@@ -820,7 +856,7 @@ class ExpeditionPolicy(Policy):
                 continue
             d = dmap.get(s)
             if d is None:
-                d = dmap[s] = calc(v, s)
+                d = dmap[s] = self._danger_calc(v, s)
             score = (g - keep if g > keep else 0) + wd * d
             if score < bscore:
                 best, bscore = a, score
@@ -857,7 +893,7 @@ class ExpeditionPolicy(Policy):
         open_kinds = {MISSIONS[m][0] for m in v.open_missions}
         pk = v.c_pk[c]
         charges = sum(it - CLIP0 for it in pk if it >= CLIP0)
-        near_ammo = min(B.DIST[pos][s] for s in CLIP_STORES) <= 8
+        near_ammo = min(_DIST[pos][s] for s in CLIP_STORES) <= 8
         cost = 0.03 if near_ammo else 0.06
         best, bval = None, self.shot_min
         threat_of: dict[int, float] = {}
@@ -867,7 +903,7 @@ class ExpeditionPolicy(Policy):
             ap_ = v.a_pos[i]
             th = threat_of.get(aid)
             if th is None:
-                dn = min(B.DIST[ap_][p] for p in chars)
+                dn = min(_DIST[ap_][p] for p in chars)
                 th = threat_of[aid] = 1.0 if dn <= 5 else (0.6 if dn <= 9 else 0.25)
             s_eff = v.a_str[i] * (self.dmul if self.duct[ap_] else 1)
             att = strength + self.wst[w][1] * n - s_eff
@@ -932,8 +968,8 @@ class AliensPolicy(Policy):
         super().__init__(game, options, seat, rng, **params)
         self.ambush = self.cfg["plan"] == "ambush"
         self.gang = int(self.cfg["gang"])
-        self.off = self.options.crt_offset  # type: ignore[attr-defined]
-        self.dmul = self.options.duct_multiplier  # type: ignore[attr-defined]
+        self.off: int = self.options.crt_offset  # type: ignore[attr-defined]
+        self.dmul: int = self.options.duct_multiplier  # type: ignore[attr-defined]
         self._exp = _exp_table(self.off)
         self._ckey: Any = None
         self._adj: dict[int, list[int]] = {}
@@ -951,7 +987,7 @@ class AliensPolicy(Policy):
             return min(legal, key=lambda a: v.c_str[a[1]])
         if d == A.D_RETREAT:
             chars = self._chars(v)
-            return min(legal, key=lambda a: min((B.DIST[a[1]][p] for p in chars), default=0))
+            return min(legal, key=lambda a: min((_DIST[a[1]][p] for p in chars), default=0))
         return legal[0]
 
     def _chars(self, v: Any) -> list[int]:
@@ -959,17 +995,29 @@ class AliensPolicy(Policy):
 
     def _hatch(self, v: Any, legal: Sequence[Any]) -> Any:
         chars = self._chars(v)
-        top = max(a[1] for a in legal if a[0] == A.HATCH)
-
-        def key(a: Any) -> tuple[int, int]:
-            h = B.HATCHES[a[2]]
-            d = min((B.DIST[h][p] for p in chars), default=0)
+        top = 0
+        for a in legal:
+            if a[0] == A.HATCH and a[1] > top:
+                top = a[1]
+        # only the strongest hatchings compete (one per hatching space: no ties); the least
+        # (distance to the nearest character, hatching space) wins
+        best: Any = None
+        bd = bk = 0
+        for a in legal:
+            if a[0] != A.HATCH or a[1] != top:
+                continue
+            k: int = a[2]
+            h = _HATCHES[k]
+            dh = _DIST[h]
+            d = 0
+            for j, p in enumerate(chars):
+                if j == 0 or dh[p] < d:
+                    d = dh[p]
             if self.ambush and DUCT[h]:
                 d -= 6
-            return (d, a[2])
-
-        # only the strongest hatchings compete (one per hatching space: no ties)
-        return min([a for a in legal if a[0] == A.HATCH and a[1] == top], key=key)
+            if best is None or d < bd or (d == bd and k < bk):
+                best, bd, bk = a, d, k
+        return best
 
     def _move(self, v: Any, legal: Sequence[Any]) -> Any:
         i = v.a_id.index(v.alien)
@@ -988,7 +1036,7 @@ class AliensPolicy(Policy):
             )
             # the score of a space not adjacent to a character: closer is better, but not 2
             # away (one step short of striking), ducts preferred when ambushing
-            far = list(map(_FAR.__getitem__, self._near))
+            far = [_FAR[d] for d in self._near]
             if self.ambush:
                 far = [f + 3.0 * DUCT[s] for s, f in enumerate(far)]
             self._far = far
@@ -1002,7 +1050,7 @@ class AliensPolicy(Policy):
         best, bscore = legal[0], -1e9
         rbest: Any = None
         for a in legal:
-            s = a[1]
+            s: int = a[1]
             if s in adj:
                 strike.append(a)
             else:

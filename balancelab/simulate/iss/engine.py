@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import functools
 from itertools import combinations, combinations_with_replacement
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 import numpy as np
 
@@ -71,12 +71,26 @@ from balancelab.simulate.iss.rules import (
     IssOptions,
 )
 
-CARGO, PASS, RETRIEVE, KEEP, COUNTDOWN, XSPACE, GOAL, FPICK = range(10, 18)
+CARGO: Final = 10
+PASS: Final = 11
+RETRIEVE: Final = 12
+KEEP: Final = 13
+COUNTDOWN: Final = 14
+XSPACE: Final = 15
+GOAL: Final = 16
+FPICK: Final = 17
 
 # phases
-P_CARGO, P_EXTRA, P_RETRIEVE, P_ACTION, P_KEEP, P_COUNTDOWN, P_XSPACE, P_GOAL, P_FPICK, P_OVER = (
-    range(10)
-)
+P_CARGO: Final = 0
+P_EXTRA: Final = 1
+P_RETRIEVE: Final = 2
+P_ACTION: Final = 3
+P_KEEP: Final = 4
+P_COUNTDOWN: Final = 5
+P_XSPACE: Final = 6
+P_GOAL: Final = 7
+P_FPICK: Final = 8
+P_OVER: Final = 9
 PHASE_NAMES = ("cargo", "extra", "retrieve", "action", "keep", "countdown", "xspace", "goal",
                "fedor_pick", "over")
 
@@ -516,7 +530,9 @@ class IssState(State):
         astro = self.unity[p]
         if not extra or any(a >= LONG_STAY for a in cards):
             # the compartments matter only to Long Stay, Install, Outside Jobs and Experiments
-            for t, cv, q in zip(self.ctype, self.ccover, self.cocc, strict=True):
+            ctype, ccover, cocc = self.ctype, self.ccover, self.cocc
+            for j in range(len(ctype)):
+                t, cv, q = ctype[j], ccover[j], cocc[j]
                 if cv:
                     cov[t] += 1
                 elif q == -1:
@@ -1136,11 +1152,11 @@ class IssState(State):
         v.ext = tuple(self.ext)
         v.ls = tuple(self.ls)
         v.tok = tuple(self.tok)
-        v.pgoals = tuple(map(tuple, self.pgoals))
+        v.pgoals = tuple([tuple(x) for x in self.pgoals])
         v.offer = tuple(self.offer)
-        v.owned = tuple(map(tuple, self.owned))
+        v.owned = tuple([tuple(x) for x in self.owned])
         v.hand = tuple(self.hand[p])
-        v.hand_sizes = tuple(map(len, self.hand))
+        v.hand_sizes = tuple([len(h) for h in self.hand])
         hc = st.hl_cache
         hls = []
         for h in self.hand:
@@ -1151,7 +1167,7 @@ class IssState(State):
                 hl = hc[k] = tuple(sorted([lv[e] for e in h]))
             hls.append(hl)
         v.hand_levels = tuple(hls)
-        v.done = tuple(map(tuple, self.done))
+        v.done = tuple([tuple(x) for x in self.done])
         v.xsp = tuple(self.xsp)
         v.res = tuple(self.res)
         v.edeck_n = (len(self.edeck[0]), len(self.edeck[1]), len(self.edeck[2]))

@@ -30,7 +30,8 @@ if TYPE_CHECKING:
     from balancelab.simulate.iss.engine import IssState
 
 CRANE: Final = 3
-_CONT_TURN, _CONT_XQ = 0, 1
+_CONT_TURN: Final = 0
+_CONT_XQ: Final = 1
 
 
 def fedor_load(s: IssState, r: int) -> None:

@@ -10,12 +10,19 @@ Card, module, shuttle and FEDOR-deck tables live in ``balancelab/data/iss_*.toml
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, Final
 
 from balancelab.simulate.options import OptionError, RuleOptions, option
 
 # -- the eight action cards (Earth 0-3, ISS 4-7) -----------------------------------------------
-TRAIN, LOAD, CONSTRUCT, PLAN, LONG_STAY, INSTALL, OUTSIDE, EXPERIMENT = range(8)
+TRAIN: Final = 0
+LOAD: Final = 1
+CONSTRUCT: Final = 2
+PLAN: Final = 3
+LONG_STAY: Final = 4
+INSTALL: Final = 5
+OUTSIDE: Final = 6
+EXPERIMENT: Final = 7
 ACTION_NAMES = (
     "Train Astronauts",
     "Load Material",
@@ -30,12 +37,18 @@ EARTH_ACTIONS = (TRAIN, LOAD, CONSTRUCT, PLAN)
 ISS_ACTIONS = (LONG_STAY, INSTALL, OUTSIDE, EXPERIMENT)
 
 # -- compartment types ------------------------------------------------------------------------
-LAB, SW, LS, CRANE, COMM, ANY = range(6)
+LAB: Final = 0
+SW: Final = 1
+LS: Final = 2
+CRANE: Final = 3
+COMM: Final = 4
+ANY: Final = 5
 COMP_CODES = ("LAB", "SW", "LS", "CRANE", "COMM", "?")
 COMP_NAMES = ("laboratory", "space walk", "long stay", "crane", "communication", "any")
 
 # -- nations / shuttle types ------------------------------------------------------------------
-RUSSIA, USA = 0, 1
+RUSSIA: Final = 0
+USA: Final = 1
 NATIONS = ("russia", "usa")
 SHUTTLE_TYPES = ("Soyuz", "Progress", "Endeavour", "Atlantis", "Discovery")
 

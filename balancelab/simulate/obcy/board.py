@@ -14,12 +14,19 @@ from __future__ import annotations
 import json
 from collections import deque
 from importlib import resources
+from typing import Final
 
 with resources.files("balancelab.data").joinpath("obcy_map.json").open("r") as _fh:
     MAP = json.load(_fh)
 
 # -- space kinds -------------------------------------------------------------------------------
-CORRIDOR, DOOR, ROOM, DUCT, GRATE, AIRLOCK, PAD = range(7)
+CORRIDOR: Final = 0
+DOOR: Final = 1
+ROOM: Final = 2
+DUCT: Final = 3
+GRATE: Final = 4
+AIRLOCK: Final = 5
+PAD: Final = 6
 KIND_NAMES = ("corridor", "door", "room", "duct", "grate", "airlock", "landing pad")
 
 _rows: list[str] = MAP["rows"]
@@ -96,7 +103,7 @@ from balancelab.simulate.obcy.rules import (  # noqa: E402
 )
 
 #: Item code used in STORE_ITEMS for "a full ammo clip".
-FULL_CLIP = -2
+FULL_CLIP: Final = -2
 STORE_ITEMS: dict[int, tuple[int, ...]] = {
     FEATURE["SUIT_STORE"]: (SUIT,),
     FEATURE["FUEL_STORE"]: (FUEL,),

@@ -7,9 +7,13 @@ attacking a character.
 
 from __future__ import annotations
 
+from typing import Final
+
 from balancelab.simulate.obcy.rules import COMBAT_DATA
 
-NONE, ATTACKER, DEFENDER = 0, 1, 2
+NONE: Final = 0
+ATTACKER: Final = 1
+DEFENDER: Final = 2
 
 
 def _parse(cell: str) -> tuple[int, int, int]:

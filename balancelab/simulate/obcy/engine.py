@@ -121,6 +121,7 @@ def state_from_view(view: ObcyView, rng: np.random.Generator) -> ObcyState:
     s.round = view.round
     s.active = view.active
     s.st = dict(view.stats)
+    s._vstats = None
     (
         s.stage, s.interrupt, s.queen_pending, mo, s.move_ptr, tq, asg, grp, rq, s.r_opts,
         s.next_aid, s.over, s.winner, s.end_reason,

@@ -10,7 +10,7 @@ from __future__ import annotations
 import tomllib
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any
+from typing import Any, Final
 
 from balancelab.simulate.options import OptionError, RuleOptions, option
 
@@ -27,14 +27,28 @@ COMBAT_DATA: dict[str, Any] = _load("obcy_combat.toml")
 
 #: Character names in engine index order.
 CHARACTER_NAMES: tuple[str, ...] = tuple(c["name"] for c in CHARACTERS_DATA)
-RIPLEY, BISHOP, GORMAN, HICKS, HUDSON, VASQUEZ = range(6)
+RIPLEY: Final = 0
+BISHOP: Final = 1
+GORMAN: Final = 2
+HICKS: Final = 3
+HUDSON: Final = 4
+VASQUEZ: Final = 5
 
 # -- item codes (pocket contents) -------------------------------------------------------------
-SUIT, FUEL, DISK, COMP, CHARGE, MED, GRENADE, PISTOL, CARBINE, FLAMER = range(10)
+SUIT: Final = 0
+FUEL: Final = 1
+DISK: Final = 2
+COMP: Final = 3
+CHARGE: Final = 4
+MED: Final = 5
+GRENADE: Final = 6
+PISTOL: Final = 7
+CARBINE: Final = 8
+FLAMER: Final = 9
 #: An ammo clip holding k charges is ``CLIP0 + k``.
-CLIP0 = 10
-CLIP_FULL_MAX = 30  # codes CLIP0..CLIP0+clip_charges
-EMPTY = -1
+CLIP0: Final = 10
+CLIP_FULL_MAX: Final = 30  # codes CLIP0..CLIP0+clip_charges
+EMPTY: Final = -1
 ITEM_NAMES = {
     SUIT: "space suit",
     FUEL: "fuel can",

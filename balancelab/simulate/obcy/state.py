@@ -86,12 +86,25 @@ from balancelab.simulate.obcy.rules import (
     GRENADE as I_GRENADE,
 )
 
+# The board's tables as this module's Final globals: compiled, they are C statics, where
+# ``B.NAME`` (an attribute of an interpreted module) is a dict lookup at every use.
 NBR: Final = B.NBR
 KIND: Final = B.KIND
 N: Final = B.N
-HATCH_SET: Final = frozenset(B.HATCHES)
+PAD_SPACE: Final = B.PAD_SPACE
+NBR_SET: Final = B.NBR_SET
+HATCHES: Final = B.HATCHES
+LOS: Final = B.LOS
+STORE_ITEMS: Final = B.STORE_ITEMS
+COMPUTERS: Final = B.COMPUTERS
+TRANSPORT_OK: Final = B.TRANSPORT_OK
+AIRLOCKS: Final = B.AIRLOCKS
+AIRLOCK_NO: Final = B.AIRLOCK_NO
+ROOM_OF: Final = B.ROOM_OF
+ALIEN_OK: Final = B.ALIEN_OK
+HATCH_SET: Final = frozenset(HATCHES)
 #: Neighbours an ALIEN may enter (9.2: never an airlock or the landing pad), in NBR order.
-_ALIEN_NBR: Final = tuple(tuple(v for v in nb if B.ALIEN_OK[v]) for nb in NBR)
+_ALIEN_NBR: Final = tuple(tuple(v for v in nb if ALIEN_OK[v]) for nb in NBR)
 
 # stages of a phase (the base decision; retreats and Queen fights interrupt them)
 ST_TRANSPORT, ST_PICK, ST_CHAR, ST_ALIENS_BEGIN, ST_HATCH, ST_AMOVE, ST_ATARGET, ST_ATTACK = (
@@ -211,6 +224,16 @@ class ObcyState(State):
         :meth:`copy` to fill."""
         self.opt = options
         self.rng = rng
+        # the options read in hot paths, as native attributes (the options dataclass is not
+        # compiled: reading one of its fields is a dict lookup)
+        self.alien_move: int = options.alien_move
+        self.alien_max_strength: int = options.alien_max_strength
+        self.passage_len: int = options.passage_len
+        self.grenade_range: int = options.grenade_range
+        self.max_open_missions: int = options.max_open_missions
+        self.hatch_die: int = options.hatch_die
+        self.alien_token_limit: int = options.alien_token_limit
+        self.crt_offset: int = options.crt_offset
         if blank:
             return
         self._trace = False
@@ -223,7 +246,7 @@ class ObcyState(State):
         self.limits = o.limits()
         self.c_max = tuple(o.strengths)
         # characters
-        self.c_pos = [B.PAD_SPACE] * 6
+        self.c_pos = [PAD_SPACE] * 6
         self.c_state = [ON_BOARD] * 6
         self.c_str = list(o.strengths)
         starts = starting_items(self.full_clip)
@@ -243,7 +266,7 @@ class ObcyState(State):
         self.alien_cnt = [0] * N
         self.a_adj = [0] * N  # ALIENS on neighbouring spaces
         for _ in range(6):
-            self._char_in(B.PAD_SPACE)
+            self._char_in(PAD_SPACE)
         # aliens
         self.a_id: list[int] = []
         self.a_pos: list[int] = []
@@ -261,7 +284,7 @@ class ObcyState(State):
             self.supply[k] = self.limits[k] - held[k]
         self.used = [0] * 10  # tokens set aside (used up or lost with a dead character)
         # transporter
-        self.tr_pos = B.PAD_SPACE
+        self.tr_pos = PAD_SPACE
         self.tr_fuel = 0
         self.tr_moved = False
         self.collapsed: frozenset[int] = frozenset()
@@ -305,6 +328,8 @@ class ObcyState(State):
         self._vchar: tuple[Any, ...] | None = None  # view caches, see view()
         self._vrest: tuple[int, tuple[Any, ...]] | None = None
         self._valien: tuple[Any, ...] | None = None
+        #: ``tuple(self.st.items())`` for the views, until a measure changes (see _count)
+        self._vstats: tuple[tuple[str, int], ...] | None = None
         self._begin_expedition(first=True)
         self._settle()
 
@@ -328,6 +353,18 @@ class ObcyState(State):
         self.alien_cnt[p] -= 1
         for n in NBR[p]:
             self.a_adj[n] -= 1
+
+    def _count(self, measure: str, n: int = 1) -> None:
+        """Add ``n`` to a measure (``self.st``)."""
+        self.st[measure] += n
+        self._vstats = None
+
+    def _stats(self) -> tuple[tuple[str, int], ...]:
+        """The measures as the views carry them (built once per change)."""
+        vs = self._vstats
+        if vs is None:
+            vs = self._vstats = tuple(self.st.items())
+        return vs
 
     def _log(self, msg: str) -> None:
         if self._trace:
@@ -369,8 +406,8 @@ class ObcyState(State):
             out = [(A_MOVE, s) for s in self._alien_dests(i)]
         elif d == D_HATCH:
             out = [(HATCH_END,)]
-            top = min(self.hatch_pts, self.opt.alien_max_strength)
-            for k, h in enumerate(B.HATCHES):
+            top = min(self.hatch_pts, self.alien_max_strength)
+            for k, h in enumerate(HATCHES):
                 if not self.char_cnt[h]:
                     out.extend((HATCH, s, k) for s in range(1, top + 1))
         elif d == D_RETREAT:
@@ -386,7 +423,7 @@ class ObcyState(State):
 
     def _apply(self, action: Any) -> None:
         self._legal = None
-        op = action[0]
+        op: int = action[0]
         if op == A_MOVE:
             self._do_alien_move(action[1])
         elif op == MOVE:
@@ -472,17 +509,17 @@ class ObcyState(State):
             if st == ST_ALIENS_BEGIN:
                 self.hatch_pts = 0
                 if self.hatching_on:
-                    self.hatch_pts = int(self.rng.integers(1, self.opt.hatch_die + 1))
+                    self.hatch_pts = int(self.rng.integers(1, self.hatch_die + 1))
                     if self._trace:
                         self._log(f"hatching roll {self.hatch_pts}")
                 self.stage = ST_HATCH
                 continue
             if st == ST_HATCH:
-                lim = self.opt.alien_token_limit
+                lim = self.alien_token_limit
                 if (
                     self.hatch_pts > 0
                     and (not lim or len(self.a_id) < lim)
-                    and any(not self.char_cnt[h] for h in B.HATCHES)
+                    and any(not self.char_cnt[h] for h in HATCHES)
                 ):
                     self.current_seat = 1
                     return
@@ -520,7 +557,7 @@ class ObcyState(State):
 
     def _begin_expedition(self, first: bool = False) -> None:
         ap = self.opt.action_points
-        last = self.opt.passage_len - 1
+        last = self.passage_len - 1
         for c in range(6):
             self.c_ap[c] = ap
             self.c_done[c] = False
@@ -556,7 +593,7 @@ class ObcyState(State):
                 )
             elif kind == "room":
                 ok = all(
-                    self.c_state[c] == ON_BOARD and B.ROOM_OF[self.c_pos[c]] == p
+                    self.c_state[c] == ON_BOARD and ROOM_OF[self.c_pos[c]] == p
                     for c in (RIPLEY, HICKS)
                 )
             if ok:
@@ -592,7 +629,7 @@ class ObcyState(State):
         """8. After the Queen's death a character on the landing pad has reached the ship."""
         if not self.queen_alive and not self.over:
             for c in range(6):
-                if self.c_state[c] == ON_BOARD and self.c_pos[c] == B.PAD_SPACE:
+                if self.c_state[c] == ON_BOARD and self.c_pos[c] == PAD_SPACE:
                     self._finish("expedition", "returned_to_ship")
                     return
 
@@ -604,7 +641,7 @@ class ObcyState(State):
         if s == ON_BOARD or s == ABOARD:
             return True
         if s == TRACK:
-            return self.c_track[c] == self.opt.passage_len - 1
+            return self.c_track[c] == self.passage_len - 1
         return False
 
     def _do_activate(self, c: int) -> None:
@@ -630,8 +667,9 @@ class ObcyState(State):
         col = self.collapsed
         pk = self.c_pk[c]
         suit = SUIT in pk
-        pad_ok = (not self.queen_alive) or (FUEL in pk and self.tr_pos == B.PAD_SPACE)
-        seen = {start}
+        pad_ok = (not self.queen_alive) or (FUEL in pk and self.tr_pos == PAD_SPACE)
+        seen = [False] * N  # a list, not a set: native reads and writes, no boxing
+        seen[start] = True
         out: dict[int, int] = {}
         frontier = [start]
         nbr = NBR
@@ -640,9 +678,9 @@ class ObcyState(State):
             nxt = []
             for u in frontier:
                 for v in nbr[u]:
-                    if v in seen:
+                    if seen[v]:
                         continue
-                    seen.add(v)
+                    seen[v] = True
                     if alien[v] or (col and v in col):
                         continue
                     k = kind[v]
@@ -664,7 +702,7 @@ class ObcyState(State):
         out: list[Any] = [(END_ACT,)]
         st = self.c_state[c]
         if st == TRACK:
-            for k, s in enumerate(B.AIRLOCKS):
+            for k, s in enumerate(AIRLOCKS):
                 if not self.char_cnt[s] and s not in self.collapsed:
                     out.append((REENTER, k + 1))
             return out
@@ -688,7 +726,7 @@ class ObcyState(State):
                         if it not in seen:
                             seen.add(it)
                             out.append((PICK, it))
-                store = B.STORE_ITEMS.get(pos)
+                store = STORE_ITEMS.get(pos)
                 if store:
                     for it in store:
                         if it == B.FULL_CLIP:
@@ -706,7 +744,7 @@ class ObcyState(State):
                     if (
                         c2 != c
                         and self.c_state[c2] == ON_BOARD
-                        and self.c_pos[c2] in B.NBR_SET[pos]
+                        and self.c_pos[c2] in NBR_SET[pos]
                         and EMPTY in self.c_pk[c2]
                     ):
                         out.extend((GIVE, it, c2) for it in held)
@@ -716,10 +754,10 @@ class ObcyState(State):
                         c2 != c
                         and self.c_state[c2] == ON_BOARD
                         and self.c_str[c2] < self.c_max[c2]
-                        and self.c_pos[c2] in B.NBR_SET[pos]
+                        and self.c_pos[c2] in NBR_SET[pos]
                     ):
                         out.append((HEAL, c2))
-            if DISK in held and pos in B.COMPUTERS and self._can_read(pos):
+            if DISK in held and pos in COMPUTERS and self._can_read(pos):
                 out.append((READ,))
             if I_CHARGE in held:
                 for n in NBR[pos]:
@@ -751,14 +789,16 @@ class ObcyState(State):
         use = WEAPON_USE[c]
         shot = self.shot_at
         charges = self._charges(pk)
-        los = B.LOS[pos]
+        los = LOS[pos]
         if charges:
             weapons = {it for it in pk if it in WEAPONS and it in use}
             if weapons:
                 top = min(ap, charges)
                 for w in weapons:
                     rng_ = self.wstats[w][0]
-                    for aid, apos in zip(self.a_id, self.a_pos, strict=True):
+                    for j in range(len(self.a_id)):
+                        aid = self.a_id[j]
+                        apos = self.a_pos[j]
                         if aid in shot:
                             continue
                         inter = los.get(apos)  # n - 1 spaces between ends at range n
@@ -766,7 +806,7 @@ class ObcyState(State):
                             continue
                         out.extend((SHOOT, aid, w, n) for n in range(1, top + 1))
         if I_GRENADE in pk and I_GRENADE in use:
-            gr = self.opt.grenade_range
+            gr = self.grenade_range
             alien = self.alien_cnt
             col = self.collapsed
             targets = set()
@@ -792,7 +832,7 @@ class ObcyState(State):
         m = READ_MISSIONS.get(pos)
         if m is not None and m in self.open:
             return True
-        return len(self.open) < self.opt.max_open_missions and bool(self.deck)
+        return len(self.open) < self.max_open_missions and bool(self.deck)
 
     def _do_move(self, c: int, dest: int) -> None:
         d = self._dest if self._dest is not None else self._char_dests(c)
@@ -806,10 +846,10 @@ class ObcyState(State):
         if k == B.AIRLOCK:  # 4.3 out onto the passage track; the rest of the phase is lost
             self.c_state[c] = TRACK
             self.c_track[c] = 0
-            self.c_exit[c] = B.AIRLOCK_NO[dest]
+            self.c_exit[c] = AIRLOCK_NO[dest]
             self.c_pos[c] = dest
             self.c_ap[c] = 0
-            self.st["airlock_exits"] += 1
+            self._count("airlock_exits")
             return
         self.c_pos[c] = dest
         self._char_in(dest)
@@ -887,7 +927,7 @@ class ObcyState(State):
             return
         m = self.deck.pop()
         self.open.append(m)
-        self.st["missions_drawn"] += 1
+        self._count("missions_drawn")
         self._log(f"mission drawn: {MISSION_IDS[m]}")
         self._discard_impossible()
 
@@ -896,7 +936,7 @@ class ObcyState(State):
         self.used[I_CHARGE] += 1
         self.c_ap[c] -= 1
         self.collapsed = self.collapsed | {space}
-        self.st["charges_used"] += 1
+        self._count("charges_used")
         # floor items on a collapsed space are out of reach: set aside
         fl = self.floor.pop(space, None)
         if fl:
@@ -915,7 +955,7 @@ class ObcyState(State):
         self.stage = ST_PICK
 
     def _do_reenter(self, c: int, k: int) -> None:
-        s = B.AIRLOCKS[k - 1]
+        s = AIRLOCKS[k - 1]
         self.c_state[c] = ON_BOARD
         self.c_pos[c] = s
         self._char_in(s)
@@ -931,12 +971,12 @@ class ObcyState(State):
         self.tr_pos = dest
         self.tr_fuel -= 1
         self.tr_moved = True
-        self.st["transporter_moves"] += 1
+        self._count("transporter_moves")
         riders = [c for c in range(6) if self.c_state[c] == ABOARD]
         for c in riders:
             self.c_pos[c] = dest
         self.stage = ST_PICK
-        if dest == B.PAD_SPACE and not self.queen_alive and riders:
+        if dest == PAD_SPACE and not self.queen_alive and riders:
             self._finish("expedition", "returned_to_ship")
             return
         if self.tr_fuel <= 0:  # 4.2 the fuel ran out: everybody leaves
@@ -948,7 +988,7 @@ class ObcyState(State):
     def _transport_dests(self) -> list[int]:
         start = self.tr_pos
         col = self.collapsed
-        ok = B.TRANSPORT_OK
+        ok = TRANSPORT_OK
         seen = {start}
         frontier = [start]
         out = []
@@ -960,7 +1000,7 @@ class ObcyState(State):
                     if v in seen or not ok[v] or v in col:
                         continue
                     seen.add(v)
-                    if v == B.PAD_SPACE:
+                    if v == PAD_SPACE:
                         if pad_ok:
                             out.append(v)
                         continue
@@ -984,11 +1024,11 @@ class ObcyState(State):
         self.c_ap[c] -= shots
         self.c_fired[c] = True
         self.shot_at = self.shot_at + (aid,)
-        self.st["shots_fired"] += shots
+        self._count("shots_fired", shots)
         astr = self.a_str[i] * (self.dmul if self.duct[apos] else 1)
         attack = self.c_str[c] + self.wstats[weapon][1] * shots - astr
         die = int(self.rng.integers(1, 7))
-        side, loss, retreat = combat_result(attack, die, self.opt.crt_offset)
+        side, loss, retreat = combat_result(attack, die, self.crt_offset)
         if self._trace:
             self._log(
                 f"{CHARACTER_NAMES[c]} fires {shots} at ALIEN {aid}: attack {attack:+d}, "
@@ -1000,7 +1040,7 @@ class ObcyState(State):
                 self._kill_alien(i, weapon)
             elif retreat:
                 self.rq.append((1, aid, retreat, weapon))
-        elif side == ATTACKER and apos in B.NBR_SET[self.c_pos[c]]:
+        elif side == ATTACKER and apos in NBR_SET[self.c_pos[c]]:
             self._wound(c, loss)
             if self.c_state[c] == ON_BOARD and retreat:
                 self.rq.append((0, c, retreat, -1))
@@ -1010,7 +1050,7 @@ class ObcyState(State):
         self.used[I_GRENADE] += 1
         self.c_ap[c] -= 1
         self.c_fired[c] = True
-        self.st["grenades_thrown"] += 1
+        self._count("grenades_thrown")
         area = {t, a, b} - {-1}
         kills = 0
         for i in range(len(self.a_id) - 1, -1, -1):
@@ -1032,7 +1072,7 @@ class ObcyState(State):
         del self.a_id[i]
         del self.a_pos[i]
         del self.a_str[i]
-        self.st["aliens_killed"] += 1
+        self._count("aliens_killed")
         if weapon < 0 or self.over:
             return
         expedition = self.stage in (ST_CHAR, ST_PICK, ST_TRANSPORT)
@@ -1062,7 +1102,7 @@ class ObcyState(State):
             if it in self.limits:
                 self.used[it] += 1
         self.c_pk[c] = [EMPTY] * len(self.c_pk[c])
-        self.st["characters_killed"] += 1
+        self._count("characters_killed")
         self.rq = [r for r in self.rq if not (r[0] == 0 and r[1] == c)]
         self._log(f"{CHARACTER_NAMES[c]} dies")
         self._discard_impossible()
@@ -1075,7 +1115,7 @@ class ObcyState(State):
         chars = self.char_cnt
         alien = self.alien_cnt
         if kind == 1:
-            ok = B.ALIEN_OK
+            ok = ALIEN_OK
             adj = self.c_adj
         else:
             adj = self.a_adj
@@ -1174,7 +1214,7 @@ class ObcyState(State):
     def _queen_fight(self) -> None:
         self.queen_pending = False
         self.interrupt = 0
-        self.st["queen_fights"] += 1
+        self._count("queen_fights")
         q = int(self.rng.integers(1, 7))
         self._log(f"Queen fight: Queen {q} vs points {self.points}")
         if q < self.points:
@@ -1191,6 +1231,7 @@ class ObcyState(State):
             self.hatching_on = False
         self.st["queen_round"] = self.round
         self.st["queen_killed_by"] = 1 if stop_hatching else 2
+        self._vstats = None
         self._log("the ALIEN QUEEN dies")
         self._check_ship()
 
@@ -1236,20 +1277,20 @@ class ObcyState(State):
             if dead:
                 self.open.remove(m)
                 self.discarded.append(m)
-                self.st["missions_discarded"] += 1
+                self._count("missions_discarded")
 
     # == ALIENS phase (9., 10.) ==
     def _do_hatch(self, strength: int, k: int) -> None:
-        p = B.HATCHES[k]
+        p = HATCHES[k]
         self.a_id.append(self.next_aid)
         self.next_aid += 1
         self.a_pos.append(p)
         self.a_str.append(strength)
         self._alien_in(p)
         self.hatch_pts -= strength
-        self.st["aliens_hatched"] += 1
+        self._count("aliens_hatched")
         self._valien = None
-        self.st["alien_strength_hatched"] += strength
+        self._count("alien_strength_hatched", strength)
 
     def _alien_dests(self, i: int) -> list[int]:
         """9.2 spaces an ALIEN may end on (its own space first = stay)."""
@@ -1260,16 +1301,17 @@ class ObcyState(State):
         cadj = self.c_adj
         duct = self.duct
         nbr = _ALIEN_NBR
-        seen = {start}
+        seen = [False] * N
+        seen[start] = True
         out = [start]
         frontier = [start]
-        for _ in range(self.opt.alien_move):
+        for _ in range(self.alien_move):
             nxt = []
             for u in frontier:
                 for v in nbr[u]:
-                    if v in seen:
+                    if seen[v]:
                         continue
-                    seen.add(v)
+                    seen[v] = True
                     if chars[v] or (col and v in col):
                         continue
                     if alien[v]:  # only into a duct, to undergo metamorphosis there
@@ -1309,7 +1351,7 @@ class ObcyState(State):
         if len(self.a_pos) < 2:
             return
         seen: dict[int, int] = {}
-        cap = self.opt.alien_max_strength
+        cap = self.alien_max_strength
         i = 0
         while i < len(self.a_pos):
             p = self.a_pos[i]
@@ -1321,7 +1363,7 @@ class ObcyState(State):
                     del self.a_id[i]
                     del self.a_pos[i]
                     del self.a_str[i]
-                    self.st["aliens_merged"] += 1
+                    self._count("aliens_merged")
                     self._valien = None
                     continue
                 seen[p] = i
@@ -1332,12 +1374,14 @@ class ObcyState(State):
         self.assign = []
         self.tgt_queue = []
         cadj = self.c_adj
-        for aid, p in zip(self.a_id, self.a_pos, strict=True):
+        for j in range(len(self.a_id)):
+            aid = self.a_id[j]
+            p = self.a_pos[j]
             if not cadj[p]:
                 continue
             near = tuple(
                 c for c in range(6)
-                if self.c_state[c] == ON_BOARD and self.c_pos[c] in B.NBR_SET[p]
+                if self.c_state[c] == ON_BOARD and self.c_pos[c] in NBR_SET[p]
             )
             if len(near) == 1:
                 self.assign.append((aid, near[0]))
@@ -1348,7 +1392,7 @@ class ObcyState(State):
         if self.c_state[c] != ON_BOARD:
             return
         cpos = self.c_pos[c]
-        nb = B.NBR_SET[cpos]
+        nb = NBR_SET[cpos]
         att = [aid for aid in ids if aid in self.a_id and self.a_pos[self.a_id.index(aid)] in nb]
         if not att:
             return
@@ -1358,7 +1402,7 @@ class ObcyState(State):
             total += self.a_str[i] * (self.dmul if self.duct[self.a_pos[i]] else 1)
         attack = total - self.c_str[c]
         die = int(self.rng.integers(1, 7))
-        side, loss, retreat = combat_result(attack, die, self.opt.crt_offset)
+        side, loss, retreat = combat_result(attack, die, self.crt_offset)
         if self._trace:
             self._log(
                 f"{len(att)} ALIEN(S) attack {CHARACTER_NAMES[c]}: {attack:+d}, die {die}"
@@ -1382,6 +1426,7 @@ class ObcyState(State):
         # scalars and immutable values
         s._trace = self._trace
         s._valien = self._valien
+        s._vstats = self._vstats
         s._vchar = self._vchar
         s._vrest = self._vrest
         s.active = self.active
@@ -1452,7 +1497,7 @@ class ObcyState(State):
     def _view_chars(self) -> tuple[Any, ...]:
         return (
             tuple(self.c_pos), tuple(self.c_state), tuple(self.c_str), tuple(self.c_ap),
-            tuple(map(tuple, self.c_pk)), tuple(self.c_done), tuple(self.c_fired),
+            tuple([tuple(p) for p in self.c_pk]), tuple(self.c_done), tuple(self.c_fired),
             tuple(self.c_stopped), tuple(self.c_left), tuple(self.c_track),
             tuple(self.c_exit), tuple([(k, tuple(f)) for k, f in self.floor.items()]),
             tuple(self.supply), tuple(self.used),
@@ -1494,7 +1539,7 @@ class ObcyState(State):
             rest = vr[1]
             va = self._valien
             if va is None:
-                va = self._valien = (tuple(self.a_id), tuple(self.a_str), tuple(self.st.items()))
+                va = self._valien = (tuple(self.a_id), tuple(self.a_str), self._stats())
             v.a_id, v.a_str, v.stats = va
         else:
             self._vchar = self._vrest = self._valien = None
@@ -1502,7 +1547,7 @@ class ObcyState(State):
             rest = self._view_rest(exp)
             v.a_id = tuple(self.a_id)
             v.a_str = tuple(self.a_str)
-            v.stats = tuple(self.st.items())
+            v.stats = self._stats()
         (
             v.c_pos, v.c_state, v.c_str, v.c_ap, v.c_pk, v.c_done, v.c_fired, v.c_stopped,
             v.c_left, v.c_track, v.c_exit, v.floor, v.supply, v.used,
