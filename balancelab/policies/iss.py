@@ -23,10 +23,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar, Final
 
-import numpy as np
 from mypy_extensions import mypyc_attr
 
-from balancelab.policies.base import Policy, register
+from balancelab.policies.base import Policy, RngSource, register
 from balancelab.simulate.core import Game
 from balancelab.simulate.iss.engine import (
     CARGO,
@@ -92,7 +91,7 @@ class IssHeuristic(Policy):
     params: ClassVar[dict[str, Any]] = dict(BASE)
     preset: ClassVar[dict[str, Any]] = {}
 
-    def __init__(self, game: Game, options: RuleOptions, seat: int, rng: np.random.Generator,
+    def __init__(self, game: Game, options: RuleOptions, seat: int, rng: RngSource,
                  **params: Any) -> None:
         super().__init__(game, options, seat, rng, **params)
         self.w = {**BASE, **self.preset, **params}

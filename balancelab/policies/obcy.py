@@ -37,9 +37,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
-import numpy as np
-
-from balancelab.policies.base import Policy, register
+from balancelab.policies.base import Policy, RngSource, register
 from balancelab.simulate.core import Game, View
 from balancelab.simulate.obcy import actions as A
 from balancelab.simulate.obcy import board as B
@@ -234,7 +232,7 @@ class ExpeditionPolicy(Policy):
     params = {"plan": "squad", "arm": 1, "spread": 3, "danger": 1.0, "shot_min": 0.1,
               "queen_s": 0.0, "block": 0, "workers": 1}
 
-    def __init__(self, game: Game, options: RuleOptions, seat: int, rng: np.random.Generator,
+    def __init__(self, game: Game, options: RuleOptions, seat: int, rng: RngSource,
                  **params: Any) -> None:
         super().__init__(game, options, seat, rng, **params)
         self.plan = str(self.cfg["plan"])
@@ -963,7 +961,7 @@ class AliensPolicy(Policy):
     name = "hunter"
     params = {"plan": "hunt", "gang": -1}
 
-    def __init__(self, game: Game, options: RuleOptions, seat: int, rng: np.random.Generator,
+    def __init__(self, game: Game, options: RuleOptions, seat: int, rng: RngSource,
                  **params: Any) -> None:
         super().__init__(game, options, seat, rng, **params)
         self.ambush = self.cfg["plan"] == "ambush"
