@@ -425,15 +425,27 @@ def verdict_table(runs: dict[str, Path], contenders: Sequence[str] | None = None
                   ) -> pl.DataFrame:
     """Verdicts per comparison (rows) and policy pairing (columns), with the differences.
 
+    The comparisons and their Holm correction are each run report's (every pair of variants
+    and contender), shown for neighbouring settings and ``contenders``; the verdict words are
+    :func:`render.verdict_word`'s, so the study and run reports say the same thing.
+
     Returns:
         Columns: ``option``, ``value_a``, ``value_b``, ``context``, ``contender``, then per
         pairing ``<pairing>`` (verdict) and ``<pairing> diff`` (formatted difference), and
         ``holds`` (bool: the same verdict under every pairing).
     """
     key = ["option", "value_a", "value_b", "context", "contender"]
+    pair = ["option", "variant_a", "variant_b", "contender"]
     merged: pl.DataFrame | None = None
     for pname, path in runs.items():
-        comp = analysis.compare_variants(path, adjacent_only=True, contenders=contenders)
+        comp = analysis.compare_variants(path)
+        adjacent = analysis.compare_variants(path, adjacent_only=True).select(pair)
+        comp = comp.join(adjacent, on=pair, how="semi")
+        if contenders is not None:
+            comp = comp.filter(pl.col("contender").is_in(list(contenders)))
+        comp = comp.with_columns(pl.struct("verdict", "significant").map_elements(
+            lambda s: render.verdict_word(s["verdict"], s["significant"]),
+            return_dtype=pl.String).alias("verdict"))
         part = comp.select(
             *key, pl.col("verdict").alias(pname),
             pl.struct("diff", "lo", "hi").map_elements(
@@ -457,6 +469,8 @@ def build_study_report(st: Study, runs: dict[str, Path]) -> render.Report:
     team = analysis.frames.is_team_game(df0)
     prim = hook.primary if hook.primary else (analysis.sides(df0)[0] if team else None)
     vt = verdict_table(runs, [prim] if prim else None)
+    if st.focus:  # the study's question is about its focus option; the others set the scene
+        vt = vt.filter(pl.col("option") == st.focus)
     headline = [st.question]
     warns: list[str] = []
     sections: list[render.Section] = []
@@ -487,12 +501,24 @@ def build_study_report(st: Study, runs: dict[str, Path]) -> render.Report:
                             f"{vt.height} comparisons.")
             warns.append(f"Verdict changes with the policies used: {rows}. A verdict that "
                          "depends on the players says more about the players than the rules.")
-    table = vt.with_columns(pl.col("holds").map_elements(lambda b: "yes" if b else "NO",
-                                                         return_dtype=pl.String))
+    rows_v = vt.to_dicts()
+    table = pl.DataFrame({
+        "change": [f"{r['option']} {r['value_a']} → {r['value_b']}" for r in rows_v],
+        "held fixed": [r["context"] or "–" for r in rows_v],
+        "side / seat": [hooks.word(st.game, r["contender"]) for r in rows_v],
+        **{k: v for p in runs for k, v in (
+            (p if len(runs) > 1 else "verdict", [r[p] or "–" for r in rows_v]),
+            (f"{p}: difference [95%]" if len(runs) > 1 else "difference [95%]",
+             [r[f"{p} diff"] or "–" for r in rows_v]))},
+        **({"same under every pairing": ["yes" if r["holds"] else "NO" for r in rows_v]}
+           if len(runs) > 1 else {}),
+    })
+    what = f"{st.focus}'s" if st.focus else "each option's"
     sections.insert(0, render.Section("Verdicts side by side", [
-        "Each neighbouring pair of settings, per policy pairing: the verdict read from the "
-        "95% interval of the paired difference (Holm within each run), and whether it holds "
-        "under every pairing.",
-        render.Table("Verdicts", table.with_columns(pl.all().cast(pl.String).fill_null("–"))),
+        f"Each change of {what} setting, per policy pairing: the difference in win rate with "
+        "its 95% paired interval, and the verdict (raises or lowers only when the change also "
+        "survives Holm's correction across the run's comparisons)"
+        + (", and whether it holds under every pairing." if len(runs) > 1 else "."),
+        render.Table("Verdicts", table),
     ]))
     return render.Report(f"balancelab study: {st.name}", headline, warns, sections)

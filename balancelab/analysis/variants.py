@@ -273,7 +273,9 @@ def compare_measures(source: Source, measures: Sequence[str] | None = None,
     Returns:
         Columns: ``option``, ``value_a``, ``value_b``, ``label_a``, ``label_b``, ``context``,
         ``measure``, ``n_a``, ``n_b``, ``mean_a``, ``mean_b``, ``diff`` (``mean_b - mean_a``),
-        ``lo``, ``hi``, ``p_value``, ``p_holm``, ``paired``, ``verdict``.
+        ``lo``, ``hi``, ``p_value``, ``p_holm``, ``paired``, ``verdict`` (from the interval),
+        ``significant`` (``p_holm < 1 - level``). A measure a variant does not record (null,
+        e.g. FEDOR's score beside a multi-player ISS game) is not compared.
     """
     from scipy import stats as sst
 
@@ -294,8 +296,8 @@ def compare_measures(source: Source, measures: Sequence[str] | None = None,
         for m in cols:
             xa = a.get_column(m).cast(pl.Float64).to_numpy()
             xb = b.get_column(m).cast(pl.Float64).to_numpy()
-            if xa.size < 2 or xb.size < 2:
-                continue
+            if xa.size < 2 or xb.size < 2 or np.isnan(xa).any() or np.isnan(xb).any():
+                continue  # too few games, or a measure this variant does not record
             if paired:
                 dd = xb - xa
                 if np.all(dd == dd[0]):
@@ -333,4 +335,5 @@ def compare_measures(source: Source, measures: Sequence[str] | None = None,
         pl.Series("verdict", [stats.verdict(lo, hi) for lo, hi in zip(out["lo"], out["hi"],
                                                                          strict=True)],
                   dtype=pl.String),
-    ).select(*[c for c in schema if c != "paired"], "p_holm", "paired", "verdict")
+    ).with_columns((pl.col("p_holm") < 1.0 - level).alias("significant")).select(
+        *[c for c in schema if c != "paired"], "p_holm", "paired", "verdict", "significant")

@@ -217,6 +217,16 @@ def _fixed(r: dict[str, Any]) -> str:
     return "–" if r["option"] == "run" else (r["context"] or "–")
 
 
+def verdict_word(verdict: str, significant: bool) -> str:
+    """A verdict as every table and sentence reports it: ``raises``/``lowers`` only for a
+    change whose interval excludes 0 *and* that survives Holm's correction across its table;
+    one whose interval excludes 0 but not the correction ``moves (not significant after
+    Holm)``; else ``no detectable change``."""
+    if verdict in ("raises", "lowers"):
+        return verdict if significant else "moves (not significant after Holm)"
+    return verdict
+
+
 def comparison_table(comp: pl.DataFrame, game: str) -> pl.DataFrame:
     return pl.DataFrame({
         "change": [_change(r) for r in comp.iter_rows(named=True)],
@@ -229,7 +239,8 @@ def comparison_table(comp: pl.DataFrame, game: str) -> pl.DataFrame:
         "p": [pvalue(p) for p in comp.get_column("p_value").to_list()],
         "p (Holm)": [pvalue(p) for p in comp.get_column("p_holm").to_list()],
         "paired": ["yes" if p else "no" for p in comp.get_column("paired").to_list()],
-        "verdict": comp.get_column("verdict").to_list(),
+        "verdict": [verdict_word(v, s) for v, s in comp.select("verdict", "significant")
+                    .iter_rows()],
     })
 
 
@@ -243,7 +254,8 @@ def measure_comparison_table(mc: pl.DataFrame) -> pl.DataFrame:
         "difference [95%]": [f"{d:+.2f} [{lo:+.2f}, {hi:+.2f}]" for d, lo, hi in
                              mc.select("diff", "lo", "hi").iter_rows()],
         "p (Holm)": [pvalue(p) for p in mc.get_column("p_holm").to_list()],
-        "verdict": mc.get_column("verdict").to_list(),
+        "verdict": [verdict_word(v, s) for v, s in mc.select("verdict", "significant")
+                    .iter_rows()],
     })
 
 
@@ -263,8 +275,7 @@ def comparison_sentence(r: dict[str, Any], game: str) -> str:
         change = f"run {r['value_b']} against {r['value_a']} ({r['context']})"
     else:
         change = f"{r['option']} {r['value_a']} → {r['value_b']}"
-    # "raises"/"lowers" only for a change that survives Holm's correction, else "moves"
-    verb = r["verdict"] if r["significant"] and r["verdict"] in ("raises", "lowers") else "moves"
+    verb = verdict_word(r["verdict"], r["significant"]).split(" (")[0]  # raises/lowers/moves
     body = (f"{change} {verb} {who}'s win rate from {pct(r['rate_a'])} "
             f"{_wilson_text(r['rate_a'], r['n_a'])} to "
             f"{pct(r['rate_b'])} "
@@ -285,7 +296,7 @@ def comparison_sentence(r: dict[str, Any], game: str) -> str:
 def measure_sentence(r: dict[str, Any]) -> str:
     """"At players=3, remove_shuttles false → true lowers mean turns from 45.7 to 37.6: …"."""
     at = f"At {r['context']}, " if r.get("context") else ""
-    verb = {"raises": "raises", "lowers": "lowers"}.get(r["verdict"], "leaves")
+    verb = verdict_word(r["verdict"], r["significant"]).split(" (")[0]  # raises/lowers/moves
     change = f"{r['option']} {r['value_a']} → {r['value_b']}"
     if r["verdict"] == "no detectable change":
         body = (f"{change} makes no detectable change to mean {r['measure']} "
@@ -294,8 +305,9 @@ def measure_sentence(r: dict[str, Any]) -> str:
         body = (f"{change} {verb} mean {r['measure']} from {r['mean_a']:.2f} to "
                 f"{r['mean_b']:.2f}")
     pair = "paired" if r["paired"] else "unpaired"
+    sig = ("significant" if r["significant"] else "not significant after Holm's correction")
     sent = (f"{at}{body}; the difference, {r['diff']:+.2f} [{r['lo']:+.2f}, {r['hi']:+.2f}] "
-            f"({pair}, 95%), Holm p {pvalue(r['p_holm'])}.")
+            f"({pair}, 95%), is {sig} (Holm p {pvalue(r['p_holm'])}).")
     return sent if at else f"Changing {sent}"
 
 
@@ -421,6 +433,9 @@ def build_run_report(path: Path, level: float = stats.LEVEL) -> Report:
     vary = analysis.frames.swept_options(df)
     n_var = df.get_column("variant").n_unique()
     comps = analysis.compare_variants(df, level) if n_var > 1 else None
+    # one family of measure comparisons (one Holm correction) for the table and the headline
+    mcomps = analysis.compare_measures(df, level=level, adjacent_only=True) if n_var > 1 \
+        else None
     extra = hooks.extra_sections(game, df, seats)
 
     headline: list[str] = []
@@ -442,9 +457,9 @@ def build_run_report(path: Path, level: float = stats.LEVEL) -> Report:
         for r in key.head(24).iter_rows(named=True):
             headline.append(comparison_sentence(r, game))
         wanted = [m for m in (study or {}).get("measures", []) if m in df.columns]
-        if focus and wanted:
-            mc = analysis.compare_measures(df, wanted, level, adjacent_only=True)
-            for r in mc.filter(pl.col("option") == focus).iter_rows(named=True):
+        if focus and wanted and mcomps is not None:
+            for r in mcomps.filter((pl.col("option") == focus)
+                                   & pl.col("measure").is_in(wanted)).iter_rows(named=True):
                 headline.append(measure_sentence(r))
     for s in extra:
         headline.extend(s.headline)
@@ -501,8 +516,8 @@ def build_run_report(path: Path, level: float = stats.LEVEL) -> Report:
                                       plots.heatmap(grid, vary[1], vary[0], prim),
                                       f"{hooks.word(game, prim)} win rate over {vary[0]} × "
                                       f"{vary[1]}."))
-        mc = analysis.compare_measures(df, level=level, adjacent_only=True)
-        if mc.height:
+        mc = mcomps
+        if mc is not None and mc.height:
             cs.blocks.append("Changes in game length and the game's measures between "
                              "neighbouring settings (difference of means, paired t interval "
                              "where games share seeds, else Welch), Holm across rows:")

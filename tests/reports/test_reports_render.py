@@ -151,3 +151,33 @@ def test_report_tables_speak_words_not_column_names(run_dir: Path, tmp_path: Pat
     for label, games, _share in rows:
         per_variant[label] = per_variant.get(label, 0) + int(games.replace(",", ""))
     assert per_variant and set(per_variant.values()) == {500}
+
+
+def test_every_table_and_sentence_words_a_verdict_alike():
+    """"raises"/"lowers" only for an interval clear of 0 that also survives Holm; the study's
+    verdict table, the run report's tables and its sentences share the rule."""
+    from balancelab.reports.render import verdict_word
+
+    assert verdict_word("raises", True) == "raises"
+    assert verdict_word("lowers", False) == "moves (not significant after Holm)"
+    assert verdict_word("no detectable change", False) == "no detectable change"
+
+
+def test_a_measure_a_variant_does_not_record_is_not_compared():
+    import polars as pl
+
+    from balancelab import analysis
+
+    n = 30
+    rows = []
+    for v, players in ((0, 1), (1, 2)):
+        for i in range(n):
+            rows.append({"variant": v, "variant_label": f"players={players}",
+                         "players": players,
+                         "policy_player": "p", "policies": "seat0=p", "game_index": i,
+                         "seed": 1, "winner": "seat0", "end_reason": "x", "rounds": 10 + i % 3,
+                         "decisions": 5, "fedor_score": float(i) if players == 1 else None})
+    df = pl.DataFrame(rows)
+    mc = analysis.compare_measures(df, ["rounds", "fedor_score"])
+    assert mc["measure"].to_list() == ["rounds"]
+    assert mc["significant"].dtype == pl.Boolean
