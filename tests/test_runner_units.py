@@ -145,3 +145,15 @@ def test_parse_policies_and_specs() -> None:
     assert canonical_spec("search:rollouts=4,depth=2") == "search:depth=2,rollouts=4"
     with pytest.raises(PolicyError, match="key=value"):
         parse_spec("search:400")
+
+
+def test_a_study_folder_is_named_as_such(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from balancelab.simulate.runner import MANIFEST, RunError, read_manifest
+
+    (tmp_path / "crew-default").mkdir()
+    (tmp_path / "crew-default" / MANIFEST).write_text("{}")
+    with pytest.raises(RunError, match="holds runs \\(crew-default\\): a study's folder"):
+        read_manifest(tmp_path)
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(RunError, match="is not a balancelab run \\(no run.json\\)"):
+        read_manifest(tmp_path / "empty")

@@ -346,6 +346,13 @@ def read_manifest(path: Path) -> dict[str, Any]:
         raise RunError(f"no run folder at {str(path)!r}")
     mf = path / MANIFEST
     if not mf.is_file():
+        inner = sorted(p.name for p in path.iterdir() if (p / MANIFEST).is_file())
+        if inner:  # a study's folder: one run per policy pairing
+            raise RunError(
+                f"{str(path)!r} is not a run but holds runs ({', '.join(inner)}): a study's "
+                "folder. Name one of them (e.g. "
+                f"{str(path / inner[0])!r}), or continue an interrupted study with its own "
+                "command and --resume")
         raise RunError(f"{str(path)!r} is not a balancelab run (no {MANIFEST})")
     try:
         data = json.loads(mf.read_text())
