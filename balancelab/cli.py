@@ -113,6 +113,25 @@ def parse_game_args(args: list[str], sets: list[str]) -> dict[str, str | bool]:
     return out
 
 
+def _game_flags(ctx: typer.Context) -> list[str]:
+    """The extra arguments (the game's rule options), after checking that none is a
+    misspelling of the command's own flags (``--gmaes`` → ``did you mean --games?``).
+
+    Raises:
+        ValueError: a flag close to one of the command's own.
+    """
+    import difflib
+
+    own = [o for p in ctx.command.params for o in p.opts if o.startswith("--")]
+    for tok in ctx.args:
+        flag = tok.partition("=")[0]
+        if flag.startswith("--") and flag not in own:
+            close = difflib.get_close_matches(flag, own, n=1, cutoff=0.75)
+            if close:
+                raise ValueError(f"unknown option {flag}; did you mean {close[0]}?")
+    return list(ctx.args)
+
+
 def _is_number(tok: str) -> bool:
     try:
         float(tok)
@@ -276,7 +295,7 @@ def simulate(
     from balancelab.simulate.runner import RunConfig, holds_finished
 
     g = get_game(game)
-    values = parse_game_args(list(ctx.args), set_ or [])
+    values = parse_game_args(_game_flags(ctx), set_ or [])
     options = g.options_type.from_strings(values)
     config = RunConfig(
         game=game,
@@ -404,7 +423,7 @@ def trace(
 
     if source in GAME_MODULES:
         g = get_game(source)
-        options = g.options_type.from_strings(parse_game_args(list(ctx.args), set_ or []))
+        options = g.options_type.from_strings(parse_game_args(_game_flags(ctx), set_ or []))
         config = RunConfig(game=source, variants=[options],
                            policies=parse_policies(policy or []), seed=seed, games=index + 1)
         names.extend(g.seats(options))
@@ -566,7 +585,7 @@ def sweep(
     if jobs == 0 or jobs < -1:
         raise ValueError(f"--jobs must be -1 (all cores) or at least 1; got {jobs}")
     g = studies.load_game(game)
-    base = parse_game_args(list(ctx.args), set_ or [])
+    base = parse_game_args(_game_flags(ctx), set_ or [])
     parsed = studies.parse_grid(grid)
     pols = parse_policies(policy or [])
     variants = studies.grid_variants(g, parsed, base)

@@ -38,6 +38,11 @@ def test_games_lists_and_describes() -> None:
         (["simulate", "odyssey", "--jobs", "0"], "--jobs must be"),
         (["games", "chess"], "unknown game 'chess'"),
         (["trace", "nowhere"], "neither a game"),
+        (["simulate", "odyssey", "--gmaes", "10"], "unknown option --gmaes; did you mean --games?"),
+        (["sweep", "odyssey", "--grid", "crew=2,3", "--gams", "9"], "did you mean --games?"),
+        (["simulate", "odyssey", "--zzz", "3"],
+         "unknown option 'zzz' for game 'odyssey'; balancelab games odyssey lists its"),
+        (["resume", "."], "is not a balancelab run"),
     ],
 )
 def test_bad_input_gives_one_line_errors(args: list[str], message: str) -> None:

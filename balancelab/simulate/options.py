@@ -99,10 +99,13 @@ class RuleOptions:
             name = raw_name.replace("-", "_")
             if name not in by_name:
                 close = difflib.get_close_matches(name, list(by_name), n=3)
-                hint = (
-                    f"did you mean {' or '.join(close)}? (balancelab games {cls.GAME} lists "
-                    "them all)" if close else f"valid options: {', '.join(sorted(by_name))}"
-                )
+                if close:
+                    hint = (f"did you mean {' or '.join(close)}? (balancelab games {cls.GAME} "
+                            "lists them all)")
+                elif len(by_name) <= 12:
+                    hint = f"valid options: {', '.join(sorted(by_name))}"
+                else:
+                    hint = f"balancelab games {cls.GAME} lists its {len(by_name)} rule options"
                 raise OptionError(f"unknown option {raw_name!r} for game {cls.GAME!r}; {hint}")
             kwargs[name] = parse_value(cls.GAME, by_name[name], raw)
         return cls(**kwargs)
