@@ -461,6 +461,75 @@ def verdict_table(runs: dict[str, Path], contenders: Sequence[str] | None = None
     return merged.with_columns(holds)
 
 
+def _where(contexts: list[str]) -> str:
+    """``" at crew=2 and 3"`` for contexts ``crew=2``, ``crew=3`` (one option held fixed),
+    else listed; ``""`` when nothing is held fixed."""
+    if not any(contexts):
+        return ""
+    keys = {c.partition("=")[0] for c in contexts}
+    if len(keys) == 1 and all("," not in c for c in contexts):
+        vals = [c.partition("=")[2] for c in contexts]
+        return f" at {next(iter(keys))}={_and(vals)}"
+    return " at " + "; ".join(c or "all settings" for c in contexts)
+
+
+def _and(items: list[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _clause(word: str, thing: str, where: str) -> str:
+    """One verdict in words: ``raises HAL's win rate at crew=2``."""
+    if word == "no detectable change":
+        return f"makes no detectable change to {thing}{where}"
+    if word.startswith("moves"):
+        return f"moves {thing}{where} (not significant after Holm's correction)"
+    return f"{word} {thing}{where}"
+
+
+def short_answer(st: Study, vt: pl.DataFrame, pname: str, path: Path) -> str:
+    """One sentence answering the study's question for one policy pairing: how each change of
+    the focus option moves the contenders' win rates (grouped by verdict) and the study's
+    measures (those that change), in the verdict words of :func:`render.verdict_word`.
+
+    Args:
+        st: the study (its ``focus`` and ``measures``).
+        vt: :func:`verdict_table` rows of the focus option.
+        pname: the pairing's column in ``vt``.
+        path: the pairing's run folder (for the measures).
+    """
+    by_ctx: dict[tuple[str, str, str], list[str]] = {}
+    for r in vt.iter_rows(named=True):
+        change = f"{r['option']} {r['value_a']} → {r['value_b']}"
+        key = (change, r[pname] or "–", r["context"])
+        by_ctx.setdefault(key, []).append(hooks.word(st.game, r["contender"]))
+    groups: dict[tuple[str, str, tuple[str, ...]], list[str]] = {}
+    for (change, word, ctx), names in by_ctx.items():
+        groups.setdefault((change, word, tuple(names)), []).append(ctx)
+    parts: list[str] = []
+    last = ""
+    for (change, word, whos), ctxs in groups.items():
+        thing = (f"{_and([w + chr(39) + 's' for w in whos])} win "
+                 f"{'rate' if len(whos) == 1 else 'rates'}")
+        parts.append(("" if change == last else change + " ") + _clause(word, thing,
+                                                                        _where(ctxs)))
+        last = change
+    if st.focus and st.measures:
+        mc = analysis.compare_measures(path, adjacent_only=True)
+        mc = mc.filter((pl.col("option") == st.focus) & pl.col("measure").is_in(st.measures))
+        mgroups: dict[tuple[str, str, str], list[str]] = {}
+        for r in mc.iter_rows(named=True):
+            change = f"{r['option']} {r['value_a']} → {r['value_b']}"
+            word = render.verdict_word(r["verdict"], r["significant"])
+            mgroups.setdefault((change, r["measure"], word), []).append(r["context"])
+        for (change, measure, word), ctxs in mgroups.items():
+            if word in ("raises", "lowers"):
+                parts.append(("" if change == last else change + " ")
+                             + _clause(word, f"mean {measure}", _where(ctxs)))
+                last = change
+    return "In short: " + "; ".join(parts) + "." if parts else ""
+
+
 def build_study_report(st: Study, runs: dict[str, Path]) -> render.Report:
     """The study's report: per-pairing answers, verdicts side by side, warnings."""
     hook = hooks.hook_for(st.game)
@@ -472,6 +541,10 @@ def build_study_report(st: Study, runs: dict[str, Path]) -> render.Report:
     if st.focus:  # the study's question is about its focus option; the others set the scene
         vt = vt.filter(pl.col("option") == st.focus)
     headline = [st.question]
+    for pname, path in runs.items():
+        answer = short_answer(st, vt, pname, path)
+        if answer:
+            headline.append(answer if len(runs) == 1 else f"With policies {pname}: {answer}")
     warns: list[str] = []
     sections: list[render.Section] = []
     for pname, path in runs.items():

@@ -192,3 +192,19 @@ def test_fair_share_counts_the_possible_winners_fedor_included(tmp_path: Path):
     rates = analysis.win_rates(path)
     assert rates.filter(pl.col("contender") == "seat0")["fair_share"].sort().to_list() == \
         pytest.approx([1 / 3, 0.5])
+
+
+def test_a_study_opens_with_a_short_answer(tmp_path: Path):
+    from balancelab.studies import _where
+
+    assert _where(["crew=2", "crew=3", "crew=4"]) == " at crew=2, 3 and 4"
+    assert _where(["players=1"]) == " at players=1"
+    assert _where([""]) == ""
+    res = studies.run_study("iss-shuttle-removal", tmp_path / "st", games=30, jobs=1)
+    head = res.report.headline.splitlines()
+    assert head[1].startswith("In short: remove_shuttles false → true ")
+    assert "seat0's win rate at players=1" in head[1]
+    assert "mean turns at players=1, 2, 3 and 4" in head[1]  # shorter games everywhere
+    md = res.report.markdown.read_text()
+    assert "| change | held fixed | side / seat | verdict | difference [95%] |" in md
+    assert "| players 1 → 2 |" not in md  # the focus option only
