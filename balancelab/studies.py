@@ -508,7 +508,9 @@ def short_answer(st: Study, vt: pl.DataFrame, pname: str, path: Path) -> str:
         groups.setdefault((change, word, tuple(names)), []).append(ctx)
     parts: list[str] = []
     last = ""
-    for (change, word, whos), ctxs in groups.items():
+    order = list(dict.fromkeys(change for change, _, _ in groups))
+    for (change, word, whos), ctxs in sorted(groups.items(),
+                                             key=lambda kv: order.index(kv[0][0])):
         thing = (f"{_and([w + chr(39) + 's' for w in whos])} win "
                  f"{'rate' if len(whos) == 1 else 'rates'}")
         parts.append(("" if change == last else change + " ") + _clause(word, thing,
