@@ -552,7 +552,7 @@ def sweep(
     precision: Annotated[
         float | None,
         typer.Option(help="Play in rounds until every variant's anytime-valid 95% interval "
-                     "is within ±E (e.g. 0.01)."),
+                     "is within ±E, in win-rate units (0.01 = ±1 percentage point)."),
     ] = None,
     max_games: Annotated[
         int | None, typer.Option(min=1, help="Most games per variant a --precision run may "
@@ -605,7 +605,7 @@ def sweep(
                   "options, policies and seed); showing them. Pass --force to play them again.")
     for r in res.rounds:
         err.print(f"{r['games']:,} games per variant: widest anytime-valid ±"
-                  f"{100 * r['max_half_width']:.2f}%")
+                  f"{100 * r['max_half_width']:.2f} percentage points")
     paths = write_report([path])
     console.print(paths.headline, highlight=False, markup=False)
     console.print(f"Run: {path}\nMarkdown: {paths.markdown}\nHTML: {paths.html}")
@@ -622,7 +622,8 @@ def study(
     ] = None,
     precision: Annotated[
         float | None, typer.Option(help="Play until every anytime-valid 95% interval is "
-                                   "within ±E instead of a fixed --games.")
+                                   "within ±E (0.01 = ±1 percentage point) instead of a "
+                                   "fixed --games.")
     ] = None,
     max_games: Annotated[int | None, typer.Option(
         min=1, help="Cap per variant for --precision (default 200,000).")] = None,

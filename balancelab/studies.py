@@ -297,6 +297,8 @@ def check_sizes(games: int | None, precision: float | None, max_games: int | Non
     """The cap of a precision run; a cap without precision, or below the first round's
     ``games`` (default :data:`PRECISION_START`), is an error (it would be silently ignored or
     passed)."""
+    if precision is not None:
+        stats.precision_tune_n(precision)  # validates the target
     if max_games is None:
         return PRECISION_MAX
     if precision is None:

@@ -296,7 +296,8 @@ def confidence_sequence(k: int, n: int, level: float = LEVEL,
 def precision_tune_n(half_width: float) -> int:
     """The tuning size for a ``--precision`` target: about where ±``half_width`` is reached."""
     if not 0 < half_width < 0.5:
-        raise ValueError(f"precision must be in (0, 0.5); got {half_width}")
+        raise ValueError(f"precision is a half-width in win-rate units, in (0, 0.5): 0.01 means "
+                         f"±1 percentage point; got {half_width}")
     return int(np.ceil(2.25 / half_width**2))
 
 
