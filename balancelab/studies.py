@@ -260,8 +260,6 @@ def sweep(
     cap = check_sizes(games, precision, max_games)
     g = load_game(game)
     variants = grid_variants(g, grid, base)
-    if precision is not None:
-        stats.precision_tune_n(precision)  # validates
     n = games if games is not None else (PRECISION_START if precision else 1000)
     config = runner.RunConfig(game, variants, dict(policies or {}), seed, n, rotate, chunk_games)
     path = Path(path)
@@ -437,12 +435,11 @@ def verdict_table(runs: dict[str, Path], contenders: Sequence[str] | None = None
         ``holds`` (bool: the same verdict under every pairing).
     """
     key = ["option", "value_a", "value_b", "context", "contender"]
-    pair = ["option", "variant_a", "variant_b", "contender"]
     merged: pl.DataFrame | None = None
     for pname, path in runs.items():
-        comp = analysis.compare_variants(path)
-        adjacent = analysis.compare_variants(path, adjacent_only=True).select(pair)
-        comp = comp.join(adjacent, on=pair, how="semi")
+        df = analysis.games_frame(path)
+        comp = analysis.compare_variants(df).join(
+            render.adjacent_pairs(df), on=["option", "variant_a", "variant_b"], how="semi")
         if contenders is not None:
             comp = comp.filter(pl.col("contender").is_in(list(contenders)))
         comp = comp.with_columns(pl.struct("verdict", "significant").map_elements(

@@ -217,6 +217,14 @@ def _fixed(r: dict[str, Any]) -> str:
     return "–" if r["option"] == "run" else (r["context"] or "–")
 
 
+def adjacent_pairs(df: pl.DataFrame) -> pl.DataFrame:
+    """The pairs of variants at neighbouring settings of one option (``analysis.variant_pairs``
+    with ``adjacent_only``): columns ``option`` (str), ``variant_a``, ``variant_b`` (Int32)."""
+    rows = [(o, a, b) for o, a, b, _ in analysis.variant_pairs(df, adjacent_only=True)]
+    return pl.DataFrame(rows, schema={"option": pl.String, "variant_a": pl.Int32,
+                                      "variant_b": pl.Int32}, orient="row")
+
+
 def verdict_word(verdict: str, significant: bool) -> str:
     """A verdict as every table and sentence reports it: ``raises``/``lowers`` only for a
     change whose interval excludes 0 *and* that survives Holm's correction across its table;
@@ -446,9 +454,8 @@ def build_run_report(path: Path, level: float = stats.LEVEL) -> Report:
         prim = hook.primary if hook.primary in set(comps["contender"]) else None
         if prim is None and analysis.frames.is_team_game(df):
             prim = comps.get_column("contender")[0]
-        adj = analysis.compare_variants(df, level, adjacent_only=True).select(
-            "option", "variant_a", "variant_b", "contender")
-        key = comps.join(adj, on=["option", "variant_a", "variant_b", "contender"], how="semi")
+        key = comps.join(adjacent_pairs(df), on=["option", "variant_a", "variant_b"],
+                         how="semi")
         if prim is not None:
             key = key.filter(pl.col("contender") == prim)
         focus = (study or {}).get("focus")
