@@ -31,6 +31,7 @@ from balancelab.analysis.stats import (
 from balancelab.analysis.sweeps import heat_grid, precision_status, sweep_table
 from balancelab.analysis.variants import (
     compare_measures,
+    compare_run_measures,
     compare_runs,
     compare_variants,
     rate_difference_within,
@@ -50,7 +51,7 @@ from balancelab.analysis.winrates import (
 )
 
 __all__ = [
-    "Difference", "compare_measures", "compare_runs", "compare_variants",
+    "Difference", "compare_measures", "compare_run_measures", "compare_runs", "compare_variants",
     "confidence_sequence", "contender_rows", "diff_paired", "diff_unpaired", "end_reasons",
     "fair_shares", "games_frame", "heat_grid", "holm", "length_summary", "measure_columns",
     "measure_summary",

@@ -277,8 +277,6 @@ def compare_measures(source: Source, measures: Sequence[str] | None = None,
         ``significant`` (``p_holm < 1 - level``). A measure a variant does not record (null,
         e.g. FEDOR's score beside a multi-player ISS game) is not compared.
     """
-    from scipy import stats as sst
-
     from balancelab.analysis.frames import measure_columns
 
     df = games_frame(source)
@@ -287,42 +285,101 @@ def compare_measures(source: Source, measures: Sequence[str] | None = None,
     values = {r["variant"]: r for r in df.select(["variant", *opts]).unique("variant").to_dicts()}
     labels = dict(df.select("variant", "variant_label").unique().iter_rows())
     parts = df.partition_by("variant", as_dict=True)
-    rows = []
+    rows: list[dict[str, Any]] = []
     for opt, va, vb, ctx in variant_pairs(df, adjacent_only):
-        a = parts[(va,)].sort(["seed", "game_index"])
-        b = parts[(vb,)].sort(["seed", "game_index"])
-        paired = a.height == b.height and a.select("seed", "game_index").equals(
-            b.select("seed", "game_index"))
-        for m in cols:
-            xa = a.get_column(m).cast(pl.Float64).to_numpy()
-            xb = b.get_column(m).cast(pl.Float64).to_numpy()
-            if xa.size < 2 or xb.size < 2 or np.isnan(xa).any() or np.isnan(xb).any():
-                continue  # too few games, or a measure this variant does not record
-            if paired:
-                dd = xb - xa
-                if np.all(dd == dd[0]):
-                    lo = hi = float(dd[0])
-                    p = 1.0 if dd[0] == 0 else 0.0
-                else:
-                    res = sst.ttest_rel(xb, xa)
-                    ci = res.confidence_interval(level)
-                    lo, hi, p = float(ci.low), float(ci.high), float(res.pvalue)
+        rows += _measure_rows(parts[(va,)], parts[(vb,)], cols, level, {
+            "option": opt, "value_a": _fmt(values[va][opt]), "value_b": _fmt(values[vb][opt]),
+            "label_a": labels[va], "label_b": labels[vb], "context": ctx})
+    return _finish_measures(rows, level)
+
+
+def compare_run_measures(sources: Sequence[Source], names: Sequence[str] | None = None,
+                         measures: Sequence[str] | None = None,
+                         level: float = stats.LEVEL) -> pl.DataFrame:
+    """Compare the measures of two or more runs against the first, variant by variant
+    (variants matched as in :func:`compare_runs`; paired where the games share seeds).
+
+    Returns:
+        The columns of :func:`compare_measures`, with ``option`` = ``run`` and ``value_a`` /
+        ``value_b`` the run names; ``context`` describes what differs between the two.
+
+    Raises:
+        ValueError: fewer than two runs, or a variant with no counterpart in the first run.
+    """
+    from balancelab.analysis.frames import measure_columns
+
+    if len(sources) < 2:
+        raise ValueError("compare needs at least two runs")
+    frames = [games_frame(s) for s in sources]
+    if names is None:
+        names = [Path(s).name if isinstance(s, (str, Path)) else f"run{i}"
+                 for i, s in enumerate(sources)]
+    base = frames[0]
+    cols = list(measures) if measures is not None else ["rounds", *measure_columns(base)]
+    base_by_label = {lab: int(v) for v, lab in
+                     base.select("variant", "variant_label").unique().iter_rows()}
+    rows: list[dict[str, Any]] = []
+    for name, other in zip(names[1:], frames[1:], strict=True):
+        for vb, lab in sorted(other.select("variant", "variant_label").unique().iter_rows()):
+            va = base_by_label.get(lab, next(iter(base_by_label.values()))
+                                   if len(base_by_label) == 1 else None)
+            if va is None:
+                raise ValueError(f"variant {lab!r} of run {name!r} has no counterpart in run "
+                                 f"{names[0]!r}")
+            fa = base.filter(pl.col("variant") == va)
+            fb = other.filter(pl.col("variant") == vb)
+            rows += _measure_rows(fa, fb, [c for c in cols if c in other.columns], level, {
+                "option": "run", "value_a": names[0], "value_b": name,
+                "label_a": fa["variant_label"][0], "label_b": lab,
+                "context": describe_difference(fa, fb)})
+    return _finish_measures(rows, level)
+
+
+def _measure_rows(a: pl.DataFrame, b: pl.DataFrame, cols: Sequence[str], level: float,
+                  meta: dict[str, Any]) -> list[dict[str, Any]]:
+    """One row per measure: the difference of means of games ``b`` minus games ``a``, paired
+    (t interval on per-game differences) when both hold the same (seed, game_index) pairs,
+    else Welch. A measure with fewer than 2 games or not recorded (null) on a side is left
+    out."""
+    from scipy import stats as sst
+
+    a = a.sort(["seed", "game_index"])
+    b = b.sort(["seed", "game_index"])
+    paired = a.height == b.height and a.select("seed", "game_index").equals(
+        b.select("seed", "game_index"))
+    rows = []
+    for m in cols:
+        xa = a.get_column(m).cast(pl.Float64).to_numpy()
+        xb = b.get_column(m).cast(pl.Float64).to_numpy()
+        if xa.size < 2 or xb.size < 2 or np.isnan(xa).any() or np.isnan(xb).any():
+            continue  # too few games, or a measure this variant does not record
+        if paired:
+            dd = xb - xa
+            if np.all(dd == dd[0]):
+                lo = hi = float(dd[0])
+                p = 1.0 if dd[0] == 0 else 0.0
             else:
-                if np.var(xa) == 0 and np.var(xb) == 0:
-                    d0 = float(xb.mean() - xa.mean())
-                    lo = hi = d0
-                    p = 1.0 if d0 == 0 else 0.0
-                else:
-                    res = sst.ttest_ind(xb, xa, equal_var=False)
-                    ci = res.confidence_interval(level)
-                    lo, hi, p = float(ci.low), float(ci.high), float(res.pvalue)
-            rows.append({
-                "option": opt, "value_a": _fmt(values[va][opt]), "value_b": _fmt(values[vb][opt]),
-                "label_a": labels[va], "label_b": labels[vb], "context": ctx, "measure": m,
-                "n_a": int(xa.size), "n_b": int(xb.size), "mean_a": float(xa.mean()),
-                "mean_b": float(xb.mean()), "diff": float(xb.mean() - xa.mean()), "lo": lo,
-                "hi": hi, "p_value": p, "paired": paired,
-            })
+                res = sst.ttest_rel(xb, xa)
+                ci = res.confidence_interval(level)
+                lo, hi, p = float(ci.low), float(ci.high), float(res.pvalue)
+        else:
+            if np.var(xa) == 0 and np.var(xb) == 0:
+                d0 = float(xb.mean() - xa.mean())
+                lo = hi = d0
+                p = 1.0 if d0 == 0 else 0.0
+            else:
+                res = sst.ttest_ind(xb, xa, equal_var=False)
+                ci = res.confidence_interval(level)
+                lo, hi, p = float(ci.low), float(ci.high), float(res.pvalue)
+        rows.append({**meta, "measure": m, "n_a": int(xa.size), "n_b": int(xb.size),
+                     "mean_a": float(xa.mean()), "mean_b": float(xb.mean()),
+                     "diff": float(xb.mean() - xa.mean()), "lo": lo, "hi": hi,
+                     "p_value": p, "paired": paired})
+    return rows
+
+
+def _finish_measures(rows: list[dict[str, Any]], level: float) -> pl.DataFrame:
+    """The measure comparisons as a frame, with Holm across all rows and the verdicts."""
     schema = {
         "option": pl.String, "value_a": pl.String, "value_b": pl.String, "label_a": pl.String,
         "label_b": pl.String, "context": pl.String, "measure": pl.String, "n_a": pl.Int64,

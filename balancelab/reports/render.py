@@ -715,7 +715,17 @@ def build_compare_report(dirs: list[Path], level: float = stats.LEVEL) -> Report
     frames = [runner.load_games(d) for d in dirs]
     game = str(manifests[0]["game"])
     comp = analysis.compare_runs(frames, names, level)
+    mc = analysis.compare_run_measures(frames, names, level=level)
     headline = [comparison_sentence(r, game) for r in comp.iter_rows(named=True)]
+    moved: dict[tuple[str, str], list[str]] = {}
+    for r in mc.filter(pl.col("significant") & pl.col("verdict").is_in(["raises", "lowers"])
+                       ).iter_rows(named=True):
+        moved.setdefault((r["value_b"], r["label_b"]), []).append(
+            f"{r['verdict']} mean {r['measure']} ({num(r['mean_a'])} → {num(r['mean_b'])})")
+    for (run_b, label), what in moved.items():
+        at = f" at {label}" if label != "default" and len(set(comp["label_b"])) > 1 else ""
+        headline.append(f"Run {run_b} against {names[0]}{at}: {'; '.join(what)} "
+                        "(Holm-significant changes of the game's measures).")
     warns: list[str] = []
     blocks: list[str | Table | Image] = []
     for name, f in zip(names, frames, strict=True):
@@ -723,6 +733,10 @@ def build_compare_report(dirs: list[Path], level: float = stats.LEVEL) -> Report
         outs = analysis.outcome_rates(f, level)
         warns += [f"{name}: {w}" for w in warnings_for(rates, outs, game)]
         blocks.append(Table(f"Win rates: {name}", rates_table(rates, game)))
+    measure_blocks: list[str | Table | Image] = [
+        f"Game length and the game's measures, each run against {names[0]} (difference of "
+        "means, paired t interval where the runs share seeds, else Welch), Holm across rows:",
+        Table("Differences in measures", measure_comparison_table(mc))]
     sections = [
         Section("Comparison", [
             f"Each run against {names[0]}: the difference of each side's win rate with a 95% "
@@ -732,6 +746,7 @@ def build_compare_report(dirs: list[Path], level: float = stats.LEVEL) -> Report
             Table("Differences in win rate", comparison_table(comp, game)),
             *([_img("differences.png", plots.differences(comp),
                     "Differences in win rate with 95% intervals.")] if comp.height else []),
+            *(measure_blocks if mc.height else []),
         ]),
         Section("Win rates per run", blocks),
         *[Section(f"Provenance: {n}", _provenance(m, read_study(d)).blocks)

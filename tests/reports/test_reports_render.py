@@ -181,3 +181,27 @@ def test_a_measure_a_variant_does_not_record_is_not_compared():
     mc = analysis.compare_measures(df, ["rounds", "fedor_score"])
     assert mc["measure"].to_list() == ["rounds"]
     assert mc["significant"].dtype == pl.Boolean
+
+
+def test_compare_reports_the_measures_a_rule_change_moves(tmp_path: Path):
+    """Two ISS runs, without and with the shuttle removal, on the same seeds: the removal
+    shortens the game, and compare says so (paired difference of mean turns)."""
+    import polars as pl
+
+    from balancelab import analysis
+    from balancelab.simulate.runner import RunConfig, run
+
+    paths = []
+    for name, removed in (("base", False), ("removed", True)):
+        opts = studies.load_game("iss").options_type.from_strings(
+            {"players": "2", "remove_shuttles": str(removed).lower()})
+        run(RunConfig(game="iss", variants=[opts], games=40, seed=3), tmp_path / name,
+            jobs=1)
+        paths.append(tmp_path / name)
+    mc = analysis.compare_run_measures(paths)
+    turns = mc.filter(pl.col("measure") == "turns").row(0, named=True)
+    assert turns["paired"] and turns["n_a"] == turns["n_b"] == 40
+    assert turns["diff"] < 0 and turns["verdict"] == "lowers" and turns["significant"]
+    rep = write_report(paths, tmp_path / "cmp")
+    assert "lowers mean turns" in rep.headline
+    assert "**Differences in measures**" in rep.markdown.read_text()
