@@ -186,51 +186,30 @@ def compare_runs(sources: Sequence[Source], names: Sequence[str] | None = None,
         ValueError: fewer than two runs, runs of different games, or a variant with no
             counterpart in the first run.
     """
-    if len(sources) < 2:
-        raise ValueError("compare needs at least two runs")
-    frames = [games_frame(s) for s in sources]
-    if names is None:
-        names = [Path(s).name if isinstance(s, (str, Path)) else f"run{i}"
-                 for i, s in enumerate(sources)]
-    games = {f.get_column("game").unique().item() for f in frames if "game" in f.columns}
-    if len(games) > 1:
-        raise ValueError(f"cannot compare runs of different games: {', '.join(sorted(games))}")
+    frames, names, matched = _matched_variants(sources, names)
     base = frames[0]
     base_rows = contender_rows(base)
-    base_by_label = {lab: int(v) for v, lab in
-                     base.select("variant", "variant_label").unique().iter_rows()}
+    other_rows = {name: contender_rows(f) for name, f in zip(names[1:], frames[1:], strict=True)}
     rows = []
-    for name, other in zip(names[1:], frames[1:], strict=True):
-        other_rows = contender_rows(other)
-        for vb, lab in sorted(other.select("variant", "variant_label").unique().iter_rows()):
-            if lab in base_by_label:
-                va = base_by_label[lab]
-            elif len(base_by_label) == 1:
-                va = next(iter(base_by_label.values()))
-            else:
-                raise ValueError(
-                    f"variant {lab!r} of run {name!r} has no counterpart in run {names[0]!r} "
-                    f"(its variants: {', '.join(sorted(base_by_label))})"
-                )
-            fa = base.filter(pl.col("variant") == va)
-            fb = other.filter(pl.col("variant") == vb)
-            ctx = describe_difference(fa, fb)
-            ra_all = base_rows.filter(pl.col("variant") == va)
-            rb_all = other_rows.filter(pl.col("variant") == vb)
-            for c in ra_all.get_column("contender").unique(maintain_order=True).to_list():
-                a = ra_all.filter(pl.col("contender") == c)
-                b = rb_all.filter(pl.col("contender") == c)
-                if b.height == 0:
-                    continue
-                d = _diff_one(a, b, level)
-                rows.append({
-                    "option": "run", "value_a": names[0], "value_b": name,
-                    "variant_a": va, "variant_b": vb,
-                    "label_a": fa["variant_label"][0], "label_b": lab, "context": ctx,
-                    "contender": c, "n_a": d.n_a, "n_b": d.n_b, "rate_a": d.p_a,
-                    "rate_b": d.p_b, "diff": d.diff, "lo": d.lo, "hi": d.hi,
-                    "p_value": d.p_value, "paired": d.paired, "method": d.method,
-                })
+    for name, va, vb, fa, fb in matched:
+        lab = fb["variant_label"][0]
+        ctx = describe_difference(fa, fb)
+        ra_all = base_rows.filter(pl.col("variant") == va)
+        rb_all = other_rows[name].filter(pl.col("variant") == vb)
+        for c in ra_all.get_column("contender").unique(maintain_order=True).to_list():
+            a = ra_all.filter(pl.col("contender") == c)
+            b = rb_all.filter(pl.col("contender") == c)
+            if b.height == 0:
+                continue
+            d = _diff_one(a, b, level)
+            rows.append({
+                "option": "run", "value_a": names[0], "value_b": name,
+                "variant_a": va, "variant_b": vb,
+                "label_a": fa["variant_label"][0], "label_b": lab, "context": ctx,
+                "contender": c, "n_a": d.n_a, "n_b": d.n_b, "rate_a": d.p_a,
+                "rate_b": d.p_b, "diff": d.diff, "lo": d.lo, "hi": d.hi,
+                "p_value": d.p_value, "paired": d.paired, "method": d.method,
+            })
     return _finish(rows, level)
 
 
@@ -308,31 +287,55 @@ def compare_run_measures(sources: Sequence[Source], names: Sequence[str] | None 
     """
     from balancelab.analysis.frames import measure_columns
 
+    frames, names, matched = _matched_variants(sources, names)
+    cols = list(measures) if measures is not None else ["rounds", *measure_columns(frames[0])]
+    rows: list[dict[str, Any]] = []
+    for name, _va, _vb, fa, fb in matched:
+        rows += _measure_rows(fa, fb, [c for c in cols if c in fb.columns], level, {
+            "option": "run", "value_a": names[0], "value_b": name,
+            "label_a": fa["variant_label"][0], "label_b": fb["variant_label"][0],
+            "context": describe_difference(fa, fb)})
+    return _finish_measures(rows, level)
+
+
+def _matched_variants(sources: Sequence[Source], names: Sequence[str] | None
+                      ) -> tuple[list[pl.DataFrame], list[str],
+                                 list[tuple[str, int, int, pl.DataFrame, pl.DataFrame]]]:
+    """The runs' games frames and names, and each later run's variants matched with the first
+    run's: by label, or with its only variant. Returns (frames, names, [(run name, variant
+    a, variant b, games a, games b)]).
+
+    Raises:
+        ValueError: fewer than two runs, runs of different games, or a variant with no
+            counterpart in the first run.
+    """
     if len(sources) < 2:
         raise ValueError("compare needs at least two runs")
     frames = [games_frame(s) for s in sources]
     if names is None:
         names = [Path(s).name if isinstance(s, (str, Path)) else f"run{i}"
                  for i, s in enumerate(sources)]
+    games = {f.get_column("game").unique().item() for f in frames if "game" in f.columns}
+    if len(games) > 1:
+        raise ValueError(f"cannot compare runs of different games: {', '.join(sorted(games))}")
     base = frames[0]
-    cols = list(measures) if measures is not None else ["rounds", *measure_columns(base)]
     base_by_label = {lab: int(v) for v, lab in
                      base.select("variant", "variant_label").unique().iter_rows()}
-    rows: list[dict[str, Any]] = []
+    matched = []
     for name, other in zip(names[1:], frames[1:], strict=True):
         for vb, lab in sorted(other.select("variant", "variant_label").unique().iter_rows()):
-            va = base_by_label.get(lab, next(iter(base_by_label.values()))
-                                   if len(base_by_label) == 1 else None)
-            if va is None:
-                raise ValueError(f"variant {lab!r} of run {name!r} has no counterpart in run "
-                                 f"{names[0]!r}")
-            fa = base.filter(pl.col("variant") == va)
-            fb = other.filter(pl.col("variant") == vb)
-            rows += _measure_rows(fa, fb, [c for c in cols if c in other.columns], level, {
-                "option": "run", "value_a": names[0], "value_b": name,
-                "label_a": fa["variant_label"][0], "label_b": lab,
-                "context": describe_difference(fa, fb)})
-    return _finish_measures(rows, level)
+            if lab in base_by_label:
+                va = base_by_label[lab]
+            elif len(base_by_label) == 1:
+                va = next(iter(base_by_label.values()))
+            else:
+                raise ValueError(
+                    f"variant {lab!r} of run {name!r} has no counterpart in run {names[0]!r} "
+                    f"(its variants: {', '.join(sorted(base_by_label))})"
+                )
+            matched.append((name, va, int(vb), base.filter(pl.col("variant") == va),
+                            other.filter(pl.col("variant") == vb)))
+    return frames, list(names), matched
 
 
 def _measure_rows(a: pl.DataFrame, b: pl.DataFrame, cols: Sequence[str], level: float,
