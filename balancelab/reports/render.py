@@ -225,14 +225,20 @@ def adjacent_pairs(df: pl.DataFrame) -> pl.DataFrame:
                                       "variant_b": pl.Int32}, orient="row")
 
 
-def verdict_word(verdict: str, significant: bool) -> str:
-    """A verdict as every table and sentence reports it: ``raises``/``lowers`` only for a
-    change whose interval excludes 0 *and* that survives Holm's correction across its table;
-    one whose interval excludes 0 but not the correction ``moves (not significant after
-    Holm)``; else ``no detectable change``."""
-    if verdict in ("raises", "lowers"):
-        return verdict if significant else "moves (not significant after Holm)"
+def verdict_verb(verdict: str, significant: bool) -> str:
+    """The verb of a verdict: ``raises``/``lowers`` only for a change whose interval excludes
+    0 *and* that survives Holm's correction across its table; ``moves`` for one whose
+    interval excludes 0 but not the correction; else the verdict (``no detectable change``)."""
+    if verdict in ("raises", "lowers") and not significant:
+        return "moves"
     return verdict
+
+
+def verdict_word(verdict: str, significant: bool) -> str:
+    """A verdict as every table reports it: :func:`verdict_verb`, with ``moves`` spelt out as
+    ``moves (not significant after Holm)``."""
+    verb = verdict_verb(verdict, significant)
+    return "moves (not significant after Holm)" if verb == "moves" else verb
 
 
 def comparison_table(comp: pl.DataFrame, game: str) -> pl.DataFrame:
@@ -283,7 +289,7 @@ def comparison_sentence(r: dict[str, Any], game: str) -> str:
         change = f"run {r['value_b']} against {r['value_a']} ({r['context']})"
     else:
         change = f"{r['option']} {r['value_a']} → {r['value_b']}"
-    verb = verdict_word(r["verdict"], r["significant"]).split(" (")[0]  # raises/lowers/moves
+    verb = verdict_verb(r["verdict"], r["significant"])
     body = (f"{change} {verb} {who}'s win rate from {pct(r['rate_a'])} "
             f"{_wilson_text(r['rate_a'], r['n_a'])} to "
             f"{pct(r['rate_b'])} "
@@ -304,7 +310,7 @@ def comparison_sentence(r: dict[str, Any], game: str) -> str:
 def measure_sentence(r: dict[str, Any]) -> str:
     """"At players=3, remove_shuttles false → true lowers mean turns from 45.7 to 37.6: …"."""
     at = f"At {r['context']}, " if r.get("context") else ""
-    verb = verdict_word(r["verdict"], r["significant"]).split(" (")[0]  # raises/lowers/moves
+    verb = verdict_verb(r["verdict"], r["significant"])
     change = f"{r['option']} {r['value_a']} → {r['value_b']}"
     if r["verdict"] == "no detectable change":
         body = (f"{change} makes no detectable change to mean {r['measure']} "
