@@ -18,10 +18,11 @@ from balancelab.simulate.worker import play_chunk
 
 CASES = [
     # game, rule options, policies, games, hash
-    ("odyssey", {}, {}, 60, "9488d1cb125a1fd2"),
+    # odyssey 3: an active Lipread is no longer played away nor (by default) discarded
+    ("odyssey", {}, {}, 60, "2386f1962d34b5c4"),
     ("odyssey", {"crew": "4", "crew_talk": "logic"}, {"hal": "hal-spread"}, 40,
-     "372b7dcf1b4353d9"),
-    ("odyssey", {"crew": "2"}, {"hal": "random", "crew": "random"}, 40, "8ce42f2e085e5899"),
+     "b0e950c635b9d9f4"),
+    ("odyssey", {"crew": "2"}, {"hal": "random", "crew": "random"}, 40, "23276c3f94acd52c"),
     ("iss", {"players": "4"}, {}, 30, "150ec791dc9bd9d8"),
     ("iss", {"players": "1"}, {}, 30, "9c6e967093838f22"),
     ("iss", {"players": "2"}, {"player": "random"}, 30, "63b682d499fba1ce"),

@@ -25,7 +25,8 @@ end             HAL: LIF terminated (``lif_terminated``) or any 3 systems termin
                 winner). ``rounds`` = crew turns taken.
 options         ``crew`` (2,3,4; key), ``hal_extra_turns`` (-1,0,+1; key), every rulebook
                 constant, the assumed readings (``pod_strict``, ``whitehead_remote_repair``,
-                ``optional_draw``, ``draw_at_system``, ``board_file``), what-if options
+                ``optional_draw``, ``draw_at_system``, ``lipread_disconnect_discard``,
+                ``board_file``), what-if options
                 ``hal_turn_every``, ``crew_talk``, ``max_rounds``. See ``rules.py``.
 information     crew views: own hand + public (positions, revealed row, malfunctions, doors,
                 TRASH piles, pile sizes, hand sizes, announcements); HAL view: hidden hand +
@@ -42,6 +43,12 @@ versions        1: first engine (issue 2).
                 CPU time per game with the stronger default crew).
                 The rules are unchanged: with the same policies and seed, version 1 and 2
                 play the same game except for the paired discards.
+                3: rules: HAL may not play its revealed (active) Lipread, which only a
+                crewmember's Cancel removes (LIPREAD CARD; design notes 1(c)9); a hidden
+                Lipread is still played as a null card. The Disconnect discard may not take
+                the active Lipread either, unless ``lipread_disconnect_discard=true``.
+                Trace: a repaired system's tile flipping back is told; a Scan discard is
+                told once.
 ==============  ===============================================================================
 """
 

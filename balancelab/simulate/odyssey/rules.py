@@ -137,6 +137,11 @@ class OdysseyOptions(RuleOptions):
     whitehead_remote_repair: bool = option(
         False, source="assumed: design notes 1(c)22 (Whitehead repairs where he stands)",
         help="true: Whitehead may repair any system from anywhere")
+    lipread_disconnect_discard: bool = option(
+        False, source="assumed: design notes 1(c)9 (only CANCEL removes Lipread; LIPREAD CARD: "
+                      "'continues until a crewmember plays a Cancel card') over DISCONNECT's "
+                      "'discard 1 card of their choice (either revealed or not)'",
+        help="true: HAL may discard its revealed Lipread after a Disconnect")
     optional_draw: bool = option(
         True, source="assumed: design notes 1(c)20 ('you may draw': 0..n cards)",
         help="false: a crewmember always draws the full number")

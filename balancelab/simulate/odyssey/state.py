@@ -122,7 +122,7 @@ E_OVER: Final = 4
 E_HAL_RESHUFFLE: Final = 5
 E_CREW_RESHUFFLE: Final = 6
 E_DRAWS: Final = 7
-E_SCAN_SHOWN: Final = 8
+E_RESTORED: Final = 8  # a repaired system works again: its tile flips back (REPAIR)
 E_TARGET_HIT: Final = 9
 E_TARGET_MISS: Final = 10
 E_REPAIRED: Final = 11
@@ -197,6 +197,9 @@ class Ctx:
         self.kaminski_at = tuple(x in (b.start, b.core) for x in range(self.n_spaces))
         self.kaminski_draw = o.kaminski_draw
         self.remote_repair = o.whitehead_remote_repair
+        #: HAL may discard a revealed (active) Lipread after a Disconnect (LIPREAD CARD vs
+        #: DISCONNECT; rule option ``lipread_disconnect_discard``)
+        self.lipread_discard = o.lipread_disconnect_discard
         self.move_cache: dict[tuple[int, int, int, bool, bool], list[int]] = {}
         #: the move cache key (space, doors, steps, Hunter, POD occupied) decides the legal
         #: moves when the POD is the only space with a capacity, and it is 1
@@ -618,6 +621,14 @@ class OdysseyState(State):
         rev = self.hal_rev  # sorted, and Lipread is the highest HAL kind
         return bool(rev) and rev[-1] == C.H_LIPREAD
 
+    def _hal_rev_playable(self, lipread_too: bool) -> bool:
+        """Whether the revealed row holds a card HAL may play or discard: any card but an
+        active Lipread, which only a Cancel removes (LIPREAD CARD), unless ``lipread_too``."""
+        for k in self.hal_rev:
+            if k != C.H_LIPREAD or lipread_too:
+                return True
+        return False
+
     def hand_limit(self, seat: int) -> int:
         """The seat's hand size now (Hand Size; Poole's ability)."""
         ctx = self.ctx
@@ -649,7 +660,7 @@ class OdysseyState(State):
         while stack:
             code, seat = stack[-1]
             if code == T_HAL_PLAY:
-                if self.hal_rev or any(self.hal_hidden):
+                if any(self.hal_hidden) or self._hal_rev_playable(False):
                     self.hal_turns += 1
                     self.actor = 0
                     self.phase = code
@@ -707,9 +718,10 @@ class OdysseyState(State):
                     self.log.append((E_NOTHING_TO_RECOVER,))
                     continue
             elif code == T_HAL_DISCARD:
-                if not self.hal_rev and not any(self.hal_hidden):
-                    stack.pop()
-                    continue
+                if not any(self.hal_hidden) and not self._hal_rev_playable(
+                        self.ctx.lipread_discard):
+                    stack.pop()  # guard: only an active Lipread left (cannot arise with
+                    continue     # the printed deck and hand sizes)
             self.phase = code
             self.current_seat = seat
             return
@@ -776,12 +788,18 @@ class OdysseyState(State):
         if self.terminal:
             return []
         if ph == T_HAL_PLAY or ph == T_HAL_DISCARD:
+            # a hidden Lipread may be played as a null card or discarded; a revealed one is
+            # active and only a crewmember's Cancel removes it (LIPREAD CARD; design notes
+            # 1(c)9), save the Disconnect discard under lipread_disconnect_discard
             hid = self.hal_hidden
             base = (OP_HAL_PLAY if ph == T_HAL_PLAY else OP_HAL_DISCARD) * 1000
             out = [base + k for k in range(C.N_HAL_KINDS) if hid[k]]
             rev = self.hal_rev
             if rev:
-                out.extend([base + REV + k for k in _distinct(rev)])
+                keep_lipread = ph == T_HAL_PLAY or not self.ctx.lipread_discard
+                for k in _distinct(rev):
+                    if k != C.H_LIPREAD or not keep_lipread:
+                        out.append(base + REV + k)
             return out
         if ph == T_ACT:
             return self._legal_act()
@@ -988,8 +1006,7 @@ class OdysseyState(State):
         elif op == OP_SCAN_DISCARD:
             self.hands[seat][arg] -= 1
             self.hand_n[seat] -= 1
-            self.crew_disc.append(arg)
-            self.log.append((E_SCAN_SHOWN, seat, arg))
+            self.crew_disc.append(arg)  # the action's own words show the card (trace)
         elif op == OP_TARGET:
             t = arg // 32
             k = arg % 32
@@ -1047,6 +1064,9 @@ class OdysseyState(State):
             self.m[self.M_REPAIRED + sysk] += amount
             self.repair_open = True
             self.log.append((E_REPAIRED, sysk, self.mal[sysk] + amount, self.mal[sysk]))
+            lim = self.ctx.limits[sysk]
+            if self.mal[sysk] + amount >= lim > self.mal[sysk]:
+                self.log.append((E_RESTORED, sysk))  # REPAIR: "Flip the System Tile back"
             return
         self.used |= _USE_BIT[op]
         if op == OP_GIVE:
@@ -1347,8 +1367,6 @@ class OdysseyState(State):
             return "crew Discard reshuffled into a new Draw pile"
         if code == E_DRAWS:
             return f"{name(e[1])} draws {e[2]}"
-        if code == E_SCAN_SHOWN:
-            return f"{name(e[1])} reveals and discards {C.crew_card_name(e[2])}"
         if code == E_TARGET_HIT:
             return f"hit: {name(e[1])} reveals and discards {C.crew_card_name(e[2])}"
         if code == E_TARGET_MISS:
@@ -1359,6 +1377,9 @@ class OdysseyState(State):
             return f"HAL Marker -> {e[1]}"
         if code == E_TERMINATED:
             return f"{C.SYSTEMS[e[1]]} terminated"
+        if code == E_RESTORED:
+            return (f"{C.SYSTEMS[e[1]]} is functioning again: its System Tile is flipped "
+                    "back to its white side")
         if code == E_HAL_DRAWS:
             return "HAL draws 1 card"
         return repr(e)
