@@ -69,14 +69,24 @@ def test_game_streams_depend_only_on_seed_and_index() -> None:
 
 
 def test_streams_are_the_documented_seed_sequences() -> None:
-    """Game i's rules stream is SeedSequence(seed, spawn_key=(i, 0)), seat k's (i, 1 + k):
-    fixed, since every recorded game is replayed from (seed, game_index)."""
+    """Game i's rules stream is SeedSequence(seed, spawn_key=(i, 0)); seat k's Generator is
+    default_rng(seat_key(seed, i, k)), a BLAKE2b digest: fixed, since every recorded game is
+    replayed from (seed, game_index)."""
+    import hashlib
+
     import numpy as np
 
+    from balancelab.simulate.core import seat_key
+
     rules, seats = game_streams(11, 5, 3)
-    want = [np.random.default_rng(np.random.SeedSequence(11, spawn_key=(5, j))) for j in range(4)]
-    assert rules.integers(1 << 62) == want[0].integers(1 << 62)
-    assert [g.integers(1 << 62) for g in seats] == [g.integers(1 << 62) for g in want[1:]]
+    want = np.random.default_rng(np.random.SeedSequence(11, spawn_key=(5, 0)))
+    assert rules.integers(1 << 62) == want.integers(1 << 62)
+    keys = [int.from_bytes(hashlib.blake2b(f"11,5,{k}".encode(), digest_size=32,
+                                           person=b"balancelab-seat").digest(), "little")
+            for k in range(3)]
+    assert [seat_key(11, 5, k) for k in range(3)] == keys
+    assert [g.integers(1 << 62) for g in seats] == [
+        np.random.default_rng(key).integers(1 << 62) for key in keys]
 
 
 def test_a_policy_makes_its_generator_on_first_use_only() -> None:

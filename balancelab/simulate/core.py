@@ -20,7 +20,9 @@ work on any game through this contract alone:
 Actions are small immutable values (ints or tuples of ints) so that they hash, compare and
 pickle cheaply. Chance uses only the state's own ``numpy.random.Generator``; each seat's policy
 gets its own stream (see :func:`game_streams`), so changing a policy never changes the shuffles
-and dice, and rule variants can be compared on common random numbers.
+and dice, and rule variants can be compared on common random numbers. A seat's stream is
+seeded by a one-way key (:func:`seat_key`): nothing reachable from it gives the run seed, the
+game index or the rules' stream.
 
 This module is compiled with mypyc by ``pip install`` (see :mod:`balancelab.build`). Games
 written in plain Python subclass :class:`View`, :class:`State` and :class:`Game` as usual; a
@@ -32,6 +34,7 @@ integer where an ``int`` is declared raises ``TypeError``).
 from __future__ import annotations
 
 import abc
+import hashlib
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Final, Literal
@@ -218,8 +221,10 @@ class Game(abc.ABC):
 
 # -- seeding --------------------------------------------------------------------------------
 
-#: Stream index of the rules' chance within a game's SeedSequence; seat ``k`` uses ``1 + k``.
+#: Stream index of the rules' chance within a game's SeedSequence.
 RULES_STREAM: Final = 0
+#: BLAKE2b personalisation of the seat keys (keeps them apart from any other use of the hash).
+_SEAT_PERSON: Final = b"balancelab-seat"
 
 
 def rules_stream(run_seed: int, game_index: int) -> np.random.Generator:
@@ -229,10 +234,30 @@ def rules_stream(run_seed: int, game_index: int) -> np.random.Generator:
     return default_rng(SeedSequence(run_seed, spawn_key=(game_index, RULES_STREAM)))
 
 
+def seat_key(run_seed: int, game_index: int, seat: int) -> int:
+    """The entropy of seat ``seat``'s Generator in one game: a 256-bit BLAKE2b digest of
+    ``(run_seed, game_index, seat)``, an int in ``[0, 2**256)``.
+
+    A one-way function, so that a policy cannot rebuild the rules' stream (and so the deal)
+    from its own Generator: neither the run seed nor the game index can be read back from the
+    key, and the key is not the rules' SeedSequence (whose hash is not one-way). Like any
+    reproducible seeding it does not stop a policy that guesses small run seeds and plays the
+    setups through; policies are trusted to read their view only."""
+    digest = hashlib.blake2b(f"{run_seed},{game_index},{seat}".encode(), digest_size=32,
+                             person=_SEAT_PERSON).digest()
+    return int.from_bytes(digest, "little")
+
+
+def seat_generator(key: int) -> np.random.Generator:
+    """The seat Generator of a :func:`seat_key`: ``default_rng(key)``; its
+    ``bit_generator.seed_seq`` holds the key as entropy and an empty spawn key."""
+    return default_rng(key)
+
+
 def seat_stream(run_seed: int, game_index: int, seat: int) -> np.random.Generator:
-    """The Generator of seat ``seat``'s policy in one game: ``SeedSequence(run_seed,
-    spawn_key=(game_index, 1 + seat))``."""
-    return default_rng(SeedSequence(run_seed, spawn_key=(game_index, 1 + seat)))
+    """The Generator of seat ``seat``'s policy in one game:
+    ``seat_generator(seat_key(run_seed, game_index, seat))``."""
+    return seat_generator(seat_key(run_seed, game_index, seat))
 
 
 def game_streams(

@@ -6,13 +6,14 @@ A run is a folder::
     runs/<run>/games/variant=<v>/chunk-<c>.parquet       one row per game
     runs/<run>/seats/variant=<v>/chunk-<c>.parquet       one row per game and seat (iss)
 
-Reproducibility: game *i* of every variant is played from
-``SeedSequence(seed, spawn_key=(i, stream))`` (stream 0 the rules, 1+k seat k's policy), and
-chunk boundaries are fixed multiples of the run's chunk size, itself a pure function of the
-configuration (:func:`auto_chunk_games`: the game's ``chunk_games`` and the number of games,
-never the machine's speed or core count). The same seed therefore gives identical parquet bytes
-for any ``jobs``, backend or machine, and game *i* of two variants shares its dice and shuffles
-(common random numbers, paired comparisons).
+Reproducibility: game *i* of every variant is played from the rules' stream
+``SeedSequence(seed, spawn_key=(i, 0))`` and, for seat k's policy, a Generator seeded by the
+one-way key ``core.seat_key(seed, i, k)`` (from which neither the seed nor the rules' stream
+can be read back), and chunk boundaries are fixed multiples of the run's chunk size, itself a
+pure function of the configuration (:func:`auto_chunk_games`: the game's ``chunk_games`` and
+the number of games, never the machine's speed or core count). The same seed therefore gives
+identical parquet bytes for any ``jobs``, backend or machine, and game *i* of two variants
+shares its dice and shuffles (common random numbers, paired comparisons).
 
 Workers and driver: a worker runs :func:`~balancelab.simulate.worker.play_chunk` and returns
 plain Python columns (the worker side imports neither polars nor pyarrow: ~30 MB a process);

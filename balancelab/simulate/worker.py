@@ -32,7 +32,8 @@ from balancelab.simulate.core import (
     PlayedGame,
     play,
     rules_stream,
-    seat_stream,
+    seat_generator,
+    seat_key,
 )
 from balancelab.simulate.options import RuleOptions
 
@@ -236,12 +237,26 @@ def play_game(
     game_index: int,
     on_step: Callable[..., None] | None = None,
 ) -> PlayedGame:
-    """Game ``game_index`` of a run seeded ``seed``, with one resolved policy spec per seat.
+    """Game ``game_index`` of a run seeded ``seed``, with one resolved policy spec per seat."""
+    pols = seat_policies(game, options, assigned, seed, game_index)
+    return play(game, options, pols, rules_stream(seed, game_index), on_step=on_step)
 
-    A seat's Generator is made only if its policy draws (most scripted policies never do).
+
+def seat_policies(
+    game: Game,
+    options: RuleOptions,
+    assigned: Sequence[str],
+    seed: int,
+    game_index: int,
+) -> list[policies.Policy]:
+    """The policies of game ``game_index`` of a run seeded ``seed``, one per seat.
+
+    Each gets its seat's Generator lazily (made only if the policy draws: most scripted
+    policies never do) from the seat's one-way key (:func:`seat_key`), computed here, so that
+    neither the run seed nor the game index is reachable from a policy.
     """
-    pols = [
-        policies.build(game, options, k, spec, functools.partial(seat_stream, seed, game_index, k))
+    return [
+        policies.build(game, options, k, spec,
+                       functools.partial(seat_generator, seat_key(seed, game_index, k)))
         for k, spec in enumerate(assigned)
     ]
-    return play(game, options, pols, rules_stream(seed, game_index), on_step=on_step)

@@ -28,6 +28,9 @@ options            ``players`` 1-4 and ``remove_shuttles`` (key); ``fedor_choice
 search hooks       ``determinize`` (hidden hands and deck orders re-dealt) and ``evaluate`` (a
                    logistic of the adjusted score lead, ``iss/evaluate.py``) for cut playouts.
 version history    1.0 first engine (issue 3).
+                   1.1 rules unchanged; each seat's Generator is seeded by a one-way key
+                   (``core.seat_key``: no policy can rebuild the deal), so the games of policies
+                   that draw (the scripted players, ``random``) differ from 1.0 for one seed.
 =================  ==========================================================================
 """
 
@@ -57,7 +60,7 @@ class IssGame(Game):
 
     name = "iss"
     title = "1998 ISS"
-    version = "1.0"
+    version = "1.1"
     options_type = IssOptions
     sides = ("player",)
     outcomes = ("seat0", "seat1", "seat2", "seat3", "fedor", "tie")

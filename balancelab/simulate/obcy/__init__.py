@@ -31,6 +31,9 @@ version history    1: first engine (issue 4).
                    onto or through it (4.1; 4.2 frees only the vehicle's space). Default
                    expedition ``dash`` now holds the two hatching spaces nearest the ship
                    (design 3(c)11); lazy line-of-sight table; faster policies.
+                   4: rules unchanged; each seat's Generator is seeded by a one-way key
+                   (``core.seat_key``: no policy can rebuild the deal), so the games of policies
+                   that draw (``random``) differ from 3 for one seed.
 =================  ============================================================================
 """
 

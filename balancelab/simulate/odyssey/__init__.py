@@ -48,7 +48,9 @@ versions        1: first engine (issue 2).
                 Lipread is still played as a null card. The Disconnect discard may not take
                 the active Lipread either, unless ``lipread_disconnect_discard=true``.
                 Trace: a repaired system's tile flipping back is told; a Scan discard is
-                told once.
+                told once. Each seat's Generator is seeded by a one-way key
+                (``core.seat_key``: no policy can rebuild the deal), so the games of policies
+                that draw (``random``, ``search``) differ for one seed.
 ==============  ===============================================================================
 """
 
