@@ -1121,7 +1121,9 @@ class OdysseyState(State):
             stack.append((T_ASK_GIVE, arg))
 
     def _hal_play(self, arg: int) -> None:
-        """HAL plays one card, then draws; a revealed card is replaced (HAL Actions)."""
+        """HAL plays one card, then draws; a revealed card is replaced (HAL Actions). A hidden
+        Lipread goes to the Discard without effect; the revealed one is never offered (it is
+        active until a Cancel: LIPREAD CARD, design notes 1(c)9)."""
         stack = self.stack
         if arg >= REV:
             k = arg - REV
