@@ -64,19 +64,22 @@ def _reachable(root: object) -> list[object]:
     return out
 
 
-def _random_seats(game: Game, options: RuleOptions) -> list[policies.Policy]:
-    specs = ["random"] * len(game.seats(options))
+def _random_seats(game: Game, options: RuleOptions, spec: str = "random"
+                  ) -> list[policies.Policy]:
+    seats = range(len(game.seats(options)))
+    specs = [policies.resolve(game, game.side_of_seat(options, k), spec) for k in seats]
     pols = seat_policies(game, options, specs, SEED, INDEX)
     for p in pols:
         p.rng.integers(1 << 30, size=3)  # the Generator is made, and has drawn
     return pols
 
 
+@pytest.mark.parametrize("spec", ["random", "default"])
 @pytest.mark.parametrize("name", GAMES)
-def test_no_run_seed_or_game_index_is_reachable_from_a_policy(name: str) -> None:
+def test_no_run_seed_or_game_index_is_reachable_from_a_policy(name: str, spec: str) -> None:
     game = get_game(name)
     options = game.options_type()
-    for pol in _random_seats(game, options):
+    for pol in _random_seats(game, options, spec):
         ss = pol.rng.bit_generator.seed_seq
         assert ss.spawn_key == () and ss.entropy not in (SEED, INDEX)
         for o in _reachable(pol):
