@@ -200,7 +200,8 @@ def test_a_study_opens_with_a_short_answer(tmp_path: Path):
     assert _where(["crew=2", "crew=3", "crew=4"]) == " at crew=2, 3 and 4"
     assert _where(["players=1"]) == " at players=1"
     assert _where([""]) == ""
-    res = studies.run_study("iss-shuttle-removal", tmp_path / "st", games=30, jobs=1)
+    # 40 games: at 30 the 2-player turns difference is not always detected (seed-dependent)
+    res = studies.run_study("iss-shuttle-removal", tmp_path / "st", games=40, jobs=1)
     head = res.report.headline.splitlines()
     assert head[1].startswith("In short: remove_shuttles false → true ")
     assert "seat0's win rate at players=1" in head[1]
