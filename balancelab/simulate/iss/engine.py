@@ -100,8 +100,7 @@ class Static:
 
     __slots__ = ("opts", "cards", "np", "solo", "fedor", "needs", "cd", "pad_start", "exp_level",
                  "exp_cards", "sh_nation", "sh_type", "sh_seats", "sh_mat", "sh_repl", "sh_mod",
-                 "mod_comps", "mod_number", "ls_max", "mat_cap", "nseats", "outcomes_seat",
-                 "hl_cache")
+                 "mod_comps", "mod_number", "ls_max", "mat_cap", "nseats", "outcomes_seat")
 
     def __init__(self, opts: IssOptions, cards: CardData) -> None:
         self.opts = opts
@@ -126,8 +125,6 @@ class Static:
         self.mod_number = tuple(m.number for m in cards.modules)
         self.ls_max = len(opts.long_stay_points) - 1
         self.mat_cap = opts.material_tokens * opts.token_value
-        #: hand (tuple of card ids) -> its sorted levels, for views (a pure memo)
-        self.hl_cache: dict[tuple[int, ...], tuple[int, ...]] = {}
 
 
 class IssView(View):
@@ -213,6 +210,10 @@ class IssState(State):
         self.rng = rng
         self._legal: list[Any] | None = None
         self._events: list[str] = []
+        #: hand (tuple of card ids) -> its sorted levels, for views: a pure memo of this game
+        #: and its copies, kept on the state (never on ``Static``, which every view carries:
+        #: a view must reach nothing keyed by another seat's hidden cards)
+        self._hl_memo: dict[tuple[int, ...], tuple[int, ...]] = {}
 
     # -- setup (rulebook: Setup; Solo Mode, Setup) --------------------------------------------
     def setup(self) -> None:
@@ -416,6 +417,7 @@ class IssState(State):
     def copy(self) -> IssState:
         s = IssState(self.st, copy_generator(self.rng))
         s._legal = None if self._legal is None else list(self._legal)
+        s._hl_memo = self._hl_memo
         # scalars and immutable values
         s.cur_action = self.cur_action
         s.current_seat = self.current_seat
@@ -1157,7 +1159,8 @@ class IssState(State):
         v.owned = tuple([tuple(x) for x in self.owned])
         v.hand = tuple(self.hand[p])
         v.hand_sizes = tuple([len(h) for h in self.hand])
-        hc = st.hl_cache
+        # card backs show the level: the sorted levels of every hand (memo on the state only)
+        hc = self._hl_memo
         hls = []
         for h in self.hand:
             k = tuple(h)
