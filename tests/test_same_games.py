@@ -23,7 +23,7 @@ CASES = [
      "372b7dcf1b4353d9"),
     ("odyssey", {"crew": "2"}, {"hal": "random", "crew": "random"}, 40, "8ce42f2e085e5899"),
     ("iss", {"players": "4"}, {}, 30, "150ec791dc9bd9d8"),
-    ("iss", {"players": "1"}, {}, 30, "9c6e967093838f22"),
+    ("iss", {"players": "1"}, {}, 30, "ade3927e6ecfdb93"),  # 1.1: FEDOR extra Install
     ("iss", {"players": "2"}, {"player": "random"}, 30, "63b682d499fba1ce"),
     ("obcy", {}, {}, 12, "af79ccd69f0e2f36"),
     ("obcy", {"queen_variant": "tasks"}, {"aliens": "random"}, 6, "4f825289550eb1fc"),

@@ -30,6 +30,7 @@ CASES = [
     ("iss", {}, 3, 4),
     ("iss", {"players": 4}, 2, 6),
     ("iss", {"players": 1}, 3, 2),
+    ("iss", {"players": 3, "goal_timing": "either"}, 2, 4),
     ("obcy", {}, 2, 40),
 ]
 

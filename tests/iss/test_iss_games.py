@@ -12,15 +12,19 @@ from iss_helpers import check_conservation
 from balancelab.games import get_game
 from balancelab.policies.base import build
 from balancelab.simulate.iss import GAME, IssOptions
+from balancelab.simulate.iss.rules import GOAL_TIMINGS
 from balancelab.simulate.runner import play_game
 
 
 @settings(max_examples=40, deadline=None)
 @given(seed=hs.integers(0, 2**32 - 1), players=hs.integers(1, 4), remove=hs.booleans(),
-       choice=hs.sampled_from(["human", "first", "random"]))
+       choice=hs.sampled_from(["human", "first", "random"]),
+       timing=hs.sampled_from(GOAL_TIMINGS), recall=hs.booleans())
 def test_random_games_end_and_conserve_everything(seed: int, players: int, remove: bool,
-                                                  choice: str) -> None:
-    s = make_state(players, seed=seed, remove_shuttles=remove, fedor_choice=choice)
+                                                  choice: str, timing: str,
+                                                  recall: bool) -> None:
+    s = make_state(players, seed=seed, remove_shuttles=remove, fedor_choice=choice,
+                   goal_timing=timing, fedor_extra_recall=recall)
     prng = np.random.default_rng(seed + 1)
     check_conservation(s)
     while not s.is_terminal():

@@ -22,12 +22,16 @@ winner             the seat with most points, ties broken by most experiments, e
                    solo: ``seat0``, ``fedor`` or ``tie``.
 rounds             ``turns // np`` where np counts FEDOR in solo (completed rounds, final
                    round included).
-options            ``players`` 1-4 and ``remove_shuttles`` (key); ``fedor_choice``; every
+options            ``players`` 1-4 and ``remove_shuttles`` (key); ``fedor_choice``,
+                   ``fedor_extra_recall`` and ``goal_timing`` (rulebook ambiguities); every
                    rulebook number and every assumed number (countdowns, pad sides, long-stay
                    points, goal thresholds, FEDOR numbers…); ``max_turns``; ``data_dir``.
 search hooks       ``determinize`` (hidden hands and deck orders re-dealt) and ``evaluate`` (a
                    logistic of the adjusted score lead, ``iss/evaluate.py``) for cut playouts.
-version history    1.0 first engine (issue 3).
+version history    1.0 first engine (issue 3). 1.1 (issue 12): FEDOR's Install on an extra
+                   action counts its astronauts in long stay (Solo Mode: "one installation
+                   token for each astronaut it has on the ISS"); new options ``goal_timing``
+                   and ``fedor_extra_recall`` (defaults keep the 1.0 readings).
 =================  ==========================================================================
 """
 
@@ -57,7 +61,7 @@ class IssGame(Game):
 
     name = "iss"
     title = "1998 ISS"
-    version = "1.0"
+    version = "1.1"
     options_type = IssOptions
     sides = ("player",)
     outcomes = ("seat0", "seat1", "seat2", "seat3", "fedor", "tie")

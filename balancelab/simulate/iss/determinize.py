@@ -51,6 +51,7 @@ def determinize(view: IssView, rng: np.random.Generator) -> IssState:
     s.fpick = []
     s.keep_extra = False
     s.cur_action = view.cur_action
+    s.goal_step = view.goal_step
     # experiments
     p = view.player
     seen = set(view.hand) | set(view.drawn)
