@@ -144,7 +144,9 @@ class IssView(View):
     All fields are ints, tuples or immutable objects (copies, never the state). Per-player lists
     are indexed by player (solo: 0 you, 1 FEDOR). Hidden: other hands (only ``hand_sizes``), deck
     orders (only sizes), the module and shuttle decks (sizes), the FEDOR deck (size and the back
-    of its top card).
+    of its top card). Public step state a search world needs to continue the decision: the goal
+    step (``goal_step``), whether the Plan being kept was an extra action (``keep_extra``),
+    FEDOR's pending token choice (``fpick``, ``fcont``).
     """
 
     #: the field names (the compiled class keeps no ``__slots__`` to list them)
@@ -154,7 +156,7 @@ class IssView(View):
         "earth", "pad", "cd", "sha", "shm", "sdeck_n", "iss", "ext", "ls", "tok", "pgoals",
         "offer", "owned", "hand", "hand_sizes", "hand_levels", "done", "xsp", "res", "edeck_n",
         "drawn", "xq", "fdisc", "fdeck_n", "fnext_back", "launches", "extra_used", "docked",
-        "removed_n", "on_card", "cur_action", "goal_step",
+        "removed_n", "on_card", "cur_action", "goal_step", "keep_extra", "fpick", "fcont",
     )
 
     seat: int
@@ -208,6 +210,9 @@ class IssView(View):
     on_card: int
     cur_action: int
     goal_step: int
+    keep_extra: bool
+    fpick: tuple[int, ...]
+    fcont: int
 
     def __init__(self, **kw: Any) -> None:
         for k, v in kw.items():
@@ -1219,6 +1224,9 @@ class IssState(State):
         v.on_card = self.on_card
         v.cur_action = self.cur_action
         v.goal_step = self.goal_step
+        v.keep_extra = self.keep_extra
+        v.fpick = tuple(self.fpick)
+        v.fcont = self.fcont
         return v
 
     # -- text ------------------------------------------------------------------------------------
