@@ -26,7 +26,7 @@ CASES = [
      "b0e950c635b9d9f4"),
     ("odyssey", {"crew": "2"}, {"hal": "random", "crew": "random"}, 40, "870603736d5ef22d"),
     ("iss", {"players": "4"}, {}, 30, "3c983a89df003742"),
-    ("iss", {"players": "1"}, {}, 30, "4b075c06d96c7d15"),
+    ("iss", {"players": "1"}, {}, 30, "0811d4f7297a21c9"),  # 1.1: FEDOR extra Install
     ("iss", {"players": "2"}, {"player": "random"}, 30, "79f62312c4e68649"),
     ("obcy", {}, {}, 12, "af79ccd69f0e2f36"),
     ("obcy", {"queen_variant": "tasks"}, {"aliens": "random"}, 6, "ef71fe1952b1e069"),

@@ -12,15 +12,20 @@ from iss_helpers import check_conservation
 from balancelab.games import get_game
 from balancelab.policies.base import build
 from balancelab.simulate.iss import GAME, IssOptions
+from balancelab.simulate.iss.engine import P_KEEP
+from balancelab.simulate.iss.rules import GOAL_TIMINGS
 from balancelab.simulate.runner import play_game
 
 
 @settings(max_examples=40, deadline=None)
 @given(seed=hs.integers(0, 2**32 - 1), players=hs.integers(1, 4), remove=hs.booleans(),
-       choice=hs.sampled_from(["human", "first", "random"]))
+       choice=hs.sampled_from(["human", "first", "random"]),
+       timing=hs.sampled_from(GOAL_TIMINGS), recall=hs.booleans())
 def test_random_games_end_and_conserve_everything(seed: int, players: int, remove: bool,
-                                                  choice: str) -> None:
-    s = make_state(players, seed=seed, remove_shuttles=remove, fedor_choice=choice)
+                                                  choice: str, timing: str,
+                                                  recall: bool) -> None:
+    s = make_state(players, seed=seed, remove_shuttles=remove, fedor_choice=choice,
+                   goal_timing=timing, fedor_extra_recall=recall)
     prng = np.random.default_rng(seed + 1)
     check_conservation(s)
     while not s.is_terminal():
@@ -116,3 +121,23 @@ def test_scripted_players_beat_random(name: str) -> None:
 
 def test_default_policy_is_builder() -> None:
     assert GAME.default_policies == {"player": "builder"}
+
+
+@pytest.mark.parametrize(("players", "opts"), [(1, {}), (2, {"goal_timing": "either"}), (3, {})])
+def test_determinized_world_offers_the_same_choices_at_every_decision(players: int,
+                                                                      opts: dict) -> None:
+    """A search world must continue the real decision: FEDOR's pending token choice (solo,
+    ``fedor_choice=human``), an extra action's Plan being kept, the goal step (issue 12)."""
+    for seed in range(3):
+        s = make_state(players, seed=seed, **opts)
+        prng = np.random.default_rng(seed)
+        while not s.is_terminal():
+            legal = s.legal_actions()
+            d = GAME.determinize(s.view(s.current_seat), np.random.default_rng(seed))
+            assert d.legal_actions() == legal, (seed, s.phase)
+            a = legal[int(prng.integers(len(legal)))]
+            kept = s.phase == P_KEEP
+            d.apply(a)  # and the world plays it on
+            s.apply(a)
+            if kept:  # after an extra action's Plan: back to the extra-action step
+                assert (d.phase, d.turn_player, d.res) == (s.phase, s.turn_player, s.res)

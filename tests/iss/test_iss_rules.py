@@ -9,7 +9,7 @@ from iss_helpers import check_conservation
 from balancelab.simulate.iss import IssOptions
 from balancelab.simulate.iss.engine import GOAL, P_ACTION, P_GOAL, P_OVER
 from balancelab.simulate.iss.fedor import fedor_turn
-from balancelab.simulate.iss.rules import INSTALL, LONG_STAY, OUTSIDE, TRAIN
+from balancelab.simulate.iss.rules import INSTALL, LOAD, LONG_STAY, OUTSIDE, TRAIN
 from balancelab.simulate.options import OptionError
 
 
@@ -249,3 +249,157 @@ def test_give_hand_helper_keeps_cards() -> None:
     s = make_state(2, seed=11)
     give_hand(s, 0, [33])
     check_conservation(s)
+
+
+# -- issue 12: FEDOR's Install on an extra action, the recall option, the token text ---------
+
+def _fedor_in_long_stay(**opts: object):  # type: ignore[no-untyped-def]
+    """Solo position: FEDOR's 2 astronauts on the ISS both in Zvezda's long-stay compartments
+    (none in Unity), Destiny's 2 compartments covered."""
+    s = make_state(1, seed=9, solo_start="player", **opts)
+    f = 1
+    assert s.ctype[:4] == [2, 2, 0, 0] and s.ccover[2:4] == [1, 1]
+    s.earth[f] += s.unity[f] + s.sha[f] + s.sha[2 + f] - 2
+    s.sha[f] = s.sha[2 + f] = 0
+    s.unity[f] = 0
+    s.cocc[0] = s.cocc[1] = f
+    s.ls[f] = 2
+    check_conservation(s)
+    return s
+
+
+def test_fedor_extra_action_install_counts_astronauts_in_long_stay() -> None:
+    """Solo Mode, FEDOR's Turn 2: "one installation token for each astronaut it has on the
+    ISS". On an extra action (no recall) the 2 long-stay astronauts count: 2 tokens (was 0),
+    and they stay in long stay."""
+    from balancelab.simulate.iss.fedor import fedor_extra
+
+    s = _fedor_in_long_stay()
+    _fedor_top(s, 0)  # F1 Install
+    fedor_extra(s)
+    assert s.tok[1] == 2 and s.ccover[2:4] == [0, 0]
+    assert s.cocc[:2] == [1, 1] and s.unity[1] == 0 and s.ls[1] == 2
+    check_conservation(s)
+
+
+def test_fedor_own_turn_install_takes_the_same_two_tokens() -> None:
+    s = _fedor_in_long_stay()
+    _fedor_top(s, 0)  # F1 Install
+    s.turn_player = 1
+    fedor_turn(s)  # the recall puts both in Unity first
+    assert s.tok[1] == 2 and s.ccover[2:4] == [0, 0] and s.unity[1] == 2
+    check_conservation(s)
+
+
+@pytest.mark.parametrize(("recall", "moved"), [(False, 0), (True, 2)])
+def test_fedor_extra_recall_option(recall: bool, moved: int) -> None:
+    """Option ``fedor_extra_recall`` (Solo Mode, Launch 4, ambiguous "performs it normally"):
+    an extra Long Stay with both astronauts in long stay moves none without the recall
+    (default), both again with it (2 ISS materials to the long-stay track)."""
+    from balancelab.simulate.iss.fedor import fedor_extra
+
+    s = _fedor_in_long_stay(fedor_extra_recall=recall)
+    s.iss[1] = 3
+    _fedor_top(s, 5)  # F6 Long Stay
+    fedor_extra(s)
+    assert s.ls[1] == 2 + moved and s.iss[1] == 3 - moved
+    assert s.cocc[:2] == [1, 1] and s.unity[1] == 0
+    check_conservation(s)
+
+
+def test_fedor_token_choice_names_the_module_and_its_number() -> None:
+    """Trace: the token choice names the docked module and its printed number (Dextre is #8),
+    not its docking position."""
+    s = make_state(1, seed=9, solo_start="player", fedor_choice="human")
+    dextre = next(m for m, card in enumerate(s.st.cards.modules) if card.name == "Dextre")
+    s._dock(dextre)
+    c = len(s.ctype) - 1
+    assert s.ctype[c] == 1 and s.cmod[c] == 8
+    assert s.action_text((17, c)) == \
+        "FEDOR takes the token on the space walk compartment of Dextre (#8)"
+    assert s.action_text((17, c - 1)) == \
+        "FEDOR takes the token on the crane compartment of Dextre (#8)"
+
+
+# -- issue 12: when a goal may be taken (option goal_timing) ----------------------------------
+
+def _before_load(timing: str, materials: int, offer: list[int]):  # type: ignore[no-untyped-def]
+    """2 players, the player to move in the action step: ``materials`` of theirs on the
+    Progress (RU4, countdown 1), the Endeavour (US1) empty, ``offer`` the goals on offer."""
+    s = make_state(2, seed=3, goal_timing=timing)
+    p = s.turn_player
+    set_pads(s, 3, 6)
+    s.shm[0 * 2 + p] = materials
+    s.cd[0] = 1
+    s.offer = offer
+    s.xsp = [-1] * 8
+    s.res[p] = max(s.res[p], 1)
+    s.phase = P_ACTION
+    s._legal = None
+    return s, p
+
+
+def _load_meets_materials_goal(timing: str):  # type: ignore[no-untyped-def]
+    """The player has 6 materials on the Progress and plays Load Material (+2 onto it): 8 >= 7
+    meets "7 materials loaded on the shuttles"; the Load countdown (-1) then launches the
+    Progress, which takes the materials off the shuttle."""
+    s, p = _before_load(timing, 6, [3])
+    s.apply((LOAD, 0, 0))
+    return s, p
+
+
+def _finish_turn(s, p):  # type: ignore[no-untyped-def]
+    while s.turn_player == p and not s.is_terminal():
+        s.apply(s.legal_actions()[0])
+
+
+@pytest.mark.parametrize(("timing", "taken"), [("end_of_turn", []), ("before_countdown", [3])])
+def test_goal_timing_decides_whether_a_launch_wipes_out_a_goal(timing: str,
+                                                               taken: list[int]) -> None:
+    """Rulebook: Goals ("once per turn", no step named). Default ``end_of_turn`` (design notes
+    2(c)16): checked after the launch, the materials are gone, no goal. ``before_countdown``:
+    taken after the action, before the countdown launches the Progress."""
+    s, p = _load_meets_materials_goal(timing)
+    _finish_turn(s, p)
+    assert s.launches[0] == 1 and s.shm[p] == 0
+    assert s.pgoals[p] == taken
+    check_conservation(s)
+
+
+def _own_three_shuttles(s, p):  # type: ignore[no-untyped-def]
+    got = [0, 1, 7]  # 3 shuttle cards already won; a launch gives the 4th
+    s.owned[p] = got
+    s.sdeck = [[c for c in x if c not in got] for x in s.sdeck]
+    s.removed = [[c for c in x if c not in got] for x in s.removed]
+    check_conservation(s)
+
+
+def test_goal_timing_either_offers_the_goal_or_waiting_once_per_turn() -> None:
+    """``either``: after the action the player may take the materials goal or wait; taking it
+    uses the turn's goal (the shuttles goal met by the launch is not taken too); waiting loses
+    the materials goal to the launch and takes the shuttles goal at the end of the turn."""
+    s, p = _before_load("either", 6, [3, 8])
+    _own_three_shuttles(s, p)
+    s.apply((LOAD, 0, 0))
+    assert s.current_seat == p and s.legal_actions() == [(GOAL, 3), (GOAL, -1)]
+    assert "wait" in s.action_text((GOAL, -1))
+    w = s.copy()
+    s.apply((GOAL, 3))
+    _finish_turn(s, p)
+    assert s.launches[0] == 1 and len(s.owned[p]) == 4
+    assert s.pgoals[p] == [3] and s.offer == [8]
+    w.apply((GOAL, -1))
+    _finish_turn(w, p)
+    assert w.launches[0] == 1 and w.pgoals[p] == [8] and w.offer == [3]
+
+
+@pytest.mark.parametrize(("timing", "taken"), [("end_of_turn", [8]), ("before_countdown", [])])
+def test_goal_timing_a_goal_met_by_the_launch_itself(timing: str, taken: list[int]) -> None:
+    """A goal met by the launch (its shuttle card, the 4th): ``end_of_turn`` takes it at once,
+    ``before_countdown`` leaves it for a later turn."""
+    s, p = _before_load(timing, 1, [8])
+    _own_three_shuttles(s, p)
+    s.apply((LOAD, 0, 0))
+    _finish_turn(s, p)
+    assert s.launches[0] == 1 and len(s.owned[p]) == 4
+    assert s.pgoals[p] == taken

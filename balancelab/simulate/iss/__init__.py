@@ -22,13 +22,17 @@ winner             the seat with most points, ties broken by most experiments, e
                    solo: ``seat0``, ``fedor`` or ``tie``.
 rounds             ``turns // np`` where np counts FEDOR in solo (completed rounds, final
                    round included).
-options            ``players`` 1-4 and ``remove_shuttles`` (key); ``fedor_choice``; every
+options            ``players`` 1-4 and ``remove_shuttles`` (key); ``fedor_choice``,
+                   ``fedor_extra_recall`` and ``goal_timing`` (rulebook ambiguities); every
                    rulebook number and every assumed number (countdowns, pad sides, long-stay
                    points, goal thresholds, FEDOR numbers…); ``max_turns``; ``data_dir``.
 search hooks       ``determinize`` (hidden hands and deck orders re-dealt) and ``evaluate`` (a
                    logistic of the adjusted score lead, ``iss/evaluate.py``) for cut playouts.
 version history    1.0 first engine (issue 3).
-                   1.1 rules unchanged; each seat's Generator is seeded by a one-way key
+                   1.1 (issue 12): FEDOR's Install on an extra action counts its astronauts in
+                   long stay (Solo Mode: "one installation token for each astronaut it has on
+                   the ISS"); new options ``goal_timing`` and ``fedor_extra_recall`` (defaults
+                   keep the 1.0 readings); each seat's Generator is seeded by a one-way key
                    (``core.seat_key``: no policy can rebuild the deal), so the games of policies
                    that draw (the scripted players, ``random``) differ from 1.0 for one seed.
 =================  ==========================================================================

@@ -47,10 +47,11 @@ def determinize(view: IssView, rng: np.random.Generator) -> IssState:
     s.on_card = view.on_card
     s.extras_won = 0
     s.fedor_fails = 0
-    s.fcont = -1
-    s.fpick = []
-    s.keep_extra = False
+    s.fcont = view.fcont  # FEDOR's pending token choice and the kind of Plan being kept
+    s.fpick = list(view.fpick)  # are public
+    s.keep_extra = view.keep_extra
     s.cur_action = view.cur_action
+    s.goal_step = view.goal_step
     # experiments
     p = view.player
     seen = set(view.hand) | set(view.drawn)

@@ -25,7 +25,8 @@ Action encoding (tuples of ints, first item a tag):
 ``(KEEP, mask)``               keep the drawn experiments whose bit is set
 ``(COUNTDOWN, pad)``           lower this pad's countdown
 ``(XSPACE, card, src)``        place an extra-action cube on that card's space (src -1 reserve)
-``(GOAL, goal)``               take that goal card
+``(GOAL, goal)``               take that goal card; ``(GOAL, -1)`` take none before the countdown
+                               and wait for the end of the turn (``goal_timing=either``)
 ``(FPICK, comp)``              FEDOR's "choose the one you prefer" token, chosen by the human
 =============================  ===================================================================
 
@@ -59,6 +60,7 @@ from balancelab.simulate.iss.rules import (
     CONSTRUCT,
     EXPERIMENT,
     GOAL_KINDS,
+    GOAL_TIMINGS,
     INSTALL,
     LOAD,
     LONG_STAY,
@@ -91,6 +93,11 @@ P_XSPACE: Final = 6
 P_GOAL: Final = 7
 P_FPICK: Final = 8
 P_OVER: Final = 9
+# goal step of the turn (option goal_timing): the end-of-turn step to come, the step before the
+# countdown now, or a goal already taken this turn
+GS_END: Final = 0
+GS_EARLY: Final = 1
+GS_TAKEN: Final = 2
 PHASE_NAMES = ("cargo", "extra", "retrieve", "action", "keep", "countdown", "xspace", "goal",
                "fedor_pick", "over")
 
@@ -101,7 +108,7 @@ class Static:
     __slots__ = ("opts", "cards", "np", "solo", "fedor", "needs", "cd", "pad_start", "exp_level",
                  "exp_cards", "sh_nation", "sh_type", "sh_seats", "sh_mat", "sh_repl", "sh_mod",
                  "mod_comps", "mod_number", "ls_max", "mat_cap", "nseats", "outcomes_seat",
-                 "hl_cache")
+                 "goal_when")
 
     def __init__(self, opts: IssOptions, cards: CardData) -> None:
         self.opts = opts
@@ -126,8 +133,9 @@ class Static:
         self.mod_number = tuple(m.number for m in cards.modules)
         self.ls_max = len(opts.long_stay_points) - 1
         self.mat_cap = opts.material_tokens * opts.token_value
-        #: hand (tuple of card ids) -> its sorted levels, for views (a pure memo)
-        self.hl_cache: dict[tuple[int, ...], tuple[int, ...]] = {}
+        #: index of ``opts.goal_timing`` in GOAL_TIMINGS (0 end of turn, 1 before the
+        #: countdown, 2 either); solo has no goals
+        self.goal_when = GOAL_TIMINGS.index(opts.goal_timing)
 
 
 class IssView(View):
@@ -136,7 +144,9 @@ class IssView(View):
     All fields are ints, tuples or immutable objects (copies, never the state). Per-player lists
     are indexed by player (solo: 0 you, 1 FEDOR). Hidden: other hands (only ``hand_sizes``), deck
     orders (only sizes), the module and shuttle decks (sizes), the FEDOR deck (size and the back
-    of its top card).
+    of its top card). Public step state a search world needs to continue the decision: the goal
+    step (``goal_step``), whether the Plan being kept was an extra action (``keep_extra``),
+    FEDOR's pending token choice (``fpick``, ``fcont``).
     """
 
     #: the field names (the compiled class keeps no ``__slots__`` to list them)
@@ -146,7 +156,7 @@ class IssView(View):
         "earth", "pad", "cd", "sha", "shm", "sdeck_n", "iss", "ext", "ls", "tok", "pgoals",
         "offer", "owned", "hand", "hand_sizes", "hand_levels", "done", "xsp", "res", "edeck_n",
         "drawn", "xq", "fdisc", "fdeck_n", "fnext_back", "launches", "extra_used", "docked",
-        "removed_n", "on_card", "cur_action",
+        "removed_n", "on_card", "cur_action", "goal_step", "keep_extra", "fpick", "fcont",
     )
 
     seat: int
@@ -199,6 +209,10 @@ class IssView(View):
     removed_n: tuple[int, ...]
     on_card: int
     cur_action: int
+    goal_step: int
+    keep_extra: bool
+    fpick: tuple[int, ...]
+    fcont: int
 
     def __init__(self, **kw: Any) -> None:
         for k, v in kw.items():
@@ -213,6 +227,10 @@ class IssState(State):
         self.rng = rng
         self._legal: list[Any] | None = None
         self._events: list[str] = []
+        #: hand (tuple of card ids) -> its sorted levels, for views: a pure memo of this game
+        #: and its copies, kept on the state (never on ``Static``, which every view carries:
+        #: a view must reach nothing keyed by another seat's hidden cards)
+        self._hl_memo: dict[tuple[int, ...], tuple[int, ...]] = {}
 
     # -- setup (rulebook: Setup; Solo Mode, Setup) --------------------------------------------
     def setup(self) -> None:
@@ -302,6 +320,7 @@ class IssState(State):
         self.on_card = -1
         self.cur_action = 0
         self.extra_used = 0
+        self.goal_step: int = GS_END
         self.keep_extra = False
         self.launches = [0, 0]
         self.extras_won = 0
@@ -416,8 +435,10 @@ class IssState(State):
     def copy(self) -> IssState:
         s = IssState(self.st, copy_generator(self.rng))
         s._legal = None if self._legal is None else list(self._legal)
+        s._hl_memo = self._hl_memo
         # scalars and immutable values
         s.cur_action = self.cur_action
+        s.goal_step = self.goal_step
         s.current_seat = self.current_seat
         s.end_reason = self.end_reason
         s.extra_used = self.extra_used
@@ -508,7 +529,13 @@ class IssState(State):
             slots = [s for s in range(4) if self.colc[s * n + q] > 0]
             return [(XSPACE, a, s) for a in free for s in slots]
         if ph == P_GOAL:
-            return [(GOAL, g) for g in self._goals_met(p)]
+            when, step = self.st.goal_when, self.goal_step
+            if step == GS_TAKEN or (when == 1 and step == GS_END):
+                return []
+            goals: list[Any] = [(GOAL, g) for g in self._goals_met(p)]
+            if goals and when == 2 and step == GS_EARLY:
+                goals.append((GOAL, -1))  # wait for the end of the turn
+            return goals
         if ph == P_FPICK:
             return [(FPICK, c) for c in self.fpick]
         return []
@@ -730,8 +757,13 @@ class IssState(State):
             self.res[q] -= 1
             self.xsp[a[1]] = q
         elif tag == GOAL:
-            self._take_goal(p, a[1])
-            self.phase = -1
+            if a[1] >= 0:
+                self._take_goal(p, a[1])
+            if self.goal_step == GS_EARLY:
+                self.goal_step = GS_TAKEN if a[1] >= 0 else GS_END
+                self.phase = P_COUNTDOWN
+            else:
+                self.phase = -1
         elif tag == FPICK:
             from balancelab.simulate.iss.fedor import fedor_resume
 
@@ -750,7 +782,8 @@ class IssState(State):
         self._events.append(f"player {p} takes goal: {self.st.cards.goal_texts[g]}")
 
     def _after_normal(self) -> None:
-        """Module preparation (step 4), then the countdown step."""
+        """Module preparation (step 4), then the countdown step; with ``goal_timing``
+        ``before_countdown`` or ``either`` the goal step comes first (rulebook: Goals)."""
         p = self.turn_player
         if not self.final:
             slot = self.rows[self.cur_action]
@@ -758,6 +791,9 @@ class IssState(State):
             self.on_card = -1
             self.phase = P_COUNTDOWN
         else:
+            self.phase = P_GOAL
+        if self.st.goal_when and not self.st.solo:
+            self.goal_step = GS_EARLY
             self.phase = P_GOAL
 
     def _keep(self, p: int, mask: int) -> None:
@@ -932,6 +968,7 @@ class IssState(State):
     # -- the automatic flow -------------------------------------------------------------------
     def _start_turn(self) -> None:
         self.extra_used = 0
+        self.goal_step = 0
         self.phase = P_CARGO
 
     def _end_turn(self) -> None:
@@ -974,7 +1011,7 @@ class IssState(State):
 
                 fedor_turn(self)
                 continue
-            if ph == P_XSPACE or (ph == P_GOAL and self.xq):
+            if ph == P_XSPACE or (ph == P_GOAL and self.xq and self.goal_step != GS_EARLY):
                 if not self.xq:
                     self.phase = P_GOAL
                     continue
@@ -1030,6 +1067,9 @@ class IssState(State):
             # no option: skip the step
             if ph == P_CARGO:
                 self.phase = P_EXTRA
+            elif ph == P_GOAL and self.goal_step == GS_EARLY:
+                self.goal_step = GS_END
+                self.phase = P_COUNTDOWN
             elif ph == P_COUNTDOWN or ph == P_GOAL:
                 self.phase = -1 if ph == P_GOAL else P_GOAL
             else:
@@ -1157,7 +1197,8 @@ class IssState(State):
         v.owned = tuple([tuple(x) for x in self.owned])
         v.hand = tuple(self.hand[p])
         v.hand_sizes = tuple([len(h) for h in self.hand])
-        hc = st.hl_cache
+        # card backs show the level: the sorted levels of every hand (memo on the state only)
+        hc = self._hl_memo
         hls = []
         for h in self.hand:
             k = tuple(h)
@@ -1182,6 +1223,10 @@ class IssState(State):
         v.removed_n = (len(self.removed[0]), len(self.removed[1]))
         v.on_card = self.on_card
         v.cur_action = self.cur_action
+        v.goal_step = self.goal_step
+        v.keep_extra = self.keep_extra
+        v.fpick = tuple(self.fpick)
+        v.fcont = self.fcont
         return v
 
     # -- text ------------------------------------------------------------------------------------
@@ -1243,12 +1288,26 @@ class IssState(State):
             src = "" if action[2] < 0 else f" (cube taken from {self._slot_name(action[2])})"
             return f"extra-action cube on {ACTION_NAMES[action[1]]}{src}"
         if tag == GOAL:
+            if action[1] < 0:
+                return "take no goal before the countdown (wait for the end of the turn)"
             return f"take goal: {st.cards.goal_texts[action[1]]}"
         if tag == FPICK:
             c = action[1]
+            if not 0 <= c < len(self.ctype):
+                return repr(action)
             return (f"FEDOR takes the token on the {COMP_NAMES[self.ctype[c]]} compartment of "
-                    f"module {c // 2 + 1 if c < len(self.ctype) else '?'}")
+                    f"{self._module_of(c)}")
         return repr(action)
+
+    def _module_of(self, c: int) -> str:
+        """The docked module holding compartment ``c``, by name and printed number
+        ("Dextre (#8)"; the number orders FEDOR's Install, Solo Mode)."""
+        st = self.st
+        number = self.cmod[c]
+        for m in self.docked:
+            if st.mod_number[m] == number:
+                return f"{st.cards.modules[m].name} (#{number})"
+        return f"module #{number}"
 
     def _slot_name(self, s: int) -> str:
         m = self.col[s] if 0 <= s < len(self.col) else -1

@@ -10,7 +10,11 @@ Readings (design notes 2(c)): Outside Jobs converts ``min(fedor_outside_max, ISS
 (14); experiment retries are cards (15); the reshuffle card is never resolved, all 9 cards are
 reshuffled and a new one flipped (20); a countdown aimed at an empty pad, or at a shuttle holding
 nothing, is skipped (12, and the normal rule of Player Turn 5); with no cube in reserve FEDOR
-takes one from the bottom-most module holding one (option ``fedor_retrieve``).
+takes one from the bottom-most module holding one (option ``fedor_retrieve``). Install counts
+every FEDOR astronaut on the ISS, long stay included, and moves none (FEDOR's Turn 2: it matters
+on an extra action, which has no recall). Whether an extra action after a launch starts with
+the recall is ambiguous (Launch 4, "performs it normally"): option ``fedor_extra_recall``
+(default no recall).
 """
 
 from __future__ import annotations
@@ -79,7 +83,17 @@ def _reshuffle(s: IssState) -> None:
 
 
 def _astro_on_iss(s: IssState, f: int) -> int:
+    """FEDOR's astronauts on the ISS: Unity and every compartment, long stay included."""
     return s.unity[f] + sum(1 for q in s.cocc if q == f)
+
+
+def _recall(s: IssState, f: int) -> None:
+    """Every FEDOR astronaut in a compartment back to Unity, long stay included (rulebook:
+    Solo Mode, FEDOR's Turn 1)."""
+    for k in range(len(s.cocc)):
+        if s.cocc[k] == f:
+            s.cocc[k] = -1
+            s.unity[f] += 1
 
 
 def fedor_turn(s: IssState) -> None:
@@ -88,10 +102,7 @@ def fedor_turn(s: IssState) -> None:
     Leaves the state in phase P_GOAL (end of turn) or P_FPICK (waiting for the human's pick).
     """
     f = s.st.fedor
-    for k in range(len(s.cocc)):  # 1. recall
-        if s.cocc[k] == f:
-            s.cocc[k] = -1
-            s.unity[f] += 1
+    _recall(s, f)  # 1. recall
     card = _flip(s)  # 2. act
     act = s.st.cards.fedor[card].action
     s.cur_action = act
@@ -138,8 +149,13 @@ def _fedor_cube(s: IssState, f: int) -> None:
 def fedor_extra(s: IssState) -> None:
     """FEDOR's extra action after a launch: flip and act, no cube, no countdown.
 
-    Rulebook: Solo Mode, Launch 4-5.
+    Rulebook: Solo Mode, Launch 4-5 ("flips over a FEDOR card and performs it normally, but
+    without placing an action cube or advancing any countdowns"). Whether "performs it
+    normally" includes the recall of FEDOR's Turn 1 is ambiguous: option
+    ``fedor_extra_recall`` (default ``False``, no recall: only the card is named).
     """
+    if s.st.opts.fedor_extra_recall:
+        _recall(s, s.st.fedor)
     card = _flip(s)
     act = s.st.cards.fedor[card].action
     s._events.append(f"FEDOR extra action: {_NAMES.get(act, '?')}")
@@ -165,7 +181,11 @@ def _perform(s: IssState, act: int, cont: int) -> bool | None:
     st, o = s.st, s.st.opts
     f = st.fedor
     if act == INSTALL:
-        k = s._stat_astro(f)
+        # "one installation token for each astronaut it has on the ISS" (Solo Mode, FEDOR's
+        # Turn 2): every FEDOR astronaut counts, long stay included. On FEDOR's own turn the
+        # recall has put them all in Unity; on an extra action (no recall) some may be in
+        # long stay. None of them moves: long-stay astronauts stay in long stay.
+        k = _astro_on_iss(s, f)
         if k == 0:
             return False
         took = 0

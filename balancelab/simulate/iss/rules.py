@@ -67,6 +67,8 @@ GOAL_KINDS = (
 )
 
 FEDOR_CHOICES = ("human", "first", "random")
+#: when a goal may be taken in your turn (rulebook: Goals, "once per turn"; see ``goal_timing``)
+GOAL_TIMINGS = ("end_of_turn", "before_countdown", "either")
 
 
 @dataclass(frozen=True)
@@ -118,6 +120,12 @@ class IssOptions(RuleOptions):
         "bottom", source="assumed: 'the lowest module' read as the bottom of the column",
         choices=("bottom", "top"),
         help="which module FEDOR takes a cube back from when its reserve is empty")
+    fedor_extra_recall: bool = option(
+        False,
+        source="assumed: rulebook ambiguity, Solo Mode Launch 4 (an extra action 'flips over a "
+        "FEDOR card and performs it normally': with or without the recall of FEDOR's Turn 1)",
+        help="FEDOR's extra action after a launch first recalls its astronauts to Unity "
+        "(long stay included), as on its own turn; default: no recall, the card only")
     # components and setup
     astronauts: int = option(
         5, source="rulebook: Setup 12 (5 astronauts per player)", low=1, high=9,
@@ -192,6 +200,14 @@ class IssOptions(RuleOptions):
         3, source="assumed: design notes 2(c)2 (side B for 3-4 players)", low=1, high=5,
         help="player count from which the large launch-pad side is used")
     # goals (values at 2 / 3 / 4 players)
+    goal_timing: str = option(
+        "end_of_turn",
+        source="assumed: rulebook ambiguity, Goals ('once per turn, if you meet a goal's "
+        "requirements, you can take one'; no step of the turn is named); design notes 2(c)16",
+        choices=GOAL_TIMINGS,
+        help="when in your turn a goal may be taken (once per turn): at the end of your turn, "
+        "after any launch and extra actions; after your action, before the countdown and any "
+        "launch; or either (before the countdown, or wait for the end of the turn)")
     goal_points: int = option(5, source="rulebook: Endgame", low=0, high=20,
                               help="points per goal card")
     goal_experiments: tuple[int, ...] = option(
