@@ -26,6 +26,9 @@ ALIENS (seat 1):
                nearest character, and only step adjacent when the gang-up is strong enough.
     ``ambush`` keep to the ventilation ducts (strength x2), merge by metamorphosis, strike from
                the ducts; hatch preferably into the duct hatching space.
+    Both: the ALIENS move oldest first, except that an ALIEN standing in front of the next
+    one (nearer the characters, within its reach) moves first to clear the way (9.2 sets no
+    order).
     (Default: ``hunter``.)
 
 The ALIENS player never sees open mission cards (its view hides them); policies read the view

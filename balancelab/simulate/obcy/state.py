@@ -3,11 +3,13 @@
 Phase 1 EXPEDITION (rulebook: 1. Sequence of Play): the transporter moves (one decision), then
 characters act one at a time in an order the expedition chooses (design 3(c)16); each action
 costs AP as in 3. Action Points; a walk to a destination is one decision (cost = its length).
-Phase 2 ALIENS: hatching (one decision per new ALIEN), movement (one decision per ALIEN, in
-token order), metamorphosis (automatic), attack targets (a decision only where an ALIEN is
-adjacent to two or more characters), then the attacks are resolved.
+Phase 2 ALIENS: hatching (one decision per new ALIEN; options ``hatching_held_space`` and
+``hatch_onto_older``), movement (9.2 sets no order: the ALIENS player picks which ALIEN moves
+next, when two or more still have a move, then its destination), metamorphosis (automatic),
+attack targets (a decision only where an ALIEN is adjacent to two or more characters), then
+the attacks are resolved.
 Retreats are chosen by their owner when there is more than one end space; a Variant 1 Queen
-fight is offered after every completed task.
+fight is offered after every completed task (two tasks completed by one action: two fights).
 """
 
 from __future__ import annotations
