@@ -10,8 +10,9 @@ decisions          Phase 1: transporter destination (or stay); which character a
                    shots), grenade, board the transporter, re-enter from the passage track.
                    Phase 2: hatching (one ALIEN at a time: strength and hatching space), which
                    ALIEN moves next (when two or more can) and its destination, attack targets
-                   where an ALIEN touches two characters. Interrupts: retreat end space (the retreating piece's owner, when
-                   there is a choice); Variant 1 Queen fight after every completed task.
+                   where an ALIEN touches two characters. Interrupts: retreat end space (the
+                   retreating piece's owner, when there is a choice); Variant 1 Queen fight
+                   after every completed task.
 chance             the state's Generator: mission deck shuffle, every die (combat, hatching,
                    Queen's strength).
 end conditions     ``expedition`` / ``returned_to_ship``: a character reaches the landing pad (or
