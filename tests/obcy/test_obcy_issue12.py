@@ -238,10 +238,20 @@ def test_hunter_lets_the_alien_in_front_move_first() -> None:
     _alien_move_stage(s)
     pol = P.build(g, s.opt, 1, "hunter", np.random.default_rng(0))
     assert pol.act(s.view(1), s.legal_actions()) == (A_PICK, young)  # it blocks the corridor
-    s2 = build({HICKS: (12, 3)}, aliens=[((5, 3), 1), ((20, 6), 2)])
+    s2 = build({HICKS: (12, 3)}, aliens=[((7, 3), 1), ((5, 3), 2)])
     _alien_move_stage(s2)
     pol2 = P.build(g, s2.opt, 1, "hunter", np.random.default_rng(0))
     assert pol2.act(s2.view(1), s2.legal_actions()) == (A_PICK, s2.a_id[0])  # oldest first
+
+
+def test_aliens_far_apart_move_oldest_first_without_a_choice() -> None:
+    # the order cannot matter for ALIENS more than 2 x 4 spaces apart: no pick decision
+    s = build({HICKS: (3, 17)}, aliens=[((20, 6), 1), ((5, 3), 2), ((6, 3), 1)])
+    far_, a, b = s.a_id
+    _alien_move_stage(s)
+    assert s.decision() == D_ALIEN_MOVE and s.a_cur == far_
+    s.apply(s.legal_actions()[0])
+    assert s.decision() == D_ALIEN_PICK and set(s.legal_actions()) == {(A_PICK, a), (A_PICK, b)}
 
 
 # -- 11. hatching options -----------------------------------------------------------------------

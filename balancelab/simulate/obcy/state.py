@@ -106,6 +106,7 @@ AIRLOCKS: Final = B.AIRLOCKS
 AIRLOCK_NO: Final = B.AIRLOCK_NO
 ROOM_OF: Final = B.ROOM_OF
 ALIEN_OK: Final = B.ALIEN_OK
+DIST: Final = B.DIST
 HATCH_SET: Final = frozenset(HATCHES)
 #: Neighbours an ALIEN may enter (9.2: never an airlock or the landing pad), in NBR order.
 _ALIEN_NBR: Final = tuple(tuple(v for v in nb if ALIEN_OK[v]) for nb in NBR)
@@ -1480,6 +1481,24 @@ class ObcyState(State):
             return False
         if len(movers) == 1:
             self.a_cur = movers[0]
+        else:
+            # an ALIEN more than twice its move from every other ALIEN still to move can
+            # neither block nor be blocked by them: the order cannot matter, and it moves
+            # without a choice of order (oldest first), keeping the decisions few
+            lim = 2 * self.alien_move
+            a_id = self.a_id
+            a_pos = self.a_pos
+            rest = [a_pos[a_id.index(aid)] for aid in self.move_order if aid in a_id]
+            for aid in movers:
+                px = DIST[a_pos[a_id.index(aid)]]
+                near = 0
+                for py in rest:
+                    if px[py] <= lim:
+                        near += 1
+                if near <= 1:  # (itself)
+                    self.a_cur = aid
+                    break
+        if self.a_cur >= 0:
             self._legal = [(A_MOVE, s) for s in self._alien_dests(self.a_id.index(self.a_cur))]
             return True
         self._legal = [(A_PICK, aid) for aid in movers]
