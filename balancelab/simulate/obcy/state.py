@@ -1315,6 +1315,7 @@ class ObcyState(State):
         elif q == self.points:
             self._queen_dies(stop_hatching=False)
         else:
+            self._log("the ALIEN QUEEN is stronger: the expedition loses all its points")
             self.points = 0
 
     def _queen_dies(self, stop_hatching: bool) -> None:
@@ -1325,7 +1326,8 @@ class ObcyState(State):
         self.st["queen_round"] = self.round
         self.st["queen_killed_by"] = 1 if stop_hatching else 2
         self._vstats = None
-        self._log("the ALIEN QUEEN dies")
+        self._log("the ALIEN QUEEN dies" + ("" if stop_hatching else
+                                             "; the ALIENS continue to hatch"))
         self._check_ship()
 
     def count_item(self, item: int) -> int:
