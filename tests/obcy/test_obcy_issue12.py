@@ -283,8 +283,7 @@ def test_closed_all_hatching_spaces_held_still_hatches() -> None:
     _hatch_stage(s, 3)
     assert s.current_seat == 1 and _spaces(s) == {0, 1, 2, 3, 4}
     s.apply((HATCH, 3, 0))
-    s.apply(s.legal_actions()[0]) if s.hatch_pts else None
-    assert s.a_pos == [B.HATCHES[0]]
+    assert s.a_pos == [B.HATCHES[0]] and s.hatch_pts == 0
 
 
 def test_open_hatching_on_a_held_space_and_the_alien_must_leave() -> None:
