@@ -127,9 +127,20 @@ def _game_flags(ctx: typer.Context) -> list[str]:
         flag = tok.partition("=")[0]
         if flag.startswith("--") and flag not in own:
             close = difflib.get_close_matches(flag, own, n=1, cutoff=0.75)
-            if close:
+            if close and flag[2:].replace("-", "_") not in _rule_option_names():
                 raise ValueError(f"unknown option {flag}; did you mean {close[0]}?")
     return list(ctx.args)
+
+
+def _rule_option_names() -> set[str]:
+    """Every rule option name of every game (a flag naming one is never a misspelling of a
+    command's own flag: ``trace obcy --queen-variant roll`` is not ``--variant``)."""
+    import dataclasses
+
+    from balancelab.games import GAME_MODULES, get_game
+
+    return {f.name for name in GAME_MODULES
+            for f in dataclasses.fields(get_game(name).options_type)}
 
 
 def _is_number(tok: str) -> bool:

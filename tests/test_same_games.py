@@ -20,16 +20,18 @@ CASES = [
     # game, rule options, policies, games, hash
     # odyssey 3: an active Lipread is no longer played away nor (by default) discarded;
     # every game: a seat's Generator is seeded by a one-way key (core.seat_key), so the games
-    # whose policies draw (random; the iss scripted players) changed: odyssey 3, iss 1.1, obcy 4
+    # whose policies draw (random; the iss scripted players) changed: odyssey 3, iss 1.1, obcy 4;
+    # iss 1.1: FEDOR's extra-action Install; obcy 4: the issue-12 rule fixes (ALIENS choose their
+    # move order, riders leave onto free spaces, one Queen fight per task...)
     ("odyssey", {}, {}, 60, "2386f1962d34b5c4"),
     ("odyssey", {"crew": "4", "crew_talk": "logic"}, {"hal": "hal-spread"}, 40,
      "b0e950c635b9d9f4"),
     ("odyssey", {"crew": "2"}, {"hal": "random", "crew": "random"}, 40, "870603736d5ef22d"),
     ("iss", {"players": "4"}, {}, 30, "3c983a89df003742"),
-    ("iss", {"players": "1"}, {}, 30, "0811d4f7297a21c9"),  # 1.1: FEDOR extra Install
+    ("iss", {"players": "1"}, {}, 30, "0811d4f7297a21c9"),
     ("iss", {"players": "2"}, {"player": "random"}, 30, "79f62312c4e68649"),
-    ("obcy", {}, {}, 12, "af79ccd69f0e2f36"),
-    ("obcy", {"queen_variant": "tasks"}, {"aliens": "random"}, 6, "ef71fe1952b1e069"),
+    ("obcy", {}, {}, 12, "e1e3e60a3f4fabaa"),
+    ("obcy", {"queen_variant": "tasks"}, {"aliens": "random"}, 6, "2478e1a2dd7b1312"),
 ]
 
 

@@ -26,6 +26,9 @@ ALIENS (seat 1):
                nearest character, and only step adjacent when the gang-up is strong enough.
     ``ambush`` keep to the ventilation ducts (strength x2), merge by metamorphosis, strike from
                the ducts; hatch preferably into the duct hatching space.
+    Both: the ALIENS move oldest first, except that an ALIEN standing in front of the next
+    one (nearer the characters, within its reach) moves first to clear the way (9.2 sets no
+    order).
     (Default: ``hunter``.)
 
 The ALIENS player never sees open mission cards (its view hides them); policies read the view
@@ -472,6 +475,8 @@ class ExpeditionPolicy(Policy):
             self.plan_key = key
             self._plan_tasks(v)
         cands = [a[1] for a in legal if a[0] == A.ACT and a[1] not in self.idle]
+        if not cands and legal[-1][0] != A.END_PHASE:  # riders of an empty transporter
+            cands = [a[1] for a in legal if a[0] == A.ACT]  # must leave it (4.2)
         if not cands:
             return (A.END_PHASE,)
         # riders stay aboard while the transporter still has to get somewhere
@@ -979,6 +984,8 @@ class AliensPolicy(Policy):
         d = v.decision
         if d == A.D_ALIEN_MOVE:
             return self._move(v, legal)
+        if d == A.D_ALIEN_PICK:
+            return self._pick(v, legal)
         if d == A.D_HATCH:
             return self._hatch(v, legal)
         if d == A.D_ALIEN_TARGET:
@@ -990,6 +997,26 @@ class AliensPolicy(Policy):
 
     def _chars(self, v: Any) -> list[int]:
         return [v.c_pos[c] for c in range(6) if v.c_state[c] == A.ON_BOARD]
+
+    def _pick(self, v: Any, legal: Sequence[Any]) -> Any:
+        """Which ALIEN moves next (9.2 sets no order): the oldest, unless another ALIEN
+        stands in front of it (nearer the characters and within its reach), which then
+        moves first to clear the way (the one nearest the characters first)."""
+        chars = self._chars(v)
+        first = legal[0]
+        if not chars or len(legal) < 2:
+            return first
+        near = _goal_row(tuple(sorted(set(chars))), v.collapsed)
+        pos = {aid: v.a_pos[i] for i, aid in enumerate(v.a_id)}
+        x = pos[first[1]]
+        reach: int = v.options.alien_move
+        best, bd = first, near[x]
+        dx = _DIST[x]
+        for a in legal[1:]:
+            y = pos[a[1]]
+            if near[y] < bd and dx[y] <= reach:
+                best, bd = a, near[y]
+        return best
 
     def _hatch(self, v: Any, legal: Sequence[Any]) -> Any:
         chars = self._chars(v)
@@ -1055,9 +1082,10 @@ class AliensPolicy(Policy):
                 f = far[s]
                 if rbest is None or f > bscore:
                     rbest, bscore = a, f
+        stay = legal[0][1] == here  # (an ALIEN hatched on a character's space must leave)
         if rbest is not None:
             best = rbest
-            if here not in adj and far[here] + 0.01 >= bscore:
+            if stay and here not in adj and far[here] + 0.01 >= bscore:
                 best, bscore = (A.A_MOVE, here), far[here] + 0.01
         if not strike:
             return best

@@ -9,6 +9,7 @@ from hypothesis import strategies as hs
 from balancelab.games import get_game
 from balancelab.policies import base as P
 from balancelab.simulate.core import game_streams, play
+from balancelab.simulate.obcy import board as B
 from balancelab.simulate.obcy.actions import D_ALIEN_MOVE, D_HATCH, DEAD, ON_BOARD
 from balancelab.simulate.obcy.rules import LIMITED, ObcyOptions
 from balancelab.simulate.obcy.state import ObcyState, ObcyView
@@ -36,6 +37,10 @@ def _check(s: ObcyState) -> None:
         if s.c_state[c] == ON_BOARD:
             cnt[s.c_pos[c]] += 1
     assert cnt == s.char_cnt
+    # 4.1 never two characters on one space (the landing pad holds all six); 9.2 an ALIEN
+    # never on a character's space (only one hatched on a held hatching space, for a moment)
+    assert all(n <= 1 for p, n in enumerate(cnt) if p != B.PAD_SPACE)
+    assert not any(cnt[p] for p in s.a_pos if p not in B.HATCHES)
     acnt = [0] * len(s.alien_cnt)
     for p in s.a_pos:
         acnt[p] += 1

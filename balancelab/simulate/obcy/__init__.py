@@ -8,10 +8,11 @@ decisions          Phase 1: transporter destination (or stay); which character a
                    decision, cost = path length; the stop rule ends paths), pick up, drop, pass,
                    heal (Bishop), read a mission, explosive charge, shoot (target, weapon,
                    shots), grenade, board the transporter, re-enter from the passage track.
-                   Phase 2: hatching (one ALIEN at a time: strength and hatching space), each
-                   ALIEN's destination in token order, attack targets where an ALIEN touches two
-                   characters. Interrupts: retreat end space (the retreating piece's owner, when
-                   there is a choice); Variant 1 Queen fight after every completed task.
+                   Phase 2: hatching (one ALIEN at a time: strength and hatching space), which
+                   ALIEN moves next (when two or more can) and its destination, attack targets
+                   where an ALIEN touches two characters. Interrupts: retreat end space (the
+                   retreating piece's owner, when there is a choice); Variant 1 Queen fight
+                   after every completed task.
 chance             the state's Generator: mission deck shuffle, every die (combat, hatching,
                    Queen's strength).
 end conditions     ``expedition`` / ``returned_to_ship``: a character reaches the landing pad (or
@@ -31,9 +32,18 @@ version history    1: first engine (issue 4).
                    onto or through it (4.1; 4.2 frees only the vehicle's space). Default
                    expedition ``dash`` now holds the two hatching spaces nearest the ship
                    (design 3(c)11); lazy line-of-sight table; faster policies.
-                   4: rules unchanged; each seat's Generator is seeded by a one-way key
-                   (``core.seat_key``: no policy can rebuild the deal), so the games of policies
-                   that draw (``random``) differ from 3 for one seed.
+                   4: rules (issue 12): a rider leaves the transporter only onto a space with
+                   no character or ALIEN (4.1, 9.2; riders of an emptied vehicle leave one at
+                   a time); no boarding after firing (3.); a room grenade's trio needs any
+                   one space within the throw (5.); the ALIENS player chooses the order in
+                   which its ALIENS move (9.2); options ``hatching_held_space`` (closed:
+                   design 3(c)11, default; open) and ``hatch_onto_older`` (true, default),
+                   and a hatching is never skipped because every hatching space is held
+                   (9.1); a Queen fight after each completed task (8., Variant 1); the
+                   ALIENS' view no longer lists discarded tasks (7.). ``hunter``/``ambush``
+                   let an ALIEN in front move first; each seat's
+                   Generator is seeded by a one-way key (``core.seat_key``), so games of
+                   policies that draw (``random``) differ from 3 for one seed.
 =================  ============================================================================
 """
 

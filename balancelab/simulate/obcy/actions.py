@@ -32,6 +32,7 @@ HATCH: Final = 20  # (HATCH, strength, k): a new ALIEN on hatching space k (0..4
 HATCH_END: Final = 21  # (HATCH_END,): hatch no more this phase
 A_MOVE: Final = 22  # (A_MOVE, space): move the current ALIEN there (its own space = stay)
 A_TARGET: Final = 23  # (A_TARGET, c): the current ALIEN attacks character c
+A_PICK: Final = 24  # (A_PICK, alien_id): this ALIEN moves next (9.2 sets no order)
 
 # -- decisions (what the current seat is deciding) ----------------------------------------------
 D_TRANSPORT: Final = 0
@@ -43,9 +44,10 @@ D_HATCH: Final = 5
 D_ALIEN_MOVE: Final = 6
 D_ALIEN_TARGET: Final = 7
 D_OVER: Final = 8
+D_ALIEN_PICK: Final = 9
 DECISION_NAMES = (
     "transporter", "choose character", "character actions", "Queen fight", "retreat",
-    "hatching", "ALIEN movement", "ALIEN attack target", "over",
+    "hatching", "ALIEN movement", "ALIEN attack target", "over", "which ALIEN moves next",
 )
 
 # -- character states ------------------------------------------------------------------------------

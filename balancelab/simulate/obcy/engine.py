@@ -108,9 +108,10 @@ def state_from_view(view: ObcyView, rng: np.random.Generator) -> ObcyState:
         s.open = list(view.open_missions)
         unseen = [m for m in unseen if m not in s.open]
         order = [unseen[int(i)] for i in rng.permutation(len(unseen))]
-    else:
+    else:  # the ALIENS seat: open and discarded cards are dealt from the unseen ones
         order = [unseen[int(i)] for i in rng.permutation(len(unseen))]
         s.open = [order.pop() for _ in range(view.n_open)]
+        s.discarded = [order.pop() for _ in range(view.n_discarded - len(s.discarded))]
     s.deck = order[: view.deck_left]
     s.points = view.points
     s.queen_alive = view.queen_alive
@@ -123,8 +124,8 @@ def state_from_view(view: ObcyView, rng: np.random.Generator) -> ObcyState:
     s.st = dict(view.stats)
     s._vstats = None
     (
-        s.stage, s.interrupt, s.queen_pending, mo, s.move_ptr, tq, asg, grp, rq, s.r_opts,
-        s.next_aid, s.over, s.winner, s.end_reason,
+        s.stage, s.interrupt, s.queen_pending, mo, s.a_cur, s.hatch_first, tq, asg, grp, rq,
+        s.r_opts, s.next_aid, s.over, s.winner, s.end_reason,
     ) = view.machine
     s.move_order = tuple(mo)
     s.tgt_queue = list(tq)

@@ -184,6 +184,24 @@ class ObcyOptions(RuleOptions):
         6, source="rulebook: 9.1 Hatching (one six-sided die)",
         help="sides of the hatching die", low=1, high=20,
     )
+    hatching_held_space: str = option(
+        "closed",
+        source="assumed: design/obcy.md 3(c)11 (no hatching on a space holding a character); "
+        "the rulebook (9.1) does not say",
+        help="closed: no ALIEN hatches on a hatching space where a character stands (if "
+        "characters hold all five, they hatch there anyway: 9.1 hatching takes place in "
+        "every phase); open: ALIENS may hatch on a held space, and must leave it in their "
+        "movement",
+        choices=("closed", "open"),
+    )
+    hatch_onto_older: bool = option(
+        True,
+        source="assumed: design/obcy.md 3(c)11 and 21 cover only ALIENS hatched together; "
+        "the rulebook (9.1, 9.2) does not say",
+        help="new ALIENS may hatch on a hatching space where an ALIEN of an earlier phase "
+        "stands (false: only on spaces free of older ALIENS, unless every hatching space "
+        "holds one)",
+    )
     max_open_missions: int = option(
         3, source="rulebook: 7. Carrying Out Missions", help="uncompleted tasks drawn at once",
         low=1, high=20,

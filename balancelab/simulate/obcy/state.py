@@ -3,11 +3,13 @@
 Phase 1 EXPEDITION (rulebook: 1. Sequence of Play): the transporter moves (one decision), then
 characters act one at a time in an order the expedition chooses (design 3(c)16); each action
 costs AP as in 3. Action Points; a walk to a destination is one decision (cost = its length).
-Phase 2 ALIENS: hatching (one decision per new ALIEN), movement (one decision per ALIEN, in
-token order), metamorphosis (automatic), attack targets (a decision only where an ALIEN is
-adjacent to two or more characters), then the attacks are resolved.
+Phase 2 ALIENS: hatching (one decision per new ALIEN; options ``hatching_held_space`` and
+``hatch_onto_older``), movement (9.2 sets no order: the ALIENS player picks which ALIEN moves
+next, when two or more still have a move, then its destination), metamorphosis (automatic),
+attack targets (a decision only where an ALIEN is adjacent to two or more characters), then
+the attacks are resolved.
 Retreats are chosen by their owner when there is more than one end space; a Variant 1 Queen
-fight is offered after every completed task.
+fight is offered after every completed task (two tasks completed by one action: two fights).
 """
 
 from __future__ import annotations
@@ -20,12 +22,14 @@ from balancelab.simulate.core import GameRecord, State, View, copy_generator
 from balancelab.simulate.obcy import board as B
 from balancelab.simulate.obcy.actions import (
     A_MOVE,
+    A_PICK,
     A_TARGET,
     ABOARD,
     ACT,
     BOARD,
     CHARGE,
     D_ALIEN_MOVE,
+    D_ALIEN_PICK,
     D_ALIEN_TARGET,
     D_CHAR,
     D_HATCH,
@@ -102,6 +106,7 @@ AIRLOCKS: Final = B.AIRLOCKS
 AIRLOCK_NO: Final = B.AIRLOCK_NO
 ROOM_OF: Final = B.ROOM_OF
 ALIEN_OK: Final = B.ALIEN_OK
+DIST: Final = B.DIST
 HATCH_SET: Final = frozenset(HATCHES)
 #: Neighbours an ALIEN may enter (9.2: never an airlock or the landing pad), in NBR order.
 _ALIEN_NBR: Final = tuple(tuple(v for v in nb if ALIEN_OK[v]) for nb in NBR)
@@ -153,8 +158,9 @@ READ_MISSIONS: Final = {p: i for i, (k, p) in enumerate(MISSIONS) if k == "read"
 class ObcyView(View):
     """What one seat may know. All fields are tuples/ints (copies), never the state.
 
-    The ALIENS' view has ``open_missions == ()`` (7. the content of a task is secret); the
-    number of open tasks is ``n_open``.
+    The ALIENS' view has ``open_missions == ()`` and ``discarded == ()`` (7. the content of
+    a task is secret; the ALIENS player reads a card only when its task is completed); the
+    numbers of open and of discarded tasks are ``n_open`` and ``n_discarded``.
     """
 
     #: the field names (the compiled class keeps no ``__slots__`` to list them)
@@ -163,7 +169,8 @@ class ObcyView(View):
         "c_str", "c_max", "c_ap", "c_pk", "c_done", "c_fired", "c_stopped", "c_left",
         "c_track", "c_exit", "a_id", "a_pos", "a_str", "floor", "supply", "used", "tr_pos",
         "tr_fuel", "tr_moved", "collapsed", "open_missions", "n_open", "deck_left",
-        "done_missions", "discarded", "points", "queen_alive", "hatching_on", "hatch_pts",
+        "done_missions", "discarded", "n_discarded", "points", "queen_alive", "hatching_on",
+        "hatch_pts",
         "kills_phase", "shot_at", "options", "stats", "machine",
     )
 
@@ -200,6 +207,7 @@ class ObcyView(View):
     deck_left: Any
     done_missions: Any
     discarded: Any
+    n_discarded: Any
     points: Any
     queen_alive: Any
     hatching_on: Any
@@ -296,7 +304,8 @@ class ObcyState(State):
         self.points = 0
         self.queen_alive = True
         self.hatching_on = True
-        self.queen_pending = False
+        #: Variant 1 Queen fights still to be offered: one after each completed task (8.)
+        self.queen_pending = 0
         # phase machinery
         self.round = 0
         self.stage = ST_TRANSPORT
@@ -304,8 +313,12 @@ class ObcyState(State):
         self.active = -1
         self.kills_phase = 0
         self.hatch_pts = 0
+        #: 9.2 the ALIENS (ids) that have not moved yet this phase, oldest first
         self.move_order: tuple[int, ...] = ()
-        self.move_ptr = 0
+        #: the ALIEN the ALIENS player chose to move now (-1: it is choosing)
+        self.a_cur = -1
+        #: the first id hatched this phase (older ALIENS have smaller ids)
+        self.hatch_first = 0
         self.tgt_queue: list[tuple[int, tuple[int, ...]]] = []  # (alien id, candidate chars)
         self.assign: list[tuple[int, int]] = []  # (alien id, char)
         self.groups: list[tuple[int, tuple[int, ...]]] = []
@@ -370,6 +383,14 @@ class ObcyState(State):
         if self._trace:
             self._ev.append(msg)
 
+    def _result_text(self, side: int, loss: int, retreat: int, who: str, ignored: bool) -> str:
+        """A COMBAT RESULT in words (trace), ``who`` being the loser's name."""
+        if side != DEFENDER and side != ATTACKER:
+            return "no effect"
+        back = f", retreats {retreat}" if retreat else ""
+        text = f"{who} loses {loss}{back}"
+        return f"{text} (ignored: the shooter is not adjacent)" if ignored else text
+
     def events(self) -> list[str]:
         self._trace = True
         out, self._ev = self._ev, []
@@ -385,6 +406,8 @@ class ObcyState(State):
             return D_OVER
         if self.interrupt:
             return self.interrupt
+        if self.stage == ST_AMOVE and self.a_cur < 0:
+            return D_ALIEN_PICK
         return (D_TRANSPORT, D_PICK, D_CHAR, -1, D_HATCH, D_ALIEN_MOVE, D_ALIEN_TARGET, -1)[
             self.stage
         ]
@@ -400,16 +423,21 @@ class ObcyState(State):
             out = self._char_legal(self.active)
         elif d == D_PICK:
             out = [(ACT, c) for c in range(6) if self._can_activate(c)]
-            out.append((END_PHASE,))
+            # 4.2 when the fuel has run out, the riders must leave: the phase does not end
+            # while one of them can
+            if not (self.tr_fuel <= 0 and any(
+                    self.c_state[c] == ABOARD and self._can_activate(c) for c in range(6))):
+                out.append((END_PHASE,))
         elif d == D_ALIEN_MOVE:
-            i = self.a_id.index(self.move_order[self.move_ptr])
+            i = self.a_id.index(self.a_cur)
             out = [(A_MOVE, s) for s in self._alien_dests(i)]
+        elif d == D_ALIEN_PICK:
+            out = [(A_PICK, aid) for aid in self._movers()]
         elif d == D_HATCH:
             out = [(HATCH_END,)]
             top = min(self.hatch_pts, self.alien_max_strength)
-            for k, h in enumerate(HATCHES):
-                if not self.char_cnt[h]:
-                    out.extend((HATCH, s, k) for s in range(1, top + 1))
+            for k in self._hatch_spaces():
+                out.extend((HATCH, s, k) for s in range(1, top + 1))
         elif d == D_RETREAT:
             out = [(RETREAT, s) for s in self.r_opts]
         elif d == D_ALIEN_TARGET:
@@ -467,8 +495,10 @@ class ObcyState(State):
         elif op == QUEEN:
             self._queen_fight()
         elif op == NO_QUEEN:
-            self.queen_pending = False
+            self.queen_pending -= 1
             self.interrupt = 0
+        elif op == A_PICK:
+            self.a_cur = action[1]
         elif op == T_MOVE:
             self._do_transport(action[1])
         elif op == T_STAY:
@@ -490,7 +520,7 @@ class ObcyState(State):
                 if not self._start_retreat():
                     return
                 continue
-            if self.queen_pending:
+            if self.queen_pending > 0:
                 self.interrupt = D_QUEEN
                 self.current_seat = 0
                 return
@@ -508,6 +538,7 @@ class ObcyState(State):
                 return
             if st == ST_ALIENS_BEGIN:
                 self.hatch_pts = 0
+                self.hatch_first = self.next_aid
                 if self.hatching_on:
                     self.hatch_pts = int(self.rng.integers(1, self.hatch_die + 1))
                     if self._trace:
@@ -516,16 +547,12 @@ class ObcyState(State):
                 continue
             if st == ST_HATCH:
                 lim = self.alien_token_limit
-                if (
-                    self.hatch_pts > 0
-                    and (not lim or len(self.a_id) < lim)
-                    and any(not self.char_cnt[h] for h in HATCHES)
-                ):
+                if self.hatch_pts > 0 and (not lim or len(self.a_id) < lim):
                     self.current_seat = 1
                     return
                 self.stage = ST_AMOVE
                 self.move_order = tuple(self.a_id)
-                self.move_ptr = 0
+                self.a_cur = -1
                 continue
             if st == ST_AMOVE:
                 if self._next_alien_to_move():
@@ -635,11 +662,18 @@ class ObcyState(State):
 
     # == expedition: choosing a character ==
     def _can_activate(self, c: int) -> bool:
+        """Whether character ``c`` may take its actions now. A rider leaves the transporter
+        onto the vehicle's space, so it may only when no other character (4.1: never stop on
+        a character's space; the landing pad holds any number) and no ALIEN (9.2: ALIENS and
+        characters never share a space) stands there."""
         if self.c_done[c]:
             return False
         s = self.c_state[c]
-        if s == ON_BOARD or s == ABOARD:
+        if s == ON_BOARD:
             return True
+        if s == ABOARD:
+            p = self.tr_pos
+            return not self.alien_cnt[p] and (p == PAD_SPACE or not self.char_cnt[p])
         if s == TRACK:
             return self.c_track[c] == self.passage_len - 1
         return False
@@ -708,7 +742,8 @@ class ObcyState(State):
             return out
         pos = self.c_pos[c]
         pk = self.c_pk[c]
-        if pos == self.tr_pos and self.tr_fuel > 0 and not self.c_left[c]:
+        # 4.2 boarding; 3. not after firing ("it may no longer move or perform another action")
+        if pos == self.tr_pos and self.tr_fuel > 0 and not self.c_left[c] and not self.c_fired[c]:
             out.append((BOARD,))
         ap = self.c_ap[c]
         if ap <= 0:
@@ -806,27 +841,68 @@ class ObcyState(State):
                             continue
                         out.extend((SHOOT, aid, w, n) for n in range(1, top + 1))
         if I_GRENADE in pk and I_GRENADE in use:
-            gr = self.grenade_range
-            alien = self.alien_cnt
-            col = self.collapsed
-            targets = set()
-            for apos in self.a_pos:
-                targets.add(apos)
-                targets.update(NBR[apos])
-            for t in targets:
-                if t == pos or t in col:
-                    continue
+            self._grenades_legal(pos, los, out)
+
+    def _grenades_legal(self, pos: int, los: Any, out: list[Any]) -> None:
+        """5. Grenade throws that hit at least one ALIEN, each area once, as
+        ``(GRENADE, middle, end, end)``.
+
+        Thrown onto a space at most ``grenade_range`` away and in line of sight (design
+        3(c)6). In a corridor or a duct (a space with at most two neighbours) it hits that
+        space and the two adjacent to it. In a room it hits "three freely chosen adjacent
+        spaces, at least one of which lies no further than two spaces" from the thrower:
+        any connected trio of spaces (a middle and two of its neighbours) in which the
+        middle or a room-space end is within the throw.
+        """
+        gr = self.grenade_range
+        alien = self.alien_cnt
+        col = self.collapsed
+        kind = KIND
+        reach: dict[int, bool] = {}
+
+        def landing(t: int) -> bool:
+            ok = reach.get(t)
+            if ok is None:
                 inter = los.get(t)
-                if inter is None or len(inter) >= gr or not self._los_clear(inter):
-                    continue
-                nb = [n for n in NBR[t] if n not in col]
-                if len(nb) <= 2:
-                    pairs = [tuple(nb) + (-1,) * (2 - len(nb))]
-                else:
-                    pairs = [(a, b) for i, a in enumerate(nb) for b in nb[i + 1:]]
-                for a, b in pairs:
+                ok = reach[t] = (
+                    t != pos and t not in col and inter is not None and len(inter) < gr
+                    and self._los_clear(inter)
+                )
+            return ok
+
+        middles: set[int] = set()
+        for apos in self.a_pos:
+            middles.add(apos)
+            middles.update(NBR[apos])
+        seen: set[tuple[int, int, int]] = set()  # (least, greatest, sum): the trio
+        for t in sorted(middles):
+            if t == pos or t in col:
+                continue
+            nb = [n for n in NBR[t] if n not in col]
+            if len(nb) <= 2:
+                if landing(t):
+                    tri = tuple(nb) + (-1,) * (2 - len(nb))
+                    a, b = tri[0], tri[1]
                     if alien[t] or (a >= 0 and alien[a]) or (b >= 0 and alien[b]):
+                        if b >= 0:
+                            seen.add((min(t, a, b), max(t, a, b), t + a + b))
                         out.append((GRENADE, t, a, b))
+                continue
+            here = landing(t)
+            room = kind[t] == B.ROOM
+            for i, a in enumerate(nb):
+                for b in nb[i + 1:]:
+                    if not (alien[t] or alien[a] or alien[b]):
+                        continue
+                    if not (here or (room and (
+                            (kind[a] == B.ROOM and landing(a))
+                            or (kind[b] == B.ROOM and landing(b))))):
+                        continue
+                    key = (min(t, a, b), max(t, a, b), t + a + b)
+                    if key in seen:
+                        continue
+                    seen.add(key)
+                    out.append((GRENADE, t, a, b))
 
     def _can_read(self, pos: int) -> bool:
         m = READ_MISSIONS.get(pos)
@@ -979,11 +1055,9 @@ class ObcyState(State):
         if dest == PAD_SPACE and not self.queen_alive and riders:
             self._finish("expedition", "returned_to_ship")
             return
-        if self.tr_fuel <= 0:  # 4.2 the fuel ran out: everybody leaves
-            for c in riders:
-                self.c_state[c] = ON_BOARD
-                self.c_left[c] = True
-                self._char_in(dest)
+        # 4.2 when the fuel has run out the riders must leave; they leave one at a time, as
+        # they act (a character may not stop on another's space, 4.1), and the phase does
+        # not end while one of them can (see legal_actions)
 
     def _transport_dests(self) -> list[int]:
         start = self.tr_pos
@@ -1030,9 +1104,14 @@ class ObcyState(State):
         die = int(self.rng.integers(1, 7))
         side, loss, retreat = combat_result(attack, die, self.crt_offset)
         if self._trace:
+            adj = apos in NBR_SET[self.c_pos[c]]
+            loser = CHARACTER_NAMES[c] if side == ATTACKER else (
+                f"the ALIEN ({self.a_str[i]} -> {max(0, self.a_str[i] - loss)})")
             self._log(
-                f"{CHARACTER_NAMES[c]} fires {shots} at ALIEN {aid}: attack {attack:+d}, "
-                f"die {die}"
+                f"{CHARACTER_NAMES[c]} fires {shots} at the ALIEN of strength {self.a_str[i]}"
+                f"{' (x2 in a duct)' if self.duct[apos] else ''}: attack {attack:+d}, "
+                f"die {die}: "
+                + self._result_text(side, loss, retreat, loser, side == ATTACKER and not adj)
             )
         if side == DEFENDER:
             self.a_str[i] -= loss
@@ -1073,6 +1152,8 @@ class ObcyState(State):
         del self.a_pos[i]
         del self.a_str[i]
         self._count("aliens_killed")
+        if self._trace:
+            self._log(f"an ALIEN dies at {B.name(pos)}")
         if weapon < 0 or self.over:
             return
         expedition = self.stage in (ST_CHAR, ST_PICK, ST_TRANSPORT)
@@ -1088,6 +1169,8 @@ class ObcyState(State):
                 self._complete(m)
 
     def _wound(self, c: int, loss: int) -> None:
+        if self._trace:
+            self._log(f"{CHARACTER_NAMES[c]}'s strength: {max(0, self.c_str[c] - loss)}")
         self.c_str[c] -= loss
         if self.c_str[c] <= 0:
             self._kill_char(c)
@@ -1157,6 +1240,9 @@ class ObcyState(State):
             i = self.a_id.index(ident)
             best, ends = self._retreat_paths(1, self.a_pos[i], m)
             if best < m:  # 6. it cannot retreat: it dies
+                if self._trace:
+                    self._log(f"the ALIEN at {B.name(self.a_pos[i])} cannot retreat {m}: "
+                              "it dies")
                 self.rq.pop(0)
                 self._kill_alien(i, weapon)
                 return True
@@ -1166,6 +1252,8 @@ class ObcyState(State):
                 return True
             best, ends = self._retreat_paths(0, self.c_pos[ident], m)
             if best < m:  # 10. one strength point per space it cannot retreat
+                if self._trace:
+                    self._log(f"{CHARACTER_NAMES[ident]} can retreat only {best} of {m}")
                 self._wound(ident, m - best)
                 if self.c_state[ident] != ON_BOARD or self.over:
                     if self.rq and self.rq[0][:2] == (kind, ident):
@@ -1189,10 +1277,15 @@ class ObcyState(State):
         self.r_opts = ()
         if kind == 1:
             i = self.a_id.index(ident)
+            if self._trace:
+                self._log(f"the ALIEN of strength {self.a_str[i]} retreats from "
+                          f"{B.name(self.a_pos[i])} to {B.name(dest)}")
             self._alien_out(self.a_pos[i])
             self.a_pos[i] = dest
             self._alien_in(dest)
         else:
+            if self._trace:
+                self._log(f"{CHARACTER_NAMES[ident]} retreats to {B.name(dest)}")
             self._char_out(self.c_pos[ident])
             self.c_pos[ident] = dest
             self._char_in(dest)
@@ -1208,11 +1301,11 @@ class ObcyState(State):
         if self.opt.queen_variant == "tasks":
             if len(self.done) >= self.opt.queen_tasks:
                 self._queen_dies(stop_hatching=True)
-        else:
-            self.queen_pending = True
+        else:  # 8. Variant 1: a fight may be declared after each completed task
+            self.queen_pending += 1
 
     def _queen_fight(self) -> None:
-        self.queen_pending = False
+        self.queen_pending -= 1
         self.interrupt = 0
         self._count("queen_fights")
         q = int(self.rng.integers(1, 7))
@@ -1222,17 +1315,19 @@ class ObcyState(State):
         elif q == self.points:
             self._queen_dies(stop_hatching=False)
         else:
+            self._log("the ALIEN QUEEN is stronger: the expedition loses all its points")
             self.points = 0
 
     def _queen_dies(self, stop_hatching: bool) -> None:
         self.queen_alive = False
-        self.queen_pending = False
+        self.queen_pending = 0
         if stop_hatching:
             self.hatching_on = False
         self.st["queen_round"] = self.round
         self.st["queen_killed_by"] = 1 if stop_hatching else 2
         self._vstats = None
-        self._log("the ALIEN QUEEN dies")
+        self._log("the ALIEN QUEEN dies" + ("" if stop_hatching else
+                                             "; the ALIENS continue to hatch"))
         self._check_ship()
 
     def count_item(self, item: int) -> int:
@@ -1280,6 +1375,33 @@ class ObcyState(State):
                 self._count("missions_discarded")
 
     # == ALIENS phase (9., 10.) ==
+    def _hatch_spaces(self) -> list[int]:
+        """9.1 the hatching spaces (0..4) a new ALIEN may be placed on now.
+
+        Option ``hatching_held_space`` closed (design 3(c)11): not a space where a character
+        stands; option ``hatch_onto_older`` false: not a space where an ALIEN of an earlier
+        phase stands. Neither ruling may stop a whole hatching ("the hatching process takes
+        place in every phase of the ALIENS' movement", 9.1): when no space is left, the
+        older-ALIEN ruling is dropped first, then the character ruling (the new ALIENS go on
+        the held spaces, and must leave them in their movement, as with ``open``).
+        """
+        closed = self.opt.hatching_held_space == "closed"
+        older = not self.opt.hatch_onto_older
+        chars = self.char_cnt
+        old_at: set[int] = set()
+        if older:
+            first = self.hatch_first
+            for j in range(len(self.a_id)):
+                if self.a_id[j] < first:
+                    old_at.add(self.a_pos[j])
+        out = [k for k, h in enumerate(HATCHES)
+               if not (closed and chars[h]) and h not in old_at]
+        if not out and older:
+            out = [k for k, h in enumerate(HATCHES) if not (closed and chars[h])]
+        if not out:
+            out = list(range(len(HATCHES)))
+        return out
+
     def _do_hatch(self, strength: int, k: int) -> None:
         p = HATCHES[k]
         self.a_id.append(self.next_aid)
@@ -1324,27 +1446,74 @@ class ObcyState(State):
             if not nxt:
                 break
             frontier = nxt
+        if chars[start] and len(out) > 1:  # hatched on a character's space: it must leave
+            del out[0]
+        return out
+
+    def _can_move(self, i: int) -> bool:
+        """Whether ALIEN ``i`` has a move other than staying (a first step it may take)."""
+        chars = self.char_cnt
+        alien = self.alien_cnt
+        col = self.collapsed
+        for v in _ALIEN_NBR[self.a_pos[i]]:
+            if chars[v] or (col and v in col):
+                continue
+            if alien[v] and not (self.duct[v] and not self.c_adj[v]):
+                continue
+            return True
+        return False
+
+    def _movers(self) -> list[int]:
+        """9.2 the ALIENS (ids, oldest first) still to move this phase that have a move."""
+        out = []
+        a_id = self.a_id
+        for aid in self.move_order:
+            if aid in a_id and self._can_move(a_id.index(aid)):
+                out.append(aid)
         return out
 
     def _next_alien_to_move(self) -> bool:
-        """Advance to the next ALIEN with a choice; cache its legal moves."""
-        while self.move_ptr < len(self.move_order):
-            aid = self.move_order[self.move_ptr]
-            if aid in self.a_id:
-                i = self.a_id.index(aid)
-                dests = self._alien_dests(i)
-                if len(dests) > 1:
-                    self._legal = [(A_MOVE, s) for s in dests]
-                    return True
-            self.move_ptr += 1
-        return False
+        """9.2 sets no order: the ALIENS player chooses which ALIEN moves next (a decision
+        only when two or more still have a move); cache the legal actions."""
+        if self.a_cur >= 0:
+            self._legal = [(A_MOVE, s) for s in self._alien_dests(self.a_id.index(self.a_cur))]
+            return True
+        movers = self._movers()
+        if not movers:
+            return False
+        if len(movers) == 1:
+            self.a_cur = movers[0]
+        else:
+            # an ALIEN more than twice its move from every other ALIEN still to move can
+            # neither block nor be blocked by them: the order cannot matter, and it moves
+            # without a choice of order (oldest first), keeping the decisions few
+            lim = 2 * self.alien_move
+            a_id = self.a_id
+            a_pos = self.a_pos
+            rest = [a_pos[a_id.index(aid)] for aid in self.move_order if aid in a_id]
+            for aid in movers:
+                px = DIST[a_pos[a_id.index(aid)]]
+                near = 0
+                for py in rest:
+                    if px[py] <= lim:
+                        near += 1
+                if near <= 1:  # (itself)
+                    self.a_cur = aid
+                    break
+        if self.a_cur >= 0:
+            self._legal = [(A_MOVE, s) for s in self._alien_dests(self.a_id.index(self.a_cur))]
+            return True
+        self._legal = [(A_PICK, aid) for aid in movers]
+        return True
 
     def _do_alien_move(self, dest: int) -> None:
-        i = self.a_id.index(self.move_order[self.move_ptr])
+        aid = self.a_cur
+        i = self.a_id.index(aid)
         self._alien_out(self.a_pos[i])
         self.a_pos[i] = dest
         self._alien_in(dest)
-        self.move_ptr += 1
+        self.move_order = tuple(a for a in self.move_order if a != aid)
+        self.a_cur = -1
 
     def _metamorphosis(self) -> None:
         """9.3 two ALIENS on one duct space not adjacent to a character merge (cap 4)."""
@@ -1358,6 +1527,14 @@ class ObcyState(State):
             if self.duct[p] and not self.c_adj[p]:
                 j = seen.get(p)
                 if j is not None:
+                    if self._trace:
+                        tot = self.a_str[j] + self.a_str[i]
+                        lost = f" ({tot - cap} lost)" if tot > cap else ""
+                        self._log(
+                            f"metamorphosis at {B.name(p)}: ALIENS of strength "
+                            f"{self.a_str[j]} and {self.a_str[i]} become one of strength "
+                            f"{min(cap, tot)}{lost}"
+                        )
                     self.a_str[j] = min(cap, self.a_str[j] + self.a_str[i])
                     self._alien_out(p)
                     del self.a_id[i]
@@ -1374,14 +1551,18 @@ class ObcyState(State):
         self.assign = []
         self.tgt_queue = []
         cadj = self.c_adj
+        chars = self.char_cnt
         for j in range(len(self.a_id)):
             aid = self.a_id[j]
             p = self.a_pos[j]
-            if not cadj[p]:
+            if not cadj[p] and not chars[p]:
                 continue
+            # (an ALIEN that hatched on a character's space and could not leave it attacks
+            # that character too)
             near = tuple(
                 c for c in range(6)
-                if self.c_state[c] == ON_BOARD and self.c_pos[c] in NBR_SET[p]
+                if self.c_state[c] == ON_BOARD
+                and (self.c_pos[c] in NBR_SET[p] or self.c_pos[c] == p)
             )
             if len(near) == 1:
                 self.assign.append((aid, near[0]))
@@ -1393,7 +1574,11 @@ class ObcyState(State):
             return
         cpos = self.c_pos[c]
         nb = NBR_SET[cpos]
-        att = [aid for aid in ids if aid in self.a_id and self.a_pos[self.a_id.index(aid)] in nb]
+        att = [
+            aid for aid in ids
+            if aid in self.a_id
+            and (self.a_pos[self.a_id.index(aid)] in nb or self.a_pos[self.a_id.index(aid)] == cpos)
+        ]
         if not att:
             return
         total = 0
@@ -1404,8 +1589,13 @@ class ObcyState(State):
         die = int(self.rng.integers(1, 7))
         side, loss, retreat = combat_result(attack, die, self.crt_offset)
         if self._trace:
+            strs = " + ".join(str(self.a_str[self.a_id.index(aid)]) for aid in att)
+            loser = CHARACTER_NAMES[c] if side == DEFENDER else (
+                "the ALIEN" if len(att) == 1 else "each ALIEN")
             self._log(
-                f"{len(att)} ALIEN(S) attack {CHARACTER_NAMES[c]}: {attack:+d}, die {die}"
+                f"{len(att)} ALIEN(S) ({strs}) attack {CHARACTER_NAMES[c]} "
+                f"({self.c_str[c]}): attack {attack:+d}, die {die}: "
+                + self._result_text(side, loss, retreat, loser, False)
             )
         if side == DEFENDER:
             self._wound(c, loss)
@@ -1443,7 +1633,8 @@ class ObcyState(State):
         s.kills_phase = self.kills_phase
         s.limits = self.limits
         s.move_order = self.move_order
-        s.move_ptr = self.move_ptr
+        s.a_cur = self.a_cur
+        s.hatch_first = self.hatch_first
         s.next_aid = self.next_aid
         s.over = self.over
         s.points = self.points
@@ -1507,15 +1698,16 @@ class ObcyState(State):
         return (
             self.c_max, self.tr_pos, self.tr_fuel, self.tr_moved, self.collapsed,
             tuple(self.open) if exp else (), len(self.open), len(self.deck), tuple(self.done),
-            tuple(self.discarded), self.points, self.queen_alive, self.hatching_on,
+            tuple(self.discarded) if exp else (), len(self.discarded), self.points,
+            self.queen_alive, self.hatching_on,
             self.kills_phase, self.shot_at, self.opt,
         )
 
     def view(self, seat: int) -> ObcyView:
         exp = seat == 0
         alien = -1
-        if self.stage == ST_AMOVE and self.move_ptr < len(self.move_order):
-            alien = self.move_order[self.move_ptr]
+        if self.stage == ST_AMOVE:
+            alien = self.a_cur
         elif self.stage == ST_ATARGET and self.tgt_queue:
             alien = self.tgt_queue[0][0]
         retreat = self.rq[0][:3] if self.interrupt == D_RETREAT else ()
@@ -1554,14 +1746,16 @@ class ObcyState(State):
         ) = vc
         (
             v.c_max, v.tr_pos, v.tr_fuel, v.tr_moved, v.collapsed, v.open_missions, v.n_open,
-            v.deck_left, v.done_missions, v.discarded, v.points, v.queen_alive, v.hatching_on,
+            v.deck_left, v.done_missions, v.discarded, v.n_discarded, v.points, v.queen_alive,
+            v.hatching_on,
             v.kills_phase, v.shot_at, v.options,
         ) = rest
         v.a_pos = tuple(self.a_pos)
         v.hatch_pts = self.hatch_pts
         v.machine = (
             self.stage, self.interrupt, self.queen_pending, self.move_order,
-            self.move_ptr, tuple(self.tgt_queue), tuple(self.assign), tuple(self.groups),
+            self.a_cur, self.hatch_first, tuple(self.tgt_queue), tuple(self.assign),
+            tuple(self.groups),
             tuple(self.rq), self.r_opts, self.next_aid, self.over, self.winner,
             self.end_reason,
         )

@@ -66,6 +66,13 @@ def action_text(state: ObcyState, action: Any) -> str:
         return "no more ALIENS hatch this phase"
     if op == A.A_MOVE:
         return f"the ALIEN moves to {B.name(action[1])}"
+    if op == A.A_PICK:
+        aid = action[1]
+        if aid in state.a_id:
+            i = state.a_id.index(aid)
+            return (f"the ALIEN of strength {state.a_str[i]} at {B.name(state.a_pos[i])} "
+                    "moves next")
+        return "an ALIEN moves next"
     if op == A.A_TARGET:
         return f"the ALIEN attacks {CHARACTER_NAMES[action[1]].upper()}"
     return repr(action)
