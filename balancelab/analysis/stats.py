@@ -10,14 +10,18 @@ Everything here works on counts or 0/1 arrays (numpy), so it serves any game. Me
                                  the pooled two-proportion z-test p-value.
 :func:`diff_paired`              difference of two proportions measured on the same games (common
                                  random numbers): Newcombe's paired hybrid score interval (Newcombe
-                                 1998, *Stat Med* 17:2635, method 10) and McNemar's exact
-                                 (conditional binomial) p-value.
+                                 1998, *Stat Med* 17:2635, method 10, with its corrected phi,
+                                 :func:`newcombe_phi`; vectorised: :func:`paired_interval`) and
+                                 McNemar's exact (conditional binomial) p-value.
+:func:`interval_at`              a difference's interval at another level (Holm's and TOST's
+                                 levels, :mod:`balancelab.analysis.verdicts`).
 :func:`holm`                     Holm's step-down adjustment of p-values (Holm 1979).
 :func:`confidence_sequence`      an anytime-valid confidence sequence for a Bernoulli rate: Robbins'
                                  beta-binomial mixture martingales (Robbins 1970; Howard, Ramdas,
                                  McAuliffe & Sekhon 2021, *Ann Stat* 49:1055, sec. 3), inverted
                                  with Ville's inequality. Valid at every sample size at once, so a
-                                 run may stop as soon as it is narrow enough.
+                                 run may stop on anything it shows (``--decide``); any
+                                 0 <= k <= n <= 10⁹.
 :func:`summarize`                mean, sd, median, p95 of a numeric column.
 ==============================  ====================================================================
 
