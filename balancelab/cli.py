@@ -500,7 +500,7 @@ def report(
     console.print(f"Markdown: {paths.markdown}\nHTML: {paths.html}")
 
 
-@app.command(short_help="Compare runs: change in win rates, 95% intervals, verdicts.")
+@app.command(short_help="Compare runs: change in win rates and measures, with verdicts.")
 @domain_errors
 def compare(
     runs: Annotated[list[Path], typer.Argument(help="Two or more run folders; the first is "
@@ -509,8 +509,10 @@ def compare(
         Path | None, typer.Option(help="Where to write the report (default: <first>/compare).")
     ] = None,
 ) -> None:
-    """Compare runs against the first: each side's change in win rate with a 95% interval
-    (paired when the runs share seeds), Holm-corrected p-values, and a verdict.
+    """Compare runs against the first: each side's or seat's change in win rate (paired on
+    the games both runs played from the same seed, whatever their sizes), one family with
+    the three verdicts (raises / lowers, equivalent within the game's margin, inconclusive),
+    and the correlation and games pairing saved.
 
     Example: balancelab simulate iss --players 4 --out runs/base, then the same with
     --remove-shuttles --out runs/removed, then balancelab compare runs/base runs/removed
