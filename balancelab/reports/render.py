@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import polars as pl
 
 from balancelab import analysis
@@ -394,10 +395,13 @@ def pairing_sentence(comp: pl.DataFrame) -> str:
     left = int(paired["games_left_out"].max() or 0)  # type: ignore[arg-type]
     tail = (f" Pairing used the games both runs played; up to {left:,} games of the larger "
             "run were left out." if left else "")
-    return (f"Pairing (the same seeds on both sides): the two outcomes correlate at "
-            f"{r.min():+.2f} to {r.max():+.2f}, so pairing needed {100 * g.min():.0f}–"
-            f"{100 * g.max():.0f}% fewer games than independent samples for the same "
-            f"precision.{tail}")
+    med = float(np.median(g))
+    spread = (f" (from {100 * g.min():+.0f}% to {100 * g.max():+.0f}%)" if paired.height > 1
+              else "")
+    return (f"Pairing (the same seeds on both sides): the two outcomes correlate at r = "
+            f"{float(np.median(r)):+.2f} (median; {r.min():+.2f} to {r.max():+.2f}), so "
+            f"pairing needed {abs(100 * med):.0f}% {'fewer' if med >= 0 else 'more'} games "
+            f"than independent samples for the same precision{spread}.{tail}")
 
 
 def _and_words(items: list[str]) -> str:

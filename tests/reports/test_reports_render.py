@@ -217,5 +217,5 @@ def test_compare_reports_the_measures_a_rule_change_moves(tmp_path: Path):
     assert "lowers mean turns" in rep.headline
     assert "**Differences in measures**" in rep.markdown.read_text()
     # each comparison report says what pairing saved
-    assert "Pairing (the same seeds on both sides): the two outcomes correlate at" in \
+    assert "Pairing (the same seeds on both sides): the two outcomes correlate at r =" in \
         rep.headline and "fewer games than independent samples" in rep.headline
