@@ -652,7 +652,7 @@ def short_answer(st: Study, vt: pl.DataFrame, pname: str, path: Path) -> str:
     order = list(dict.fromkeys(change for change, _, _ in groups))
     for (change, word, whos), ctxs in sorted(groups.items(),
                                              key=lambda kv: order.index(kv[0][0])):
-        thing = (f"{_and([w + chr(39) + 's' for w in whos])} win "
+        thing = (f"{_and([render.possessive(w) for w in whos])} win "
                  f"{'rate' if len(whos) == 1 else 'rates'}")
         parts.append(("" if change == last else change + " ") + _clause(
             word, thing, _where(ctxs), gneed[(change, word, whos)] or None))

@@ -278,7 +278,7 @@ def comparison_table(comp: pl.DataFrame, game: str) -> pl.DataFrame:
         "verdict": [verdict_word(r["verdict"], None, r["margin"]) for r in rows],
         "games to decide": [f"{r['games_to_decide']:,}" if r.get("games_to_decide") else "–"
                             for r in rows],
-        **({f"{hooks.word(game, rows[0]['other'])}'s change": [
+        **({f"{possessive(hooks.word(game, rows[0]['other']))} change": [
             f"{100 * r['other_diff']:+.1f} points" if r.get("other_diff") is not None
             and not math.isnan(r["other_diff"]) else "–" for r in rows]} if team else {}),
         "paired (correlation, games saved)": [
@@ -314,6 +314,11 @@ def _wilson_text(rate: float, n: int) -> str:
     return interval(float(lo), float(hi))
 
 
+def possessive(name: str) -> str:
+    """``HAL's``, ``the ALIENS'``."""
+    return name + ("'" if name.endswith(("s", "S")) else "'s")
+
+
 def _verdict_clause(r: dict[str, Any], thing: str, before: str, after: str, diff: str,
                     unit: str = "points") -> str:
     """``raises HAL's win rate from 97.1% to 98.5% (+1.4 points [+0.5, +2.3], 98.3%)`` and
@@ -336,7 +341,7 @@ def comparison_sentence(r: dict[str, Any], game: str) -> str:
         change = f"Run {r['value_b']} against {r['value_a']} ({r['context']})"
     else:
         change = f"{r['option']} {r['value_a']} → {r['value_b']}"
-    clause = _verdict_clause(r, f"{who}'s win rate", pct(r["rate_a"]), pct(r["rate_b"]),
+    clause = _verdict_clause(r, f"{possessive(who)} win rate", pct(r["rate_a"]), pct(r["rate_b"]),
                              points(r["diff"], r["lo"], r["hi"]))
     pair = "paired" if r["paired"] else "unpaired"
     body = f"{change} {clause}; {pair}."
@@ -366,10 +371,10 @@ def family_sentence(comp: pl.DataFrame, game: str, what: str = "win rate") -> li
             sub.columns else []
         text = f"Family {fam}: {n} change{'s' if n != 1 else ''}"
         if who:
-            text += f" of {_and_words(who)}'s {what}"
+            text += f" of {possessive(_and_words(who))} {what}"
         if "other" in sub.columns and sub["other"][0]:
             dc = float(sub["draws_capped"].max() or 0.0)  # type: ignore[arg-type]
-            text += (f" ({hooks.word(game, sub['other'][0])}'s change mirrors it"
+            text += (f" ({possessive(hooks.word(game, sub['other'][0]))} change mirrors it"
                      + (f", apart from draws and capped games, up to {pct(dc)} of games)"
                         if dc > 0 else " exactly: no draws or capped games)"))
         text += ", with Holm's correction and the equivalence tests across them"
