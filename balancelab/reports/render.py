@@ -413,6 +413,13 @@ def _and_words(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
+def seat_word(verdict: str, margin: float) -> str:
+    """A seat's verdict against its fair share: ``above its fair share``, ``below …``,
+    ``equal to it within ±2.5 points``, ``inconclusive``."""
+    return {"raises": "above its fair share", "lowers": "below its fair share",
+            "equivalent": f"equal to it within {margin_text(margin)}"}.get(verdict, verdict)
+
+
 def seat_sentences(sb: pl.DataFrame) -> list[str]:
     """Per variant, the test of equal seats in words."""
     out = []
@@ -426,7 +433,7 @@ def seat_sentences(sb: pl.DataFrame) -> list[str]:
                 "inconclusive": "equal seats can be neither confirmed nor ruled out"}
         parts = []
         for r in seats:
-            w = verdict_word(r["verdict"], None, r["margin"])
+            w = seat_word(r["verdict"], r["margin"])
             parts.append(f"{r['contender']} {pct(r['rate'])} ({100 * r['diff']:+.1f} points "
                          f"[{100 * r['lo']:+.1f}, {100 * r['hi']:+.1f}], {w})")
         out.append(f"Seats at {head['variant_label']}: {word[head['verdict']]} (chi-square p "
@@ -451,7 +458,7 @@ def seat_table(sb: pl.DataFrame) -> pl.DataFrame:
                            for r in rows],
         "p": [pvalue(r["p_value"]) for r in rows],
         "verdict": [r["verdict"] if r["contender"] == "all seats" else
-                    verdict_word(r["verdict"], None, r["margin"]) for r in rows],
+                    seat_word(r["verdict"], r["margin"]) for r in rows],
     })
 
 
