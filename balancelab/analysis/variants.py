@@ -6,7 +6,7 @@ two runs with the same seed, whatever their sizes (a 1,000-game and a 2,000-game
 on their first 1,000 games; the rest of the larger is left out). Otherwise the comparison is
 unpaired. Pairing helps as much as the two outcomes correlate: the games it saves against
 independent samples are ``2 cov / (var_a + var_b)``, reported with each change
-(``correlation``, ``games_saved``); measured on the built-in games it is 1.5–22%, not a
+(``correlation``, ``games_saved``); measured on the built-in games it is 1.5–16%, not a
 multiple.
 
 Each question is one family of changes (see :mod:`balancelab.analysis.verdicts`): the focus
