@@ -299,6 +299,7 @@ def sweep(
         facts["decide"] = True
     rounds: list[dict[str, Any]] = []
     if rule is None and not (force or resume) and runner.holds_finished(config, path):
+        _write_study(path, facts)  # the question (focus, pairs, margin) may be asked anew
         return SweepResult(path, config.games, rounds, reused=True)
     first = True
     target = precision if precision is not None else precision_diff
