@@ -160,6 +160,11 @@ def test_precision_rounds_extend_the_run(tmp_path: Path):
     st = analysis.precision_status(path)  # the printed Wilson intervals
     assert st["half_width"].max() <= 0.04 and set(st["method"]) == {"Wilson score"}
     assert analysis.games_frame(path).height == 2 * res.games
+    from balancelab.reports.render import build_run_report
+
+    head = " ".join(build_run_report(path).headline)
+    assert "95% Wilson interval was within" in head and "keep their level" in head
+    assert "would not be valid" not in head
     shutil.rmtree(path)
 
 
@@ -261,3 +266,4 @@ def test_a_study_opens_with_a_short_answer(tmp_path: Path):
     assert "players: 1→2" not in run_md and "players 1 → 2" not in run_md
     assert "Family remove_shuttles (neighbouring settings): 10 changes" in run_md
     assert "Family remove_shuttles measures (neighbouring settings): 20 changes" in run_md
+    assert "At 30 games per setting the smallest change it detects with 80% power" in run_md
