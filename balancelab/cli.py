@@ -500,41 +500,6 @@ def report(
     console.print(f"Markdown: {paths.markdown}\nHTML: {paths.html}")
 
 
-@app.command(short_help="Compare runs: change in win rates and measures, with verdicts.")
-@domain_errors
-def compare(
-    runs: Annotated[list[Path], typer.Argument(help="Two or more run folders; the first is "
-                                                    "the baseline.")],
-    out: Annotated[
-        Path | None, typer.Option(help="Where to write the report (default: <first>/compare).")
-    ] = None,
-) -> None:
-    """Compare runs against the first: each side's or seat's change in win rate (paired on
-    the games both runs played from the same seed, whatever their sizes), one family with
-    the three verdicts (raises / lowers, equivalent within the game's margin, inconclusive),
-    and the correlation and games pairing saved.
-
-    Example: balancelab simulate iss --players 4 --out runs/base, then the same with
-    --remove-shuttles --out runs/removed, then balancelab compare runs/base runs/removed
-    """
-    from balancelab.studies import compare as do_compare
-
-    paths = do_compare(runs, out)
-    console.print(paths.headline, highlight=False, markup=False)
-    console.print(f"Markdown: {paths.markdown}\nHTML: {paths.html}")
-
-
-def _study_progress(quiet: bool) -> Any:
-    """A progress bar and a callback for runs that grow in rounds."""
-    bar = _progress_bar(quiet)
-    task = bar.add_task("games", total=None)
-
-    def progress(done: int, total: int) -> None:
-        bar.update(task, completed=done, total=total)
-
-    return bar, progress
-
-
 PrecisionDiff = Annotated[float | None, typer.Option(
     help="Play in rounds until every change of the question (each step "
     "of the focus option) has its interval, at the level Holm's correction may print it at, "
@@ -553,6 +518,42 @@ Margin = Annotated[float | None, typer.Option(
 Pairs = Annotated[str | None, typer.Option(
     help="Compare the focus option's neighbouring settings (adjacent, the "
     "default) or every pair of settings (all).")]
+
+
+@app.command(short_help="Compare runs: change in win rates and measures, with verdicts.")
+@domain_errors
+def compare(
+    runs: Annotated[list[Path], typer.Argument(help="Two or more run folders; the first is "
+                                                    "the baseline.")],
+    out: Annotated[
+        Path | None, typer.Option(help="Where to write the report (default: <first>/compare).")
+    ] = None,
+    margin: Margin = None,
+) -> None:
+    """Compare runs against the first: each side's or seat's change in win rate (paired on
+    the games both runs played from the same seed, whatever their sizes), one family with
+    the three verdicts (raises / lowers, equivalent within the game's margin, inconclusive),
+    and the correlation and games pairing saved.
+
+    Example: balancelab simulate iss --players 4 --out runs/base, then the same with
+    --remove-shuttles --out runs/removed, then balancelab compare runs/base runs/removed
+    """
+    from balancelab.studies import compare as do_compare
+
+    paths = do_compare(runs, out, margin)
+    console.print(paths.headline, highlight=False, markup=False)
+    console.print(f"Markdown: {paths.markdown}\nHTML: {paths.html}")
+
+
+def _study_progress(quiet: bool) -> Any:
+    """A progress bar and a callback for runs that grow in rounds."""
+    bar = _progress_bar(quiet)
+    task = bar.add_task("games", total=None)
+
+    def progress(done: int, total: int) -> None:
+        bar.update(task, completed=done, total=total)
+
+    return bar, progress
 
 
 def _print_plan(game: str, grid: dict[str, Any], change: float, base: dict[str, Any],

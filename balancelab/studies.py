@@ -434,15 +434,25 @@ def _write_study(path: Path, facts: dict[str, Any]) -> None:
 # -- compare -------------------------------------------------------------------------------------
 
 
-def compare(runs: Sequence[Path], out: Path | None = None) -> render.ReportPaths:
+def compare(runs: Sequence[Path], out: Path | None = None, margin: float | None = None
+            ) -> render.ReportPaths:
     """Compare two or more runs against the first and write the comparison report.
 
+    Args:
+        runs: run folders, the first the baseline.
+        out: the report folder (default ``<first>/compare``).
+        margin: equivalence margin in win-rate units (default: the game's).
+
     Raises:
-        ValueError: fewer than two runs or runs of different games. RunError: not a run.
+        ValueError: fewer than two runs, runs of different games, or a margin outside
+            (0, 1). RunError: not a run.
     """
     if len(runs) < 2:
         raise ValueError("compare needs at least two run folders")
-    return render.write_report([Path(r) for r in runs], out)
+    if margin is not None and not 0 < margin < 1:
+        raise ValueError(f"--margin is in win-rate units in (0, 1): 0.02 means ±2 "
+                         f"percentage points; got {margin}")
+    return render.write_report([Path(r) for r in runs], out, margin=margin)
 
 
 # -- studies -------------------------------------------------------------------------------------

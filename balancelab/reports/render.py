@@ -859,7 +859,7 @@ def write(report: Report, out: Path) -> ReportPaths:
 
 
 def write_report(run_dirs: list[Path] | Path, out: Path | None = None,
-                 level: float = stats.LEVEL) -> ReportPaths:
+                 level: float = stats.LEVEL, margin: float | None = None) -> ReportPaths:
     """Report one run (or compare several) and write it.
 
     Args:
@@ -868,6 +868,7 @@ def write_report(run_dirs: list[Path] | Path, out: Path | None = None,
         out: output folder (default ``<first run>/report`` for one run,
             ``<first run>/compare`` for several).
         level: confidence level.
+        margin: equivalence margin of a comparison report (default: the game's).
 
     Raises:
         RunError: a folder that is not a run, or a run with no games.
@@ -878,11 +879,12 @@ def write_report(run_dirs: list[Path] | Path, out: Path | None = None,
     if len(dirs) == 1:
         rep = build_run_report(dirs[0], level)
         return write(rep, out or dirs[0] / "report")
-    rep = build_compare_report(dirs, level)
+    rep = build_compare_report(dirs, level, margin)
     return write(rep, out or dirs[0] / "compare")
 
 
-def build_compare_report(dirs: list[Path], level: float = stats.LEVEL) -> Report:
+def build_compare_report(dirs: list[Path], level: float = stats.LEVEL,
+                         margin: float | None = None) -> Report:
     """A report comparing runs against the first (paired where they share seeds).
 
     Raises:
@@ -894,7 +896,7 @@ def build_compare_report(dirs: list[Path], level: float = stats.LEVEL) -> Report
         names = [str(d) for d in dirs]
     frames = [analysis.games_frame(d) for d in dirs]
     game = str(manifests[0]["game"])
-    comp = analysis.compare_runs(frames, names, level)
+    comp = analysis.compare_runs(frames, names, level, margin)
     mc = analysis.compare_run_measures(frames, names, level=level)
     headline = [comparison_sentence(r, game) for r in comp.iter_rows(named=True)]
     moved: dict[tuple[str, str], list[str]] = {}
