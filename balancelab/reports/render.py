@@ -377,7 +377,10 @@ def family_sentence(comp: pl.DataFrame, game: str, what: str = "win rate") -> li
             text += (f" ({possessive(hooks.word(game, sub['other'][0]))} change mirrors it"
                      + (f", apart from draws and capped games, up to {pct(dc)} of games)"
                         if dc > 0 else " exactly: no draws or capped games)"))
-        text += ", with Holm's correction and the equivalence tests across them"
+        if "method" in sub.columns and sub["method"][0] == analysis.verdicts.SEQUENTIAL_METHOD:
+            text += ", with Bonferroni's correction across them (anytime-valid intervals)"
+        else:
+            text += ", with Holm's correction and the equivalence tests across them"
         if "detectable" in sub.columns:
             det = [x for x in sub["detectable"].to_list() if x is not None
                    and not math.isnan(x)]
