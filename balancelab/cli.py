@@ -511,7 +511,27 @@ def report(
     console.print(f"Markdown: {paths.markdown}\nHTML: {paths.html}")
 
 
-@app.command(short_help="Compare runs: change in win rates, 95% intervals, verdicts.")
+PrecisionDiff = Annotated[float | None, typer.Option(
+    help="Play in rounds until every change of the question (each step "
+    "of the focus option) has its interval, at the level Holm's correction may print it at, "
+    "within ±E (0.01 = ±1 percentage point).")]
+Decide = Annotated[bool, typer.Option(
+    help="Play in rounds until every change of the question is decided (raises, "
+    "lowers or equivalent within ±margin) by anytime-valid intervals on the paired games, "
+    "valid however often the run looks.")]
+Detect = Annotated[float | None, typer.Option(
+    help="Before playing, print the games per setting needed to detect a change "
+    "of D in win rate (0.01 = 1 percentage point) with 80% power under the question's "
+    "correction; without --games, print only.")]
+Margin = Annotated[float | None, typer.Option(
+    help="Equivalence margin in win-rate units (0.02 = ±2 percentage points); "
+    "default per game: odyssey 0.02, iss and obcy 0.025.")]
+Pairs = Annotated[str | None, typer.Option(
+    help="Compare the focus option's neighbouring settings (adjacent, the "
+    "default) or every pair of settings (all).")]
+
+
+@app.command(short_help="Compare runs: change in win rates and measures, with verdicts.")
 @domain_errors
 def compare(
     runs: Annotated[list[Path], typer.Argument(help="Two or more run folders; the first is "
@@ -519,16 +539,19 @@ def compare(
     out: Annotated[
         Path | None, typer.Option(help="Where to write the report (default: <first>/compare).")
     ] = None,
+    margin: Margin = None,
 ) -> None:
-    """Compare runs against the first: each side's change in win rate with a 95% interval
-    (paired when the runs share seeds), Holm-corrected p-values, and a verdict.
+    """Compare runs against the first: each side's or seat's change in win rate (paired on
+    the games both runs played from the same seed, whatever their sizes), one family with
+    the three verdicts (raises / lowers, equivalent within the game's margin, inconclusive),
+    and the correlation and games pairing saved.
 
     Example: balancelab simulate iss --players 4 --out runs/base, then the same with
     --remove-shuttles --out runs/removed, then balancelab compare runs/base runs/removed
     """
     from balancelab.studies import compare as do_compare
 
-    paths = do_compare(runs, out)
+    paths = do_compare(runs, out, margin)
     console.print(paths.headline, highlight=False, markup=False)
     console.print(f"Markdown: {paths.markdown}\nHTML: {paths.html}")
 
@@ -542,6 +565,20 @@ def _study_progress(quiet: bool) -> Any:
         bar.update(task, completed=done, total=total)
 
     return bar, progress
+
+
+def _print_plan(game: str, grid: dict[str, Any], change: float, base: dict[str, Any],
+                focus: str | None, pairs: str | None) -> None:
+    """The --detect plan: games per setting for each question, in words."""
+    from balancelab import studies
+
+    for q in studies.plan(game, grid, change, base=base, focus=focus, pairs=pairs):
+        console.print(
+            f"To detect a change of {100 * change:.1f} points in win rate with 80% power "
+            f"among the {q['family_size']} changes of {q['option']} (Holm, 95%): about "
+            f"{q['games']:,} games per setting (assuming win rates near 50% and no gain "
+            f"from pairing; about {q['games_at_10']:,} at rates near 10% or 90%).",
+            highlight=False, markup=False)
 
 
 @app.command(context_settings=GAME_OPTION_CONTEXT,
@@ -562,13 +599,23 @@ def sweep(
     ] = None,
     precision: Annotated[
         float | None,
-        typer.Option(help="Play in rounds until every variant's anytime-valid 95% interval "
-                     "is within ±E, in win-rate units (0.01 = ±1 percentage point)."),
+        typer.Option(help="Play in rounds until every win rate's 95% Wilson interval (the "
+                     "ones the report prints) is within ±E, in win-rate units (0.01 = ±1 "
+                     "percentage point)."),
     ] = None,
     max_games: Annotated[
-        int | None, typer.Option(min=1, help="Most games per variant a --precision run may "
-                                 "play (default 200,000).")
+        int | None, typer.Option(min=1, help="Most games per variant a --precision, "
+                                 "--precision-diff or --decide run may play (default "
+                                 "200,000).")
     ] = None,
+    precision_diff: PrecisionDiff = None,
+    decide: Decide = False,
+    detect: Detect = None,
+    focus: Annotated[str | None, typer.Option(
+        help="The --grid option whose steps are the question (default: each --grid option "
+        "is its own question).")] = None,
+    pairs: Pairs = None,
+    margin: Margin = None,
     seed: Annotated[int, typer.Option(min=0, help="Run seed.")] = 0,
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Workers; -1 = all cores.")] = -1,
     policy: Annotated[
@@ -600,13 +647,19 @@ def sweep(
     parsed = studies.parse_grid(grid)
     pols = parse_policies(policy or [])
     variants = studies.grid_variants(g, parsed, base)
-    studies.check_sizes(games, precision, max_games)
+    studies.check_sizes(games, precision, max_games, precision_diff, decide)
+    if detect is not None:
+        _print_plan(game, parsed, detect, base, focus, pairs)
+        if games is None:
+            return
     path = out or Path("runs") / RunConfig(game, variants, pols, seed, 1).default_run_name()
     bar, progress = _study_progress(quiet)
     with bar:
         res = studies.sweep(game, parsed, path, base=base, policies=pols, seed=seed,
-                            games=games, precision=precision, max_games=max_games, jobs=jobs,
-                            force=force, resume=resume, progress=progress)
+                            games=games, precision=precision, precision_diff=precision_diff,
+                            decide=decide, focus=focus, pairs=pairs, margin=margin,
+                            max_games=max_games, jobs=jobs, force=force, resume=resume,
+                            progress=progress)
     if res.interrupted:
         err.print(f"[yellow]interrupted:[/] finished chunks kept in {path}; continue with "
                   "the same command and --resume")
@@ -615,8 +668,9 @@ def sweep(
         err.print(f"{path} already holds these {res.games:,} games per variant (same grid, "
                   "options, policies and seed); showing them. Pass --force to play them again.")
     for r in res.rounds:
-        err.print(f"{r['games']:,} games per variant: widest anytime-valid ±"
-                  f"{100 * r['max_half_width']:.2f} percentage points")
+        err.print(f"{r['games']:,} games per variant: widest interval ±"
+                  f"{100 * r['max_half_width']:.2f} percentage points"
+                  + (" (decided)" if decide and r.get("reached") else ""))
     paths = write_report([path])
     console.print(paths.headline, highlight=False, markup=False)
     console.print(f"Run: {path}\nMarkdown: {paths.markdown}\nHTML: {paths.html}")
@@ -632,12 +686,18 @@ def study(
                                  help="Games per variant (default 2000).")
     ] = None,
     precision: Annotated[
-        float | None, typer.Option(help="Play until every anytime-valid 95% interval is "
-                                   "within ±E (0.01 = ±1 percentage point) instead of a "
+        float | None, typer.Option(help="Play until every win rate's 95% Wilson interval "
+                                   "is within ±E (0.01 = ±1 percentage point) instead of a "
                                    "fixed --games.")
     ] = None,
     max_games: Annotated[int | None, typer.Option(
-        min=1, help="Cap per variant for --precision (default 200,000).")] = None,
+        min=1, help="Cap per variant for --precision, --precision-diff or --decide (default "
+        "200,000).")] = None,
+    precision_diff: PrecisionDiff = None,
+    decide: Decide = False,
+    detect: Detect = None,
+    pairs: Pairs = None,
+    margin: Margin = None,
     policies: Annotated[
         list[str] | None,
         typer.Option("--policies", help="A policy pairing SIDE=POLICY;SIDE=POLICY "
@@ -665,14 +725,20 @@ def study(
 
     if jobs == 0 or jobs < -1:
         raise ValueError(f"--jobs must be -1 (all cores) or at least 1; got {jobs}")
-    studies.check_study(name)
-    studies.check_sizes(games, precision, max_games)
+    st, _ = studies.check_study(name)
+    studies.check_sizes(games, precision, max_games, precision_diff, decide)
+    fixed = parse_game_args([], set_ or [])
+    if detect is not None:
+        _print_plan(st.game, st.grid, detect, {**st.base, **fixed}, st.focus, pairs)
+        if games is None:
+            return
     bar, progress = _study_progress(quiet)
     with bar:
         res = studies.run_study(name, out, policies=policies or [], seed=seed, games=games,
-                                precision=precision, max_games=max_games, jobs=jobs,
-                                force=force, resume=resume, progress=progress,
-                                fixed=parse_game_args([], set_ or []))
+                                precision=precision, precision_diff=precision_diff,
+                                decide=decide, pairs=pairs, margin=margin,
+                                max_games=max_games, jobs=jobs, force=force, resume=resume,
+                                progress=progress, fixed=fixed)
     if res.interrupted:
         err.print(f"[yellow]interrupted:[/] finished chunks kept in {res.path}; continue "
                   "with the same command and --resume")

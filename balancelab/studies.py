@@ -2,10 +2,14 @@
 
 * :func:`sweep` plays every combination of the grid options in ONE run (one variant each; the
   runner partitions by variant and plays game *i* of every variant from the same seed, so
-  differences between variants are paired). With ``precision`` it plays in rounds, extending
-  the run (``runner.run(..., resume=True)``) until every variant's anytime-valid 95% interval
-  (:func:`balancelab.analysis.stats.confidence_sequence`) is within ±``precision``; the rounds
-  are recorded in ``<run>/study.json`` and shown in the report.
+  differences between variants are paired). It can play in rounds, extending the run
+  (``runner.run(..., resume=True)``) until a stopping rule holds: ``precision`` (every
+  printed 95% Wilson interval within ±E: a width-only rule, so the intervals keep their
+  level), ``precision_diff`` (every change of the question within ±E at the level Holm may
+  print it at) or ``decide`` (every change decided — raises, lowers or equivalent — by
+  anytime-valid intervals, :func:`balancelab.analysis.verdicts.sequential_paired`). The
+  rounds are recorded in ``<run>/study.json`` and shown in the report.
+* :func:`plan` gives the games per setting a question needs to detect a change (``--detect``).
 * :func:`compare` reports two or more runs against the first.
 * :func:`run_study` runs a named study (:data:`STUDIES`) once per policy pairing, writes each
   pairing's run and report, and a study report with the verdicts side by side.
@@ -211,6 +215,10 @@ def _next_games(n: int, half_width: float, target: float, chunk: int, cap: int) 
     return min(max(want, n + chunk), cap)
 
 
+#: Growth of a ``decide`` run per round (anytime-valid: any schedule keeps it valid).
+DECIDE_GROWTH = 1.5
+
+
 def sweep(
     game: str,
     grid: Mapping[str, Sequence[Any]],
@@ -221,6 +229,11 @@ def sweep(
     seed: int = 0,
     games: int | None = None,
     precision: float | None = None,
+    precision_diff: float | None = None,
+    decide: bool = False,
+    focus: str | None = None,
+    pairs: str | None = None,
+    margin: float | None = None,
     max_games: int | None = None,
     jobs: int = -1,
     backend: str = "loky",
@@ -240,12 +253,19 @@ def sweep(
         base: options fixed for every variant.
         policies: side/seat → policy spec.
         seed: run seed.
-        games: games per variant (fixed-size mode; the first round's size with ``precision``).
+        games: games per variant (fixed-size mode; the first round's size with a stopping
+            rule).
         precision: target half-width E (e.g. 0.01): extend the run in rounds until every
-            variant's anytime-valid 95% interval of every side's / seat's win rate is within
-            ±E, or ``max_games`` is reached.
-        max_games: the most games per variant a precision run may play (default
-            :data:`PRECISION_MAX`); only with ``precision``.
+            variant's 95% Wilson interval of every side's / seat's win rate is within ±E
+            (the intervals the report prints; a width-only rule keeps their level).
+        precision_diff: target half-width E for the question's changes: extend until each
+            change's interval, at the Bonferroni level of its family, is within ±E.
+        decide: extend until every change of the question is decided by anytime-valid
+            intervals (raises, lowers or equivalent within ±margin).
+        focus, pairs, margin: the question (see
+            :func:`balancelab.analysis.compare_variants`), recorded for the report.
+        max_games: the most games per variant a growing run may play (default
+            :data:`PRECISION_MAX`); only with a stopping rule.
         jobs, backend, rotate, chunk_games, force, resume: as for :func:`runner.run`.
         progress: called with (games written, total) after each chunk.
         study: extra facts recorded in ``<run>/study.json``.
@@ -254,59 +274,154 @@ def sweep(
         A :class:`SweepResult`.
 
     Raises:
-        StudyError: the engine is missing, or ``max_games`` without ``precision`` or below
-            ``games``. OptionError / PolicyError / RunError: bad input.
+        StudyError: the engine is missing, two stopping rules, or ``max_games`` without a
+            stopping rule or below ``games``. OptionError / PolicyError / RunError / ValueError:
+            bad input.
     """
-    cap = check_sizes(games, precision, max_games)
+    rule = _rule(precision, precision_diff, decide)
+    cap = check_sizes(games, precision, max_games, precision_diff, decide)
     g = load_game(game)
     variants = grid_variants(g, grid, base)
-    n = games if games is not None else (PRECISION_START if precision else 1000)
+    if focus is not None and focus not in grid:
+        raise ValueError(f"--focus {focus!r} is not a --grid option; grid: {', '.join(grid)}")
+    if margin is not None and not 0 < margin < 1:
+        raise ValueError(f"--margin is in win-rate units in (0, 1): 0.02 means ±2 "
+                         f"percentage points; got {margin}")
+    n = games if games is not None else (PRECISION_START if rule else 1000)
     config = runner.RunConfig(game, variants, dict(policies or {}), seed, n, rotate, chunk_games)
     path = Path(path)
     facts = dict(study or {})
     facts["grid"] = {k: [str(v) for v in vs] for k, vs in grid.items()}
+    for k, v in (("focus", focus), ("pairs", pairs), ("margin", margin)):
+        if v is not None:
+            facts[k] = v
+    if decide:
+        facts["decide"] = True
     rounds: list[dict[str, Any]] = []
-    if precision is None and not (force or resume) and runner.holds_finished(config, path):
+    if rule is None and not (force or resume) and runner.holds_finished(config, path):
+        _write_study(path, facts)  # the question (focus, pairs, margin) may be asked anew
         return SweepResult(path, config.games, rounds, reused=True)
     first = True
+    target = precision if precision is not None else precision_diff
     while True:
         summary = runner.run(config, path, jobs=jobs, backend=backend, progress=progress,
                              force=force and first, resume=resume or not first)
         first = False
         if summary.interrupted:
             return SweepResult(path, config.games, rounds, True)
-        if precision is None:
+        if rule is None:
             _write_study(path, facts)
             return SweepResult(path, config.games, rounds)
-        tune = stats.precision_tune_n(precision)
-        status = analysis.precision_status(path, tune_n=tune)
-        widest = float(status.get_column("half_width").max())  # type: ignore[arg-type]
-        rounds.append({"games": config.games, "max_half_width": round(widest, 6)})
-        facts.update({"precision": precision, "tune_n": tune, "rounds": rounds,
-                      "method": stats.CS_METHOD})
+        q_focus = focus or facts.get("focus")
+        q_pairs = pairs or facts.get("pairs")
+        if rule == "precision":
+            widest = float(analysis.precision_status(path)["half_width"].max())  # type: ignore[arg-type]
+            reached = widest <= float(target or 0)
+        elif rule == "precision-diff":
+            st = analysis.sweeps.difference_status(path, focus=q_focus, pairs=q_pairs)
+            widest = float(st["half_width"].max()) if st.height else 0.0  # type: ignore[arg-type]
+            reached = widest <= float(target or 0)
+        else:
+            comp = analysis.compare_variants(path, focus=q_focus, pairs=q_pairs,
+                                             margin=margin, sequential=True)
+            half = ((comp["hi"] - comp["lo"]) / 2).to_list()
+            widest = float(max(half)) if half else 0.0
+            reached = bool((comp["verdict"] != "inconclusive").all())
+        rounds.append({"games": config.games, "max_half_width": round(widest, 6),
+                       "reached": reached})
+        facts.update({"stop": rule, "rounds": rounds})
+        if target is not None:
+            facts.update({"target": target, "precision": target})
         _write_study(path, facts)
-        if widest <= precision or config.games >= cap:
+        if reached or config.games >= cap:
             return SweepResult(path, config.games, rounds)
         assert config.chunk_games is not None
-        config.games = _next_games(config.games, widest, precision, config.chunk_games, cap)
+        if rule == "decide":
+            want = -(-int(config.games * DECIDE_GROWTH) // config.chunk_games) \
+                * config.chunk_games
+            config.games = min(max(want, config.games + config.chunk_games), cap)
+        else:
+            config.games = _next_games(config.games, widest, float(target or 1),
+                                       config.chunk_games, cap)
 
 
-def check_sizes(games: int | None, precision: float | None, max_games: int | None) -> int:
-    """The cap of a precision run; a cap without precision, or below the first round's
+def _rule(precision: float | None, precision_diff: float | None, decide: bool) -> str | None:
+    """The stopping rule asked for (None: a fixed number of games)."""
+    asked = [name for name, on in (("precision", precision is not None),
+                                   ("precision-diff", precision_diff is not None),
+                                   ("decide", decide)) if on]
+    if len(asked) > 1:
+        raise StudyError(f"choose one stopping rule: --{asked[0]} or --{asked[1]}")
+    return asked[0] if asked else None
+
+
+def check_sizes(games: int | None, precision: float | None, max_games: int | None,
+                precision_diff: float | None = None, decide: bool = False) -> int:
+    """The cap of a growing run; a cap without a stopping rule, or below the first round's
     ``games`` (default :data:`PRECISION_START`), is an error (it would be silently ignored or
-    passed)."""
-    if precision is not None:
-        stats.precision_tune_n(precision)  # validates the target
+    passed).
+
+    Raises:
+        StudyError: two stopping rules, or a cap that contradicts the sizes.
+        ValueError: a precision target outside (0, 0.5).
+    """
+    rule = _rule(precision, precision_diff, decide)
+    for target in (precision, precision_diff):
+        if target is not None:
+            stats.precision_tune_n(target)  # validates the target
     if max_games is None:
         return PRECISION_MAX
-    if precision is None:
-        raise StudyError("--max-games caps a --precision run; without --precision, --games "
-                         "sets the number of games")
+    if rule is None:
+        raise StudyError("--max-games caps a --precision, --precision-diff or --decide run; "
+                         "without one, --games sets the number of games")
     first = games if games is not None else PRECISION_START
     if first > max_games:
-        raise StudyError(f"the first round of a --precision run plays {first:,} games per "
+        raise StudyError(f"the first round of a --{rule} run plays {first:,} games per "
                          f"variant (--games), more than --max-games {max_games:,}")
     return max_games
+
+
+def plan(game: str, grid: Mapping[str, Sequence[Any]], change: float, *,
+         base: dict[str, Any] | None = None, focus: str | None = None,
+         pairs: str | None = None, level: float = stats.LEVEL) -> list[dict[str, Any]]:
+    """Games per setting each question needs to detect a change of ``change`` (win-rate
+    units) with 80% power under its family's correction, before playing (``--detect``).
+
+    A question is the focus option (default: every grid option, each its own): its steps
+    (neighbouring values, or every pair with ``pairs="all"``) within each setting of the
+    other options; one change per step for two-sided games, one per seat for seat games.
+
+    Returns:
+        One dict per question: ``option``, ``family_size``, ``games`` (worst case: rates
+        near 50%, no gain from pairing), ``games_at_10`` (win rates near 10% or 90%).
+
+    Raises:
+        StudyError / OptionError / ValueError: bad game, grid, focus or change.
+    """
+    from balancelab.analysis import verdicts
+
+    g = load_game(game)
+    variants = grid_variants(g, grid, base)
+    names = list(grid)
+    opts = [focus] if focus else names
+    if focus is not None and focus not in grid:
+        raise ValueError(f"--focus {focus!r} is not a --grid option; grid: {', '.join(grid)}")
+    team = len(g.sides) >= 2
+    out = []
+    for opt in opts:
+        k = len(grid[opt])
+        steps = k - 1 if pairs != "all" else k * (k - 1) // 2
+        size = 0
+        for v in variants:
+            if str(getattr(v, opt)) != str(variants[0].__getattribute__(opt)):
+                continue  # one variant per stratum of the other options
+            seats = 1 if team else len(g.seats(v))
+            size += steps * seats
+        size = max(1, size)
+        out.append({"option": opt, "family_size": size,
+                    "games": verdicts.games_for_change(change, size, level),
+                    "games_at_10": verdicts.games_for_change(change, size, level, 0.18)})
+    return out
 
 
 def _write_study(path: Path, facts: dict[str, Any]) -> None:
@@ -319,15 +434,25 @@ def _write_study(path: Path, facts: dict[str, Any]) -> None:
 # -- compare -------------------------------------------------------------------------------------
 
 
-def compare(runs: Sequence[Path], out: Path | None = None) -> render.ReportPaths:
+def compare(runs: Sequence[Path], out: Path | None = None, margin: float | None = None
+            ) -> render.ReportPaths:
     """Compare two or more runs against the first and write the comparison report.
 
+    Args:
+        runs: run folders, the first the baseline.
+        out: the report folder (default ``<first>/compare``).
+        margin: equivalence margin in win-rate units (default: the game's).
+
     Raises:
-        ValueError: fewer than two runs or runs of different games. RunError: not a run.
+        ValueError: fewer than two runs, runs of different games, or a margin outside
+            (0, 1). RunError: not a run.
     """
     if len(runs) < 2:
         raise ValueError("compare needs at least two run folders")
-    return render.write_report([Path(r) for r in runs], out)
+    if margin is not None and not 0 < margin < 1:
+        raise ValueError(f"--margin is in win-rate units in (0, 1): 0.02 means ±2 "
+                         f"percentage points; got {margin}")
+    return render.write_report([Path(r) for r in runs], out, margin=margin)
 
 
 # -- studies -------------------------------------------------------------------------------------
@@ -363,6 +488,10 @@ def run_study(
     seed: int = 0,
     games: int | None = None,
     precision: float | None = None,
+    precision_diff: float | None = None,
+    decide: bool = False,
+    pairs: str | None = None,
+    margin: float | None = None,
     max_games: int | None = None,
     jobs: int = -1,
     backend: str = "loky",
@@ -378,8 +507,9 @@ def run_study(
         out: the study folder (default ``runs/study-<name>-seed<seed>``); each pairing's run is
             a sub-folder, an ordinary run that ``report`` and polars can read.
         policies: policy pairings, each ``"SIDE=POLICY;SIDE=POLICY"``; none = the defaults.
-        seed, games, precision, max_games, jobs, backend, force, resume: as for :func:`sweep`
-            (``games`` defaults to 2000 per variant without ``precision``).
+        seed, games, precision, precision_diff, decide, pairs, margin, max_games, jobs,
+            backend, force, resume: as for :func:`sweep` (``games`` defaults to 2000 per
+            variant without a stopping rule); the question's focus is the study's.
         fixed: rule options held fixed for every variant (``{"hal_turn_every": 2}``), e.g. a
             what-if that moves a game off the ceiling; they may not be the study's grid options.
 
@@ -387,7 +517,8 @@ def run_study(
         StudyError: unknown study, its game's engine cannot be imported, or sizes that
             contradict each other (see :func:`sweep`).
     """
-    check_sizes(games, precision, max_games)
+    rule = _rule(precision, precision_diff, decide)
+    check_sizes(games, precision, max_games, precision_diff, decide)
     st, g = check_study(name)
     pairings = [parse_pairing(p, g) for p in policies] or [{}]
     names = [pairing_name(p) for p in pairings]
@@ -403,12 +534,13 @@ def run_study(
     folder = Path(out) if out is not None else Path("runs") / f"study-{name}{tag}-seed{seed}"
     folder.mkdir(parents=True, exist_ok=True)
     runs: dict[str, Path] = {}
-    n = games if games is not None else (None if precision else 2000)
+    n = games if games is not None else (None if rule else 2000)
     for pname, pairing in zip(names, pairings, strict=True):
         path = folder / _slug(pname)
         res = sweep(st.game, st.grid, path, base=base, policies=pairing, seed=seed, games=n,
-                    precision=precision, max_games=max_games, jobs=jobs, backend=backend,
-                    force=force, resume=resume, progress=progress,
+                    precision=precision, precision_diff=precision_diff, decide=decide,
+                    focus=st.focus, pairs=pairs, margin=margin, max_games=max_games,
+                    jobs=jobs, backend=backend, force=force, resume=resume, progress=progress,
                     study={"study": name, "question": st.question, "pairing": pname,
                            "focus": st.focus, "measures": list(st.measures)})
         runs[pname] = path
@@ -421,35 +553,48 @@ def run_study(
     return StudyResult(folder, runs, render.write(rep, folder / "report"))
 
 
-def verdict_table(runs: dict[str, Path], contenders: Sequence[str] | None = None
-                  ) -> pl.DataFrame:
-    """Verdicts per comparison (rows) and policy pairing (columns), with the differences.
+def _question(path: Path, st: Study | None) -> dict[str, Any]:
+    """The question's settings recorded in a run's study.json (focus, pairs, margin,
+    decide), with the study's focus as the default."""
+    facts = render.read_study(path) or {}
+    return {"focus": facts.get("focus", st.focus if st else None), "pairs": facts.get("pairs"),
+            "margin": facts.get("margin"), "sequential": bool(facts.get("decide"))}
 
-    The comparisons and their Holm correction are each run report's (every pair of variants
-    and contender), shown for neighbouring settings and ``contenders``; the verdict words are
-    :func:`render.verdict_word`'s, so the study and run reports say the same thing.
+
+def verdict_table(runs: dict[str, Path], contenders: Sequence[str] | None = None,
+                  st: Study | None = None) -> pl.DataFrame:
+    """Verdicts per change of the question (rows) and policy pairing (columns).
+
+    The changes, their family and its Holm correction are each run report's
+    (:func:`balancelab.analysis.compare_variants` with the question recorded in the run's
+    study.json); the verdict words are :func:`render.verdict_word`'s and each difference is
+    printed with the interval its verdict used, so the study and run reports say the same
+    thing.
 
     Returns:
         Columns: ``option``, ``value_a``, ``value_b``, ``context``, ``contender``, then per
-        pairing ``<pairing>`` (verdict) and ``<pairing> diff`` (formatted difference), and
-        ``holds`` (bool: the same verdict under every pairing).
+        pairing ``<pairing>`` (verdict), ``<pairing> diff`` (difference with the interval
+        and its level) and ``<pairing> games`` (games per setting that would decide an
+        inconclusive change, or null), and ``holds`` (bool: the same verdict under every
+        pairing).
     """
     key = ["option", "value_a", "value_b", "context", "contender"]
     merged: pl.DataFrame | None = None
     for pname, path in runs.items():
-        df = analysis.games_frame(path)
-        comp = analysis.compare_variants(df).join(
-            render.adjacent_pairs(df), on=["option", "variant_a", "variant_b"], how="semi")
+        q = _question(path, st)
+        comp = analysis.compare_variants(path, focus=q["focus"], pairs=q["pairs"],
+                                         margin=q["margin"], sequential=q["sequential"])
         if contenders is not None:
             comp = comp.filter(pl.col("contender").is_in(list(contenders)))
-        comp = comp.with_columns(pl.struct("verdict", "significant").map_elements(
-            lambda s: render.verdict_word(s["verdict"], s["significant"]),
-            return_dtype=pl.String).alias("verdict"))
-        part = comp.select(
-            *key, pl.col("verdict").alias(pname),
-            pl.struct("diff", "lo", "hi").map_elements(
-                lambda s: render.points(s["diff"], s["lo"], s["hi"]), return_dtype=pl.String
-            ).alias(f"{pname} diff"),
+        rows = comp.to_dicts()
+        part = comp.select(*key).with_columns(
+            pl.Series(pname, [render.verdict_word(r["verdict"], None, r["margin"])
+                              for r in rows], dtype=pl.String),
+            pl.Series(f"{pname} diff", [f"{render.points(r['diff'], r['lo'], r['hi'])} "
+                                        f"({render.level_text(r['level_used'])})"
+                                        for r in rows], dtype=pl.String),
+            pl.Series(f"{pname} games", [r["games_to_decide"] for r in rows],
+                      dtype=pl.Int64),
         )
         merged = part if merged is None else merged.join(part, on=key, how="full",
                                                          coalesce=True, maintain_order="left")
@@ -477,12 +622,15 @@ def _and(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def _clause(word: str, thing: str, where: str) -> str:
-    """One verdict in words: ``raises HAL's win rate at crew=2``."""
-    if word == "no detectable change":
-        return f"makes no detectable change to {thing}{where}"
-    if word.startswith("moves"):
-        return f"moves {thing}{where} (not significant after Holm's correction)"
+def _clause(word: str, thing: str, where: str, games: int | None = None) -> str:
+    """One verdict in words: ``raises HAL's win rate at crew=2``, ``leaves … equivalent
+    within ±2.0 points``, ``is inconclusive for … (about 9,000 games per setting would
+    decide)``."""
+    if word.startswith("equivalent"):
+        return f"leaves {thing} {word}{where}"
+    if word == "inconclusive":
+        hint = f" (about {games:,} games per setting would decide)" if games else ""
+        return f"is inconclusive for {thing}{where}{hint}"
     return f"{word} {thing}{where}"
 
 
@@ -498,31 +646,36 @@ def short_answer(st: Study, vt: pl.DataFrame, pname: str, path: Path) -> str:
         path: the pairing's run folder (for the measures).
     """
     by_ctx: dict[tuple[str, str, str], list[str]] = {}
+    need: dict[tuple[str, str, str], int] = {}
     for r in vt.iter_rows(named=True):
         change = f"{r['option']} {r['value_a']} → {r['value_b']}"
         key = (change, r[pname] or "–", r["context"])
         by_ctx.setdefault(key, []).append(hooks.word(st.game, r["contender"]))
+        need[key] = max(need.get(key, 0), r.get(f"{pname} games") or 0)
     groups: dict[tuple[str, str, tuple[str, ...]], list[str]] = {}
+    gneed: dict[tuple[str, str, tuple[str, ...]], int] = {}
     for (change, word, ctx), names in by_ctx.items():
-        groups.setdefault((change, word, tuple(names)), []).append(ctx)
+        gk = (change, word, tuple(names))
+        groups.setdefault(gk, []).append(ctx)
+        gneed[gk] = max(gneed.get(gk, 0), need[(change, word, ctx)])
     parts: list[str] = []
     last = ""
     order = list(dict.fromkeys(change for change, _, _ in groups))
     for (change, word, whos), ctxs in sorted(groups.items(),
                                              key=lambda kv: order.index(kv[0][0])):
-        thing = (f"{_and([w + chr(39) + 's' for w in whos])} win "
+        thing = (f"{_and([render.possessive(w) for w in whos])} win "
                  f"{'rate' if len(whos) == 1 else 'rates'}")
-        parts.append(("" if change == last else change + " ") + _clause(word, thing,
-                                                                        _where(ctxs)))
+        parts.append(("" if change == last else change + " ") + _clause(
+            word, thing, _where(ctxs), gneed[(change, word, whos)] or None))
         last = change
     if st.focus and st.measures:
-        mc = analysis.compare_measures(path, adjacent_only=True)
-        mc = mc.filter((pl.col("option") == st.focus) & pl.col("measure").is_in(st.measures))
+        q = _question(path, st)
+        mc = analysis.compare_measures(path, list(st.measures), focus=st.focus,
+                                       pairs=q["pairs"])
         mgroups: dict[tuple[str, str, str], list[str]] = {}
         for r in mc.iter_rows(named=True):
             change = f"{r['option']} {r['value_a']} → {r['value_b']}"
-            word = render.verdict_word(r["verdict"], r["significant"])
-            mgroups.setdefault((change, r["measure"], word), []).append(r["context"])
+            mgroups.setdefault((change, r["measure"], r["verdict"]), []).append(r["context"])
         for (change, measure, word), ctxs in mgroups.items():
             if word in ("raises", "lowers"):
                 parts.append(("" if change == last else change + " ")
@@ -538,9 +691,8 @@ def build_study_report(st: Study, runs: dict[str, Path]) -> render.Report:
     df0 = runner.load_games(first)
     team = analysis.frames.is_team_game(df0)
     prim = hook.primary if hook.primary else (analysis.sides(df0)[0] if team else None)
-    vt = verdict_table(runs, [prim] if prim else None)
-    if st.focus:  # the study's question is about its focus option; the others set the scene
-        vt = vt.filter(pl.col("option") == st.focus)
+    # the study's question is about its focus option; the others set the scene
+    vt = verdict_table(runs, [prim] if prim else None, st)
     headline = [st.question]
     for pname, path in runs.items():
         answer = short_answer(st, vt, pname, path)
@@ -582,17 +734,19 @@ def build_study_report(st: Study, runs: dict[str, Path]) -> render.Report:
         "side / seat": [hooks.word(st.game, r["contender"]) for r in rows_v],
         **{k: v for p in runs for k, v in (
             (p if len(runs) > 1 else "verdict", [r[p] or "–" for r in rows_v]),
-            (f"{p}: difference [95%]" if len(runs) > 1 else "difference [95%]",
-             [r[f"{p} diff"] or "–" for r in rows_v]))},
+            (f"{p}: difference [interval (level)]" if len(runs) > 1
+             else "difference [interval (level)]", [r[f"{p} diff"] or "–" for r in rows_v]),
+            (f"{p}: games to decide" if len(runs) > 1 else "games to decide",
+             [f"{r[f'{p} games']:,}" if r[f"{p} games"] else "–" for r in rows_v]))},
         **({"same under every pairing": ["yes" if r["holds"] else "NO" for r in rows_v]}
            if len(runs) > 1 else {}),
     })
     what = f"{st.focus}'s" if st.focus else "each option's"
     sections.insert(0, render.Section("Verdicts side by side", [
         f"Each change of {what} setting, per policy pairing: the difference in win rate with "
-        "its 95% paired interval, and the verdict (raises or lowers only when the change also "
-        "survives Holm's correction across the run's comparisons)"
-        + (", and whether it holds under every pairing." if len(runs) > 1 else "."),
+        "the interval its verdict used (and that interval's level) and the verdict"
+        + (", and whether it holds under every pairing. " if len(runs) > 1 else ". ")
+        + analysis.verdicts.RULE,
         render.Table("Verdicts", table),
     ]))
     return render.Report(f"balancelab study: {st.name}", headline, warns, sections)

@@ -5,10 +5,12 @@ polars DataFrame with documented columns — the same numbers the reports and th
 
     from balancelab import analysis
     analysis.win_rates("runs/odyssey-crew3-seed7")        # side / seat win rates, Wilson 95%
-    analysis.compare_variants("runs/odyssey-sweep-…")      # paired differences, Holm, verdicts
+    analysis.compare_variants("runs/odyssey-sweep-…")      # each question's changes, verdicts
+    analysis.seat_balance("runs/iss-…")                    # are the seats equal?
     analysis.compare_runs(["runs/a", "runs/b"])            # run against run
 """
 
+from balancelab.analysis import verdicts
 from balancelab.analysis.frames import (
     games_frame,
     measure_columns,
@@ -45,6 +47,7 @@ from balancelab.analysis.winrates import (
     measure_summary,
     outcome_rates,
     policy_rates,
+    seat_balance,
     seat_score_summary,
     win_rates,
     winner_margin,
@@ -56,7 +59,8 @@ __all__ = [
     "fair_shares", "games_frame", "heat_grid", "holm", "length_summary", "measure_columns",
     "measure_summary",
     "option_columns", "outcome_rates", "policy_rates", "precision_status",
-    "rate_difference_within", "seat_score_summary", "seats_frame", "sides", "summarize",
+    "rate_difference_within", "seat_balance", "seat_score_summary", "seats_frame", "sides",
+    "summarize",
     "sweep_table", "swept_options", "variant_pairs", "varying_options", "verdict", "wilson",
-    "win_rates", "winner_margin",
+    "verdicts", "win_rates", "winner_margin",
 ]

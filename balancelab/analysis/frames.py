@@ -154,10 +154,17 @@ def measure_columns(df: pl.DataFrame) -> list[str]:
 
 
 def is_team_game(df: pl.DataFrame) -> bool:
-    """True when every win names a side (odyssey, obcy); False when wins name seats (iss)."""
-    s = set(sides(df))
+    """True when wins go to sides (odyssey, obcy: two or more ``policy_<side>`` columns);
+    False when they go to seats (iss: one side, ``player``, whose seats compete).
+
+    Decided by the columns, not by who won, so a run where every game hit the round cap
+    still reports its seats.
+    """
+    s = sides(df)
+    if len(s) != 1:
+        return bool(s)
     won = set(df.get_column("winner").unique().to_list()) - set(DRAW_VALUES) - {CAPPED}
-    return bool(s) and won <= s
+    return bool(won) and won <= set(s)
 
 
 def seat_policies(df: pl.DataFrame) -> pl.DataFrame:

@@ -50,14 +50,21 @@ def heat_grid(rates: pl.DataFrame, x: str, y: str, contender: str) -> pl.DataFra
 
 
 def precision_status(source: Source, level: float = stats.LEVEL,
-                     tune_n: int = stats.CS_TUNE_N) -> pl.DataFrame:
-    """Each contender's anytime-valid interval per variant (for ``--precision``).
+                     tune_n: int | None = None) -> pl.DataFrame:
+    """Each contender's interval per variant and its half-width (for ``--precision``).
+
+    ``--precision`` stops on the Wilson intervals the reports print: the rule looks only at
+    their widths, which depend on the results only through ``p(1 - p)``, so stopping on them
+    keeps their coverage near nominal (simulated 94-96% for 95% intervals;
+    ``tests/analysis/test_stopping_stat.py``) — unlike stopping when an interval excludes a
+    value, which needs an anytime-valid interval. With ``tune_n`` the anytime-valid
+    confidence sequence tuned for that many games is used instead (valid for any rule, about
+    1.7 times as wide).
 
     Returns:
-        Columns: ``variant``, ``contender``, ``games``, ``wins``, ``rate``, ``cs_lo``,
-        ``cs_hi`` (the confidence sequence at ``level``, tuned for ``tune_n`` games),
-        ``half_width``
-        (``(cs_hi - cs_lo) / 2``).
+        Columns: ``variant``, ``contender``, ``games``, ``wins``, ``rate``, ``lo``, ``hi``
+        (Wilson at ``level``, or the confidence sequence), ``half_width``
+        (``(hi - lo) / 2``), ``method``.
     """
     rows = contender_rows(games_frame(source))
     agg = (
@@ -68,11 +75,50 @@ def precision_status(source: Source, level: float = stats.LEVEL,
     )
     out = []
     for v, c, n, k in agg.iter_rows():
-        lo, hi = stats.confidence_sequence(int(k), int(n), level, tune_n)
+        if tune_n is None:
+            lo_a, hi_a = stats.wilson(int(k), int(n), level)
+            lo, hi, method = float(lo_a), float(hi_a), stats.WILSON
+        else:
+            lo, hi = stats.confidence_sequence(int(k), int(n), level, tune_n)
+            method = stats.CS_METHOD
         out.append({"variant": v, "contender": c, "games": n, "wins": k,
-                    "rate": k / n if n else float("nan"), "cs_lo": lo, "cs_hi": hi,
-                    "half_width": (hi - lo) / 2})
+                    "rate": k / n if n else float("nan"), "lo": lo, "hi": hi,
+                    "half_width": (hi - lo) / 2, "method": method})
     return pl.DataFrame(out, schema={
         "variant": pl.Int32, "contender": pl.String, "games": pl.Int64, "wins": pl.Int64,
-        "rate": pl.Float64, "cs_lo": pl.Float64, "cs_hi": pl.Float64, "half_width": pl.Float64,
+        "rate": pl.Float64, "lo": pl.Float64, "hi": pl.Float64, "half_width": pl.Float64,
+        "method": pl.String,
     })
+
+
+def difference_status(source: Source, level: float = stats.LEVEL,
+                      focus: str | None = None, pairs: str | None = None) -> pl.DataFrame:
+    """Each change of the question and the half-width of its interval at the Bonferroni
+    level ``1 - (1 - level) / m`` of its family of m changes (the widest level Holm's
+    correction may print it at), for ``--precision-diff``.
+
+    Returns:
+        Columns: ``family``, ``context``, ``contender``, ``value_a``, ``value_b``,
+        ``half_width``.
+    """
+    from balancelab.analysis.variants import compare_variants
+
+    comp = compare_variants(source, level, focus=focus, pairs=pairs)
+    df = games_frame(source)
+    rows = contender_rows(df)
+    out = []
+    for r in comp.iter_rows(named=True):
+        a = rows.filter((pl.col("variant") == r["variant_a"])
+                        & (pl.col("contender") == r["contender"])).sort("game_index")
+        b = rows.filter((pl.col("variant") == r["variant_b"])
+                        & (pl.col("contender") == r["contender"])).sort("game_index")
+        d = stats.diff_paired(a["win"].to_numpy(), b["win"].to_numpy(), level) \
+            if a.height == b.height else stats.diff_unpaired(
+                int(a["win"].sum()), a.height, int(b["win"].sum()), b.height, level)
+        lo, hi = stats.interval_at(d, 1 - (1 - level) / r["family_size"])
+        out.append({"family": r["family"], "context": r["context"],
+                    "contender": r["contender"], "value_a": r["value_a"],
+                    "value_b": r["value_b"], "half_width": (hi - lo) / 2})
+    return pl.DataFrame(out, schema={"family": pl.String, "context": pl.String,
+                                     "contender": pl.String, "value_a": pl.String,
+                                     "value_b": pl.String, "half_width": pl.Float64})

@@ -210,10 +210,13 @@ def outcome_rates(source: Source, level: float = stats.LEVEL) -> pl.DataFrame:
 
 
 def fair_shares(source: Source) -> pl.DataFrame:
-    """Per variant, the win rate each contender would have if all were equally good: 1 / the
-    number of possible winners, draws aside (``Game.possible_outcomes``): 1/3 for three ISS
-    players, 1/2 for a solo player against FEDOR (a bot, not a seat), 1/2 for two sides.
-    Without the game's engine: 1 / the number of contenders (seats or sides).
+    """Per variant, the win rate each contender would have if all were equally good, counting
+    shared wins, draws and capped games the way win rates do (nobody's win): the share of
+    games with a sole winner divided by the number of possible winners
+    (``Game.possible_outcomes``, draws aside): 3 for three ISS players, 2 for a solo player
+    against FEDOR (a bot, not a seat), 2 for two sides. With 5.1% shared wins, four equal
+    seats each win 23.7%, not 25%. Without the game's engine: the number of contenders
+    (seats or sides).
 
     Returns:
         Columns: ``variant``, ``fair_share`` (Float64).
@@ -224,10 +227,93 @@ def fair_shares(source: Source) -> pl.DataFrame:
         counts = contender_rows(df).group_by("variant").agg(
             pl.col("contender").n_unique().alias("n"))
         possible = {v: [""] * n for v, n in counts.iter_rows()}
-    rows = [(v, 1.0 / max(1, sum(o not in DRAW_VALUES for o in outs)))
+    sole = dict(df.group_by("variant").agg(
+        (~pl.col("winner").is_in([*DRAW_VALUES, CAPPED])).mean().alias("s")).iter_rows())
+    rows = [(v, float(sole.get(v, 1.0)) / max(1, sum(o not in DRAW_VALUES for o in outs)))
             for v, outs in possible.items()]
     return pl.DataFrame(rows, schema={"variant": df.schema["variant"],
                                       "fair_share": pl.Float64}, orient="row")
+
+
+def seat_balance(source: Source, level: float = stats.LEVEL,
+                 margin: float | None = None) -> pl.DataFrame:
+    """A test of equal seats, per variant of a seat game with two or more seats.
+
+    Each seat against the rest: the seat's win rate minus its fair share (:func:`fair_shares`:
+    a shared win is nobody's win, for the rate and the share alike), tested through the
+    seat's share of the games a seat won alone (Wilson interval, exact binomial in spirit)
+    against ``1 / seats``; Holm and the equivalence tests across the variant's seats, with the
+    three verdicts (:mod:`balancelab.analysis.verdicts`): ``raises`` = wins more than its fair
+    share, ``lowers`` = less, ``equivalent`` = within ±margin of it. All seats at once: the
+    chi-square test of equal shares (Pearson), ``unequal`` when its p-value is below
+    ``1 - level``, ``equivalent`` when every seat is, else ``inconclusive``.
+
+    Returns:
+        Columns: ``variant``, ``variant_label``, ``contender`` (a seat, or ``all seats``),
+        ``games``, ``wins``, ``sole_wins`` (games a seat won alone), ``rate``,
+        ``fair_share``, ``diff`` (rate − fair share), ``lo``, ``hi`` (the interval the
+        verdict used), ``level_used``, ``p_value``, ``p_holm``, ``verdict``, ``margin``,
+        ``games_to_decide``. Empty for team games and solo games.
+    """
+    from scipy import stats as sst
+
+    from balancelab.analysis import verdicts
+
+    df = games_frame(source)
+    schema: dict[str, Any] = {
+        "variant": pl.Int32, "variant_label": pl.String, "contender": pl.String,
+        "games": pl.Int64, "wins": pl.Int64, "sole_wins": pl.Int64, "rate": pl.Float64,
+        "fair_share": pl.Float64, "diff": pl.Float64, "lo": pl.Float64, "hi": pl.Float64,
+        "level_used": pl.Float64, "p_value": pl.Float64, "p_holm": pl.Float64,
+        "verdict": pl.String, "margin": pl.Float64, "games_to_decide": pl.Int64,
+    }
+    if is_team_game(df):
+        return pl.DataFrame(schema=schema)
+    game = str(df["game"][0]) if "game" in df.columns and df.height else None
+    mg = margin if margin is not None else verdicts.margin_for(game)
+    rates = win_rates(df, level)
+    out: list[dict[str, Any]] = []
+    for (v,), sub in sorted(rates.partition_by("variant", as_dict=True).items()):
+        seats = sub.filter(pl.col("seat") >= 0)
+        k = seats.height
+        if k < 2:
+            continue
+        n = int(seats["games"][0])
+        wins = [int(w) for w in seats["wins"]]
+        big_w = sum(wins)
+        fair = float(seats["fair_share"][0])
+        label = str(seats["variant_label"][0])
+        if big_w == 0:
+            continue
+
+        def interval(lv: float, w: int = 0, total: int = big_w, games: int = n,
+                     seats_n: int = k) -> tuple[float, float]:
+            lo, hi = stats.wilson(w, total, lv)
+            scale = total / games
+            return scale * (float(lo) - 1 / seats_n), scale * (float(hi) - 1 / seats_n)
+
+        fns = [lambda lv, w=w: interval(lv, w) for w in wins]
+        rate = [w / n for w in wins]
+        dec = verdicts.decide_family([r - big_w / n / k for r in rate], fns, [n] * k, mg, level)
+        chi = sst.chisquare(wins)
+        p_all = float(chi.pvalue)
+        all_verdict = ("unequal" if p_all < 1 - level else
+                       verdicts.EQUIVALENT if all(x.verdict == verdicts.EQUIVALENT
+                                                  for x in dec) else verdicts.INCONCLUSIVE)
+        out.append({"variant": v, "variant_label": label, "contender": "all seats",
+                    "games": n, "wins": big_w, "sole_wins": big_w, "rate": big_w / n,
+                    "fair_share": fair, "diff": 0.0, "lo": None, "hi": None,
+                    "level_used": level, "p_value": p_all, "p_holm": p_all,
+                    "verdict": all_verdict, "margin": mg, "games_to_decide": None})
+        for name, w, x in zip(seats["contender"], wins, dec, strict=True):
+            out.append({"variant": v, "variant_label": label, "contender": name, "games": n,
+                        "wins": w, "sole_wins": big_w, "rate": w / n, "fair_share": fair,
+                        "diff": w / n - fair, "lo": x.lo, "hi": x.hi,
+                        "level_used": x.level, "p_value": x.p_value, "p_holm": x.p_holm,
+                        "verdict": x.verdict, "margin": mg,
+                        "games_to_decide": x.games_to_decide})
+    return pl.DataFrame(out, schema=schema, orient="row") if out else pl.DataFrame(
+        schema=schema)
 
 
 def _possible_outcomes(df: pl.DataFrame) -> dict[Any, list[str]]:

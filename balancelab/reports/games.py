@@ -52,14 +52,18 @@ def _obcy_equal_chances(games: pl.DataFrame, seats: pl.DataFrame | None) -> list
     d = analysis.rate_difference_within(games, "aliens", "expedition")
     lines, head = [], []
     for r in d.iter_rows(named=True):
-        held = r["verdict"] == "no detectable change"
-        words = ("consistent with equal chances" if held else
-                 "the expedition wins more often" if r["verdict"] == "raises" else
-                 "the ALIENS win more often")
+        band = f"±{100 * r['margin']:.1f} points"
+        words = {"equivalent": f"equal chances within {band}",
+                 "raises": "the expedition wins more often",
+                 "lowers": "the ALIENS win more often",
+                 "inconclusive": f"equal chances within {band} can be neither confirmed nor "
+                                 "ruled out"}[r["verdict"]]
+        lv = 100 * r["level_used"]
         txt = (f"At {r['variant_label']}: the expedition wins {_pct(r['rate_b'])}, the ALIENS "
                f"{_pct(r['rate_a'])}; expedition minus ALIENS is "
                f"{100 * r['diff']:+.1f} points [{100 * r['lo']:+.1f}, {100 * r['hi']:+.1f}] "
-               f"(paired on the same games, 95%) — {words}.")
+               f"(paired on the same games, {lv:.1f}% interval, Holm across the variants) — "
+               f"{words}.")
         lines.append(txt)
         head.append(f"Equal chances? {txt}")
     rows = d.to_dicts()
@@ -67,17 +71,21 @@ def _obcy_equal_chances(games: pl.DataFrame, seats: pl.DataFrame | None) -> list
         "variant": [r["variant_label"] for r in rows],
         "expedition": [_pct(r["rate_b"]) for r in rows],
         "ALIENS": [_pct(r["rate_a"]) for r in rows],
-        "expedition − ALIENS [95%]": [
+        "expedition − ALIENS [interval]": [
             f"{100 * r['diff']:+.1f} points [{100 * r['lo']:+.1f}, {100 * r['hi']:+.1f}]"
             for r in rows],
-        "p": [f"{r['p_value']:.3f}" if r["p_value"] >= 0.001 else "< 0.001" for r in rows],
-        "verdict": [r["verdict"] for r in rows],
+        "interval level": [f"{100 * r['level_used']:.1f}%" for r in rows],
+        "p (Holm)": [f"{r['p_holm']:.3f}" if r["p_holm"] >= 0.001 else "< 0.001"
+                     for r in rows],
+        "verdict": [f"equivalent within ±{100 * r['margin']:.1f} points"
+                    if r["verdict"] == "equivalent" else r["verdict"] for r in rows],
     })
     return [Section(
         "The rulebook's claim: equal chances",
         ["The rulebook says that \"the ALIENS and the expedition have equal chances of "
          "winning\". Tested per variant as the difference between the two sides' win rates "
-         "on the same games (draws and capped games count for neither)."] + lines,
+         "on the same games (draws and capped games count for neither): 'equivalent' "
+         "supports the claim within the margin, 'raises'/'lowers' refutes it."] + lines,
         [("Expedition against ALIENS", table)],
         head,
     )]

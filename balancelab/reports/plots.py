@@ -239,8 +239,9 @@ def score_boxes(seats: pl.DataFrame, column: str = "score") -> Figure:
     return fig
 
 
-def differences(comp: pl.DataFrame, title: str = "Differences in win rate (95%)") -> Figure:
-    """Forest plot of differences with their intervals (one row per comparison).
+def differences(comp: pl.DataFrame, title: str = "Differences in win rate") -> Figure:
+    """Forest plot of differences with the intervals their verdicts used (one row per
+    comparison; green raises, red lowers, blue equivalent, grey inconclusive).
 
     Args:
         comp: a :func:`balancelab.analysis.compare_variants` frame (``diff``, ``lo``, ``hi``).
@@ -250,8 +251,8 @@ def differences(comp: pl.DataFrame, title: str = "Differences in win rate (95%)"
     ax = fig.add_subplot()
     y = np.arange(n)[::-1]
     d, lo, hi = (comp.get_column(c).to_numpy() * 100 for c in ("diff", "lo", "hi"))
-    colors = ["#2ca02c" if v == "raises" else "#d62728" if v == "lowers" else "#7f7f7f"
-              for v in comp.get_column("verdict").to_list()]
+    palette = {"raises": "#2ca02c", "lowers": "#d62728", "equivalent": "#1f77b4"}
+    colors = [palette.get(v, "#7f7f7f") for v in comp.get_column("verdict").to_list()]
     for i in range(n):
         ax.plot([lo[i], hi[i]], [y[i], y[i]], color=colors[i], linewidth=2)
         ax.plot([d[i]], [y[i]], "o", color=colors[i])

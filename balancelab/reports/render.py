@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import polars as pl
 
 from balancelab import analysis
@@ -225,51 +226,83 @@ def adjacent_pairs(df: pl.DataFrame) -> pl.DataFrame:
                                       "variant_b": pl.Int32}, orient="row")
 
 
-def verdict_verb(verdict: str, significant: bool) -> str:
-    """The verb of a verdict: ``raises``/``lowers`` only for a change whose interval excludes
-    0 *and* that survives Holm's correction across its table; ``moves`` for one whose
-    interval excludes 0 but not the correction; else the verdict (``no detectable change``)."""
-    if verdict in ("raises", "lowers") and not significant:
-        return "moves"
+def verdict_verb(verdict: str, significant: bool | None = None) -> str:
+    """The verdict itself (kept for callers of the earlier two-argument form; the verdict
+    and its interval can no longer disagree, so ``significant`` is not needed)."""
     return verdict
 
 
-def verdict_word(verdict: str, significant: bool) -> str:
-    """A verdict as every table reports it: :func:`verdict_verb`, with ``moves`` spelt out as
-    ``moves (not significant after Holm)``."""
-    verb = verdict_verb(verdict, significant)
-    return "moves (not significant after Holm)" if verb == "moves" else verb
+def margin_text(margin: float, unit: str = "points") -> str:
+    """``±2.0 points`` (win rates, in percentage points) or ``±0.45 turns`` (a measure)."""
+    if unit == "points":
+        return f"±{100 * margin:.1f} points"
+    return f"±{margin:.2f} {unit}".rstrip()
+
+
+def verdict_word(verdict: str, significant: bool | None = None, margin: float | None = None,
+                 unit: str = "points") -> str:
+    """A verdict as every table reports it: ``raises``, ``lowers``, ``equivalent within ±2.0
+    points`` or ``inconclusive`` (:mod:`balancelab.analysis.verdicts`)."""
+    if verdict == "equivalent" and margin is not None:
+        return f"equivalent within {margin_text(margin, unit)}"
+    return verdict
+
+
+def level_text(level: float) -> str:
+    """``95%``, ``98.3%``, ``99.92%``: enough digits to tell the level."""
+    v = 100 * level
+    if abs(v - round(v)) < 1e-9:
+        return f"{v:.0f}%"
+    return f"{v:.2f}%" if v >= 99.5 else f"{v:.1f}%"
+
+
+def _decide_hint(r: dict[str, Any]) -> str:
+    n = r.get("games_to_decide")
+    return f"about {n:,} games per setting would decide it" if n else "more games are needed"
 
 
 def comparison_table(comp: pl.DataFrame, game: str) -> pl.DataFrame:
+    """The win-rate changes as printed: the interval beside each verdict is the one it used
+    (its level in the column), the games that would decide an inconclusive change, the other
+    side's change (two-sided games) and what pairing saved."""
+    rows = comp.to_dicts()
+    team = any(r.get("other") for r in rows)
     return pl.DataFrame({
-        "change": [_change(r) for r in comp.iter_rows(named=True)],
-        "held fixed": [_fixed(r) for r in comp.iter_rows(named=True)],
-        "side / seat": [hooks.word(game, c) for c in comp.get_column("contender").to_list()],
-        "before": [pct(x) for x in comp.get_column("rate_a").to_list()],
-        "after": [pct(x) for x in comp.get_column("rate_b").to_list()],
-        "difference [95%]": [points(d, lo, hi) for d, lo, hi in
-                             comp.select("diff", "lo", "hi").iter_rows()],
-        "p": [pvalue(p) for p in comp.get_column("p_value").to_list()],
-        "p (Holm)": [pvalue(p) for p in comp.get_column("p_holm").to_list()],
-        "paired": ["yes" if p else "no" for p in comp.get_column("paired").to_list()],
-        "verdict": [verdict_word(v, s) for v, s in comp.select("verdict", "significant")
-                    .iter_rows()],
+        "change": [_change(r) for r in rows],
+        "held fixed": [_fixed(r) for r in rows],
+        "side / seat": [hooks.word(game, r["contender"]) for r in rows],
+        "before": [pct(r["rate_a"]) for r in rows],
+        "after": [pct(r["rate_b"]) for r in rows],
+        "difference [interval]": [points(r["diff"], r["lo"], r["hi"]) for r in rows],
+        "interval level": [level_text(r["level_used"]) for r in rows],
+        "verdict": [verdict_word(r["verdict"], None, r["margin"]) for r in rows],
+        "games to decide": [f"{r['games_to_decide']:,}" if r.get("games_to_decide") else "–"
+                            for r in rows],
+        **({f"{possessive(hooks.word(game, rows[0]['other']))} change": [
+            f"{100 * r['other_diff']:+.1f} points" if r.get("other_diff") is not None
+            and not math.isnan(r["other_diff"]) else "–" for r in rows]} if team else {}),
+        "paired (correlation, games saved)": [
+            f"yes (r {r['correlation']:+.2f}, {100 * r['games_saved']:.0f}%)" if r["paired"]
+            else "no" for r in rows],
     })
 
 
 def measure_comparison_table(mc: pl.DataFrame) -> pl.DataFrame:
+    """The measure changes as printed (the interval beside each verdict is the one it
+    used)."""
+    rows = mc.to_dicts()
     return pl.DataFrame({
-        "change": [_change(r) for r in mc.iter_rows(named=True)],
-        "held fixed": [_fixed(r) for r in mc.iter_rows(named=True)],
-        "measure": mc.get_column("measure").to_list(),
-        "before (mean)": [num(x) for x in mc.get_column("mean_a").to_list()],
-        "after (mean)": [num(x) for x in mc.get_column("mean_b").to_list()],
-        "difference [95%]": [f"{d:+.2f} [{lo:+.2f}, {hi:+.2f}]" for d, lo, hi in
-                             mc.select("diff", "lo", "hi").iter_rows()],
-        "p (Holm)": [pvalue(p) for p in mc.get_column("p_holm").to_list()],
-        "verdict": [verdict_word(v, s) for v, s in mc.select("verdict", "significant")
-                    .iter_rows()],
+        "change": [_change(r) for r in rows],
+        "held fixed": [_fixed(r) for r in rows],
+        "measure": [r["measure"] for r in rows],
+        "before (mean)": [num(r["mean_a"]) for r in rows],
+        "after (mean)": [num(r["mean_b"]) for r in rows],
+        "difference [interval]": [f"{r['diff']:+.2f} [{r['lo']:+.2f}, {r['hi']:+.2f}]"
+                                  for r in rows],
+        "interval level": [level_text(r["level_used"]) for r in rows],
+        "verdict": [verdict_word(r["verdict"], None, r["margin"], "") for r in rows],
+        "games to decide": [f"{r['games_to_decide']:,}" if r.get("games_to_decide") else "–"
+                            for r in rows],
     })
 
 
@@ -281,48 +314,155 @@ def _wilson_text(rate: float, n: int) -> str:
     return interval(float(lo), float(hi))
 
 
+def possessive(name: str) -> str:
+    """``HAL's``, ``the ALIENS'``."""
+    return name + ("'" if name.endswith(("s", "S")) else "'s")
+
+
+def _verdict_clause(r: dict[str, Any], thing: str, before: str, after: str, diff: str,
+                    unit: str = "points") -> str:
+    """``raises HAL's win rate from 97.1% to 98.5% (+1.4 points [+0.5, +2.3], 98.3%)`` and
+    the like for the other verdicts."""
+    lv = level_text(r["level_used"])
+    if r["verdict"] in ("raises", "lowers"):
+        return f"{r['verdict']} {thing} from {before} to {after} ({diff}, {lv} interval)"
+    if r["verdict"] == "equivalent":
+        return (f"leaves {thing} equivalent within {margin_text(r['margin'], unit)} ("
+                f"{before} → {after}: {diff}, {lv} equivalence interval)")
+    return (f"is inconclusive for {thing} ({before} → {after}: {diff}, {lv} interval; "
+            f"{_decide_hint(r)})")
+
+
 def comparison_sentence(r: dict[str, Any], game: str) -> str:
-    """"At crew=3, hal_extra_turns 0 → 1 raises HAL's win rate from … to …; the difference …"."""
+    """"At crew=3, hal_extra_turns 0 → 1 raises HAL's win rate from … to … (…)"."""
     who = hooks.word(game, r["contender"])
     at = f"At {r['context']}, " if r.get("context") and r["option"] != "run" else ""
     if r["option"] == "run":
-        change = f"run {r['value_b']} against {r['value_a']} ({r['context']})"
+        change = f"Run {r['value_b']} against {r['value_a']} ({r['context']})"
     else:
         change = f"{r['option']} {r['value_a']} → {r['value_b']}"
-    verb = verdict_verb(r["verdict"], r["significant"])
-    body = (f"{change} {verb} {who}'s win rate from {pct(r['rate_a'])} "
-            f"{_wilson_text(r['rate_a'], r['n_a'])} to "
-            f"{pct(r['rate_b'])} "
-            f"{_wilson_text(r['rate_b'], r['n_b'])}")
-    if r["verdict"] == "no detectable change":
-        body = (f"{change} makes no detectable change to {who}'s win rate "
-                f"({pct(r['rate_a'])} → {pct(r['rate_b'])})")
-    sig = ("is significant" if r["significant"] else
-           "is not significant after Holm's correction")
+    clause = _verdict_clause(r, f"{possessive(who)} win rate", pct(r["rate_a"]), pct(r["rate_b"]),
+                             points(r["diff"], r["lo"], r["hi"]))
     pair = "paired" if r["paired"] else "unpaired"
-    sent = (f"{at}{body}; the difference, {points(r['diff'], r['lo'], r['hi'])} ({pair}), "
-            f"{sig} (Holm p {pvalue(r['p_holm'])}).")
+    body = f"{change} {clause}; {pair}."
     if at:
-        return sent
-    return f"Changing {sent}" if r["option"] != "run" else sent[0].upper() + sent[1:]
+        return at + body
+    return f"Changing {body}" if r["option"] != "run" else body
 
 
 def measure_sentence(r: dict[str, Any]) -> str:
-    """"At players=3, remove_shuttles false → true lowers mean turns from 45.7 to 37.6: …"."""
+    """"At players=3, remove_shuttles false → true lowers mean turns from 45.70 to …"."""
     at = f"At {r['context']}, " if r.get("context") else ""
-    verb = verdict_verb(r["verdict"], r["significant"])
     change = f"{r['option']} {r['value_a']} → {r['value_b']}"
-    if r["verdict"] == "no detectable change":
-        body = (f"{change} makes no detectable change to mean {r['measure']} "
-                f"({r['mean_a']:.2f} → {r['mean_b']:.2f})")
-    else:
-        body = (f"{change} {verb} mean {r['measure']} from {r['mean_a']:.2f} to "
-                f"{r['mean_b']:.2f}")
-    pair = "paired" if r["paired"] else "unpaired"
-    sig = ("significant" if r["significant"] else "not significant after Holm's correction")
-    sent = (f"{at}{body}; the difference, {r['diff']:+.2f} [{r['lo']:+.2f}, {r['hi']:+.2f}] "
-            f"({pair}, 95%), is {sig} (Holm p {pvalue(r['p_holm'])}).")
-    return sent if at else f"Changing {sent}"
+    clause = _verdict_clause(r, f"mean {r['measure']}", f"{r['mean_a']:.2f}",
+                             f"{r['mean_b']:.2f}",
+                             f"{r['diff']:+.2f} [{r['lo']:+.2f}, {r['hi']:+.2f}]", "")
+    body = f"{change} {clause}."
+    return at + body if at else f"Changing {body}"
+
+
+def family_sentence(comp: pl.DataFrame, game: str, what: str = "win rate") -> list[str]:
+    """One sentence per family: its question, its size, what it holds and what it does not,
+    and the smallest change it detects at its games."""
+    out = []
+    for (fam,), sub in comp.partition_by("family", as_dict=True, maintain_order=True).items():
+        n = int(sub["family_size"][0])
+        who = sorted({hooks.word(game, c) for c in sub["contender"]}) if "contender" in \
+            sub.columns else []
+        text = f"Family {fam}: {n} change{'s' if n != 1 else ''}"
+        if who:
+            text += f" of {possessive(_and_words(who))} {what}"
+        if "other" in sub.columns and sub["other"][0]:
+            dc = float(sub["draws_capped"].max() or 0.0)  # type: ignore[arg-type]
+            text += (f" ({possessive(hooks.word(game, sub['other'][0]))} change mirrors it"
+                     + (f", apart from draws and capped games, up to {pct(dc)} of games)"
+                        if dc > 0 else " exactly: no draws or capped games)"))
+        if "method" in sub.columns and sub["method"][0] == analysis.verdicts.SEQUENTIAL_METHOD:
+            text += ", with Bonferroni's correction across them (anytime-valid intervals)"
+        else:
+            text += ", with Holm's correction and the equivalence tests across them"
+        if "detectable" in sub.columns:
+            det = [x for x in sub["detectable"].to_list() if x is not None
+                   and not math.isnan(x)]
+            if det:
+                games = int(sub["n_a"].min())  # type: ignore[arg-type]
+                text += (f". At {games:,} games per setting the smallest change it detects "
+                         f"with 80% power is about {100 * max(det):.1f} points")
+        out.append(text + ".")
+    return out
+
+
+def pairing_sentence(comp: pl.DataFrame) -> str:
+    """What pairing did for these comparisons: the correlation and the games it saved."""
+    paired = comp.filter(pl.col("paired"))
+    if paired.height == 0:
+        return ("No comparison was paired (the games share no seeds): each is between "
+                "independent samples.")
+    r = paired["correlation"].to_numpy()
+    g = paired["games_saved"].to_numpy()
+    left = int(paired["games_left_out"].max() or 0)  # type: ignore[arg-type]
+    tail = (f" Pairing used the games both runs played; up to {left:,} games of the larger "
+            "run were left out." if left else "")
+    med = float(np.median(g))
+    spread = (f" (from {100 * g.min():+.0f}% to {100 * g.max():+.0f}%)" if paired.height > 1
+              else "")
+    return (f"Pairing (the same seeds on both sides): the two outcomes correlate at r = "
+            f"{float(np.median(r)):+.2f} (median; {r.min():+.2f} to {r.max():+.2f}), so "
+            f"pairing needed {abs(100 * med):.0f}% {'fewer' if med >= 0 else 'more'} games "
+            f"than independent samples for the same precision{spread}.{tail}")
+
+
+def _and_words(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def seat_word(verdict: str, margin: float) -> str:
+    """A seat's verdict against its fair share: ``above its fair share``, ``below …``,
+    ``equal to it within ±2.5 points``, ``inconclusive``."""
+    return {"raises": "above its fair share", "lowers": "below its fair share",
+            "equivalent": f"equal to it within {margin_text(margin)}"}.get(verdict, verdict)
+
+
+def seat_sentences(sb: pl.DataFrame) -> list[str]:
+    """Per variant, the test of equal seats in words."""
+    out = []
+    for (_v,), sub in sorted(sb.partition_by("variant", as_dict=True).items()):
+        rows = sub.to_dicts()
+        head = rows[0]
+        seats = rows[1:]
+        word = {"unequal": "the seats are not equal",
+                "equivalent": "the seats are equal within "
+                              f"{margin_text(head['margin'])}",
+                "inconclusive": "equal seats can be neither confirmed nor ruled out"}
+        parts = []
+        for r in seats:
+            w = seat_word(r["verdict"], r["margin"])
+            parts.append(f"{r['contender']} {pct(r['rate'])} ({100 * r['diff']:+.1f} points "
+                         f"[{100 * r['lo']:+.1f}, {100 * r['hi']:+.1f}], {w})")
+        out.append(f"Seats at {head['variant_label']}: {word[head['verdict']]} (chi-square p "
+                   f"{pvalue(head['p_value'])}); fair share {pct(seats[0]['fair_share'])} "
+                   f"each (shared wins and capped games are nobody's win); "
+                   + ", ".join(parts) + ".")
+    return out
+
+
+def seat_table(sb: pl.DataFrame) -> pl.DataFrame:
+    rows = sb.to_dicts()
+    return pl.DataFrame({
+        "variant": [r["variant_label"] for r in rows],
+        "seat": [r["contender"] for r in rows],
+        "wins / games": [f"{r['wins']:,} / {r['games']:,}" for r in rows],
+        "win rate": [pct(r["rate"]) for r in rows],
+        "fair share": [pct(r["fair_share"]) if r["contender"] != "all seats" else "–"
+                       for r in rows],
+        "against its fair share [interval]": [
+            "–" if r["lo"] is None else points(r["diff"], r["lo"], r["hi"]) for r in rows],
+        "interval level": ["–" if r["lo"] is None else level_text(r["level_used"])
+                           for r in rows],
+        "p": [pvalue(r["p_value"]) for r in rows],
+        "verdict": [r["verdict"] if r["contender"] == "all seats" else
+                    seat_word(r["verdict"], r["margin"]) for r in rows],
+    })
 
 
 def variant_sentence(rates: pl.DataFrame, outcomes: pl.DataFrame, game: str) -> str:
@@ -429,6 +569,37 @@ def warnings_for(rates: pl.DataFrame, outcomes: pl.DataFrame, game: str) -> list
     return out
 
 
+def stopping_sentence(study: dict[str, Any]) -> str:
+    """What a run that grew in rounds guarantees: its stopping rule and target, the rounds,
+    and whether the target was reached ("" for a fixed-size run)."""
+    rounds = study.get("rounds") or []
+    if not rounds:
+        return ""
+    last = rounds[-1]
+    sizes = ", ".join(format(r["games"], ",") for r in rounds)
+    rule = study.get("stop", "precision")
+    target = study.get("target", study.get("precision"))
+    reached = bool(last.get("reached", last["max_half_width"] <= (target or 0)))
+    if rule == "decide":
+        text = (f"Sequential decision (--decide): stopped at {last['games']:,} games per "
+                f"variant, when every change of the question was decided (raises, lowers or "
+                f"equivalent) by anytime-valid intervals, valid however often the run looked "
+                f"({len(rounds)} rounds: {sizes} games).")
+        return text + ("" if reached else " Some changes were still inconclusive at the "
+                       "game limit.")
+    if rule == "precision-diff":
+        what = ("every change of the question had its interval (at the level Holm's "
+                "correction could test it at) within")
+    else:
+        what = "every win rate's 95% Wilson interval was within"
+    text = (f"Precision: stopped at {last['games']:,} games per variant, when {what} "
+            f"±{pct(last['max_half_width'])} (target ±{pct(target)}; {len(rounds)} rounds: "
+            f"{sizes} games). The rule looks only at the intervals' widths, which hardly "
+            "depend on the results, so the printed intervals keep their level (simulated "
+            "coverage 94–96% for 95% intervals).")
+    return text + ("" if reached else " The target was NOT reached before the game limit.")
+
+
 def build_run_report(path: Path, level: float = stats.LEVEL) -> Report:
     """Analyse one run folder into a :class:`Report`.
 
@@ -438,7 +609,7 @@ def build_run_report(path: Path, level: float = stats.LEVEL) -> Report:
     path = Path(path)
     manifest = runner.read_manifest(path)
     study = read_study(path)
-    df = runner.load_games(path)
+    df = analysis.games_frame(path)  # with who shared first place (one shared-win rule)
     seats = analysis.seats_frame(path)
     game = str(manifest["game"])
     hook = hooks.hook_for(game)
@@ -446,10 +617,16 @@ def build_run_report(path: Path, level: float = stats.LEVEL) -> Report:
     outs = analysis.outcome_rates(df, level)
     vary = analysis.frames.swept_options(df)
     n_var = df.get_column("variant").n_unique()
-    comps = analysis.compare_variants(df, level) if n_var > 1 else None
-    # one family of measure comparisons (one Holm correction) for the table and the headline
-    mcomps = analysis.compare_measures(df, level=level, adjacent_only=True) if n_var > 1 \
-        else None
+    st = study or {}
+    focus = st.get("focus") if st.get("focus") in vary else None
+    margin = st.get("margin")
+    comps = analysis.compare_variants(df, level, focus=focus, pairs=st.get("pairs"),
+                                      margin=margin, sequential=bool(st.get("decide"))) \
+        if n_var > 1 else None
+    wanted = [m for m in st.get("measures", []) if m in df.columns] or None
+    mcomps = analysis.compare_measures(df, wanted, level, focus=focus,
+                                       pairs=st.get("pairs")) if n_var > 1 else None
+    sb = analysis.seat_balance(df, level, margin)
     extra = hooks.extra_sections(game, df, seats)
 
     headline: list[str] = []
@@ -457,42 +634,29 @@ def build_run_report(path: Path, level: float = stats.LEVEL) -> Report:
         for (v,), sub in sorted(rates.partition_by("variant", as_dict=True).items()):
             headline.append(variant_sentence(sub, outs.filter(pl.col("variant") == v), game))
     if comps is not None and comps.height:
-        prim = hook.primary if hook.primary in set(comps["contender"]) else None
-        if prim is None and analysis.frames.is_team_game(df):
-            prim = comps.get_column("contender")[0]
-        key = comps.join(adjacent_pairs(df), on=["option", "variant_a", "variant_b"],
-                         how="semi")
-        if prim is not None:
-            key = key.filter(pl.col("contender") == prim)
-        focus = (study or {}).get("focus")
-        if focus:
-            key = key.filter(pl.col("option") == focus)
-        for r in key.head(24).iter_rows(named=True):
+        for r in comps.head(24).iter_rows(named=True):
             headline.append(comparison_sentence(r, game))
-        wanted = [m for m in (study or {}).get("measures", []) if m in df.columns]
         if focus and wanted and mcomps is not None:
-            for r in mcomps.filter((pl.col("option") == focus)
-                                   & pl.col("measure").is_in(wanted)).iter_rows(named=True):
+            for r in mcomps.iter_rows(named=True):
                 headline.append(measure_sentence(r))
+        headline.extend(family_sentence(comps, game))
+    if sb.height and n_var <= MAX_HEADLINE_VARIANTS:
+        headline.extend(seat_sentences(sb))
     for s in extra:
         headline.extend(s.headline)
-    if study and study.get("rounds"):
-        last = study["rounds"][-1]
-        headline.append(
-            f"Precision: stopped at {last['games']:,} games per variant, when every variant's "
-            f"anytime-valid 95% interval was within ±{pct(last['max_half_width'])} (target "
-            f"±{pct(study['precision'])}; {len(study['rounds'])} rounds: "
-            f"{', '.join(format(r['games'], ',') for r in study['rounds'])} games)."
-            + ("" if last["max_half_width"] <= study["precision"] else
-               " The target was NOT reached before the game limit.")
-        )
+    stop = stopping_sentence(st)
+    if stop:
+        headline.append(stop)
     warns = warnings_for(rates, outs, game)
 
     sections: list[Section] = []
     sec = Section("Win rates", [
         f"Win rate of each side or seat per variant, with {int(level * 100)}% Wilson score "
         "intervals. Draws and capped games are kept apart: wins + draws + losses + capped = "
-        "games.",
+        "games. A shared win (seats tied for first place on points and experiments) is a "
+        "draw for the seats that shared it and a loss for the others: nobody's win. The fair "
+        "share counts it the same way: the share of games with a sole winner over the "
+        "possible winners.",
         Table("Win rates", rates_table(rates, game)),
         _img("winrates.png", plots.winrates(rates), "Win rate per variant with 95% intervals."),
         Table("How games ended", outcomes_table(outs, game)),
@@ -502,19 +666,32 @@ def build_run_report(path: Path, level: float = stats.LEVEL) -> Report:
     if pol.get_column("policy").n_unique() > 1 or not analysis.frames.is_team_game(df):
         sec.blocks.append(Table("Win rate by policy", policy_table(pol, game)))
     sections.append(sec)
+    if sb.height:
+        sections.append(Section("Are the seats equal?", [
+            "Each seat against the rest: its win rate against its fair share, tested on "
+            "its share of the games a seat won alone (Wilson interval), Holm and the "
+            "equivalence tests across the variant's seats; all seats at once: Pearson's "
+            "chi-square test of equal shares. " + analysis.verdicts.RULE,
+            Table("Seats against their fair share", seat_table(sb)),
+        ]))
 
     if comps is not None:
+        method = ("anytime-valid sequential intervals (" + analysis.verdicts.SEQUENTIAL_METHOD
+                  + ")") if st.get("decide") else (
+            "Newcombe's paired score interval where games share seeds, else Newcombe's hybrid "
+            "score")
         cs = Section("Comparisons between variants", [
-            "Each pair of variants that differ in one option; the difference of each side's "
-            "win rate (after − before) with a 95% interval — paired (Newcombe's paired score "
-            "interval, McNemar p) where games share seeds, else unpaired (Newcombe's hybrid "
-            "score, z-test p) — and Holm's correction across the "
-            f"{comps.height} comparisons. The verdict reads the interval only.",
+            "Each change of an option between neighbouring settings (every pair with --pairs "
+            "all), the others held fixed; the difference of the side's or seat's win rate "
+            f"(after − before) by {method}. " + analysis.verdicts.RULE,
+            *family_sentence(comps, game),
+            pairing_sentence(comps) if comps.height else "",
             Table("Differences in win rate", comparison_table(comps, game)),
         ])
         if comps.height:
             cs.blocks.append(_img("differences.png", plots.differences(comps),
-                                  "Differences in win rate with 95% intervals."))
+                                  "Differences in win rate with the intervals the verdicts "
+                                  "used."))
         prim = hook.primary or rates.get_column("contender")[0]
         for i, opt in enumerate(vary):
             others = [o for o in vary if o != opt]
@@ -531,9 +708,12 @@ def build_run_report(path: Path, level: float = stats.LEVEL) -> Report:
                                       f"{vary[1]}."))
         mc = mcomps
         if mc is not None and mc.height:
-            cs.blocks.append("Changes in game length and the game's measures between "
-                             "neighbouring settings (difference of means, paired t interval "
-                             "where games share seeds, else Welch), Holm across rows:")
+            cs.blocks.append("Changes in game length and the game's measures (difference "
+                             "of means, paired t interval where games share seeds, else "
+                             "Welch), each question's measures one family; a measure is "
+                             f"equivalent within ±{analysis.verdicts.MEASURE_MARGIN_SD} of its "
+                             "standard deviation (in its units in the verdict):")
+            cs.blocks.extend(family_sentence(mc, game, "mean"))
             cs.blocks.append(Table("Differences in measures", measure_comparison_table(mc)))
         sections.append(cs)
 
@@ -569,13 +749,10 @@ def build_run_report(path: Path, level: float = stats.LEVEL) -> Report:
         rt = pl.DataFrame(study["rounds"]).select(
             pl.col("games").map_elements(lambda x: f"{x:,}", return_dtype=pl.String),
             pl.col("max_half_width").map_elements(pct, return_dtype=pl.String)
-            .alias("widest ± (anytime-valid 95%)"),
+            .alias("widest ± (the stopping rule's interval)"),
         )
-        sections.append(Section("Precision rounds", [
-            f"The run was extended in rounds until every variant's {stats.CS_METHOD} was "
-            f"within ±{pct(study['precision'])} (looking repeatedly at a Wilson interval would "
-            "not be valid).", Table("Rounds", rt),
-        ]))
+        sections.append(Section("Stopping rounds", [stopping_sentence(study),
+                                                    Table("Rounds", rt)]))
     sections.append(_provenance(manifest, study))
     title = f"balancelab report: {manifest.get('run_id', path.name)}"
     return Report(title, headline, warns, sections)
@@ -685,7 +862,7 @@ def write(report: Report, out: Path) -> ReportPaths:
 
 
 def write_report(run_dirs: list[Path] | Path, out: Path | None = None,
-                 level: float = stats.LEVEL) -> ReportPaths:
+                 level: float = stats.LEVEL, margin: float | None = None) -> ReportPaths:
     """Report one run (or compare several) and write it.
 
     Args:
@@ -694,6 +871,7 @@ def write_report(run_dirs: list[Path] | Path, out: Path | None = None,
         out: output folder (default ``<first run>/report`` for one run,
             ``<first run>/compare`` for several).
         level: confidence level.
+        margin: equivalence margin of a comparison report (default: the game's).
 
     Raises:
         RunError: a folder that is not a run, or a run with no games.
@@ -704,11 +882,12 @@ def write_report(run_dirs: list[Path] | Path, out: Path | None = None,
     if len(dirs) == 1:
         rep = build_run_report(dirs[0], level)
         return write(rep, out or dirs[0] / "report")
-    rep = build_compare_report(dirs, level)
+    rep = build_compare_report(dirs, level, margin)
     return write(rep, out or dirs[0] / "compare")
 
 
-def build_compare_report(dirs: list[Path], level: float = stats.LEVEL) -> Report:
+def build_compare_report(dirs: list[Path], level: float = stats.LEVEL,
+                         margin: float | None = None) -> Report:
     """A report comparing runs against the first (paired where they share seeds).
 
     Raises:
@@ -718,20 +897,21 @@ def build_compare_report(dirs: list[Path], level: float = stats.LEVEL) -> Report
     names = [str(m.get("run_id", d.name)) for m, d in zip(manifests, dirs, strict=True)]
     if len(set(names)) < len(names):
         names = [str(d) for d in dirs]
-    frames = [runner.load_games(d) for d in dirs]
+    frames = [analysis.games_frame(d) for d in dirs]
     game = str(manifests[0]["game"])
-    comp = analysis.compare_runs(frames, names, level)
+    comp = analysis.compare_runs(frames, names, level, margin)
     mc = analysis.compare_run_measures(frames, names, level=level)
     headline = [comparison_sentence(r, game) for r in comp.iter_rows(named=True)]
     moved: dict[tuple[str, str], list[str]] = {}
-    for r in mc.filter(pl.col("significant") & pl.col("verdict").is_in(["raises", "lowers"])
-                       ).iter_rows(named=True):
+    for r in mc.filter(pl.col("verdict").is_in(["raises", "lowers"])).iter_rows(named=True):
         moved.setdefault((r["value_b"], r["label_b"]), []).append(
             f"{r['verdict']} mean {r['measure']} ({num(r['mean_a'])} → {num(r['mean_b'])})")
     for (run_b, label), what in moved.items():
         at = f" at {label}" if label != "default" and len(set(comp["label_b"])) > 1 else ""
-        headline.append(f"Run {run_b} against {names[0]}{at}: {'; '.join(what)} "
-                        "(Holm-significant changes of the game's measures).")
+        headline.append(f"Run {run_b} against {names[0]}{at}: {'; '.join(what)}.")
+    if comp.height:
+        headline.extend(family_sentence(comp, game))
+        headline.append(pairing_sentence(comp))
     warns: list[str] = []
     blocks: list[str | Table | Image] = []
     for name, f in zip(names, frames, strict=True):
@@ -741,14 +921,14 @@ def build_compare_report(dirs: list[Path], level: float = stats.LEVEL) -> Report
         blocks.append(Table(f"Win rates: {name}", rates_table(rates, game)))
     measure_blocks: list[str | Table | Image] = [
         f"Game length and the game's measures, each run against {names[0]} (difference of "
-        "means, paired t interval where the runs share seeds, else Welch), Holm across rows:",
+        "means, paired t interval where the runs share games, else Welch), one family:",
         Table("Differences in measures", measure_comparison_table(mc))]
     sections = [
         Section("Comparison", [
-            f"Each run against {names[0]}: the difference of each side's win rate with a 95% "
-            "interval (paired where the runs share seeds and game indices, else unpaired), "
-            f"Holm's correction across the {comp.height} comparisons; verdict from the "
-            "interval only.",
+            f"Each run against {names[0]}: the difference of the side's or seat's win rate, "
+            "paired on the games both runs played from the same seeds (same-seed runs of any "
+            "sizes), else unpaired; the runs are one family. " + analysis.verdicts.RULE,
+            *([pairing_sentence(comp)] if comp.height else []),
             Table("Differences in win rate", comparison_table(comp, game)),
             *([_img("differences.png", plots.differences(comp),
                     "Differences in win rate with 95% intervals.")] if comp.height else []),

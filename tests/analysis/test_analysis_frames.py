@@ -77,19 +77,50 @@ def test_sweep_is_one_run_paired_by_seed(coin_sweep: Path):
     assert analysis.swept_options(df) == ["edge", "draw"]
     comp = analysis.compare_variants(coin_sweep)
     assert comp["paired"].all()
-    # 3 edge pairs x 2 draw values + 1 draw pair x 3 edges = 9 pairs, 2 sides each
-    assert comp.height == 18
-    assert comp["p_holm"].to_list() == pytest.approx(
-        list(__import__("balancelab").analysis.holm(comp["p_value"].to_numpy())))
-    red_edge = comp.filter((pl.col("option") == "edge") & (pl.col("contender") == "red")
-                           & (pl.col("value_a") == "450") & (pl.col("value_b") == "550"))
+    # each option is a question: edge's 2 neighbouring steps x 2 draw settings, and draw's one
+    # step x 3 edge settings; one row per change of a two-sided game (red; blue's beside it)
+    assert comp.height == 7 and set(comp["contender"]) == {"red"}
+    assert dict(comp.group_by("option").agg(pl.col("family_size").first()).iter_rows()) == {
+        "edge": 4, "draw": 3}
+    for (_fam,), sub in comp.partition_by("family", as_dict=True).items():  # Holm per family
+        assert sub["p_holm"].to_list() == pytest.approx(
+            list(analysis.holm(sub["p_value"].to_numpy())))
+    every = analysis.compare_variants(coin_sweep, pairs="all")
+    assert every.height == 9  # 3 edge pairs x 2 draw values + 1 draw pair x 3 edges
+    red_edge = every.filter((pl.col("option") == "edge") & (pl.col("value_a") == "450")
+                            & (pl.col("value_b") == "550"))
     assert set(red_edge["verdict"]) == {"raises"}
-    # adding draws cannot change red's wins (same uniform draw decides red first)
-    red_draw = comp.filter((pl.col("option") == "draw") & (pl.col("contender") == "red"))
+    # adding draws cannot change red's wins (same uniform draw decides red first): the
+    # change is exactly 0, and the paired interval is tight enough to call it equivalent
+    red_draw = comp.filter(pl.col("option") == "draw")
     assert red_draw["diff"].to_list() == [0.0, 0.0, 0.0]
-    assert set(red_draw["verdict"]) == {"no detectable change"}
+    assert set(red_draw["verdict"]) == {"equivalent"}
+    assert (red_draw["other_diff"] < 0).all() and (red_draw["draws_capped"] > 0).all()
     grid = analysis.heat_grid(analysis.sweep_table(coin_sweep), "edge", "draw", "red")
     assert grid.columns == ["draw", "450", "500", "550"] and grid.height == 2
+
+
+def test_a_focus_is_one_family_and_the_others_are_held_fixed(coin_sweep: Path):
+    comp = analysis.compare_variants(coin_sweep, focus="edge")
+    assert set(comp["option"]) == {"edge"} and comp.height == 4
+    assert set(comp["family_size"]) == {4}
+    with pytest.raises(ValueError, match="not an option the run sweeps; swept: edge, draw"):
+        analysis.compare_variants(coin_sweep, focus="crew")
+    with pytest.raises(ValueError, match="adjacent or all"):
+        analysis.compare_variants(coin_sweep, pairs="some")
+
+
+def test_printed_intervals_never_contradict_their_verdicts(coin_sweep: Path):
+    for comp in (analysis.compare_variants(coin_sweep, pairs="all"),
+                 analysis.compare_measures(coin_sweep, pairs="all")):
+        for r in comp.iter_rows(named=True):
+            v, lo, hi = r["verdict"], r["lo"], r["hi"]
+            assert (v == "raises") == (lo > 0) and (v == "lowers") == (hi < 0)
+            if v == "equivalent":
+                assert -r["margin"] < lo and hi < r["margin"]
+            if v == "inconclusive":
+                assert lo <= 0 <= hi and (lo <= -r["margin"] or hi >= r["margin"])
+            assert (r["p_holm"] < 0.05) == (v in ("raises", "lowers"))
 
 
 def test_compare_runs_paired_and_unpaired(tmp_path: Path, coin_sweep: Path):
@@ -98,14 +129,24 @@ def test_compare_runs_paired_and_unpaired(tmp_path: Path, coin_sweep: Path):
 
     install()
     g = get_game("coin")
-    for name, seed, edge in (("a", 1, 500), ("b", 1, 600), ("c", 2, 600)):
-        cfg = runner.RunConfig("coin", [g.options_type(edge=edge)], seed=seed, games=500)
+    for name, seed, edge, n in (("a", 1, 500, 500), ("b", 1, 600, 500), ("c", 2, 600, 500),
+                                ("d", 1, 600, 750)):
+        cfg = runner.RunConfig("coin", [g.options_type(edge=edge)], seed=seed, games=n)
         runner.run(cfg, tmp_path / name, jobs=1)
     comp = analysis.compare_runs([tmp_path / "a", tmp_path / "b", tmp_path / "c"])
-    assert comp.height == 4
+    assert comp.height == 2 and set(comp["contender"]) == {"red"}
+    assert set(comp["family_size"]) == {2}
     assert comp.filter(pl.col("value_b") == "b")["paired"].all()
     assert not comp.filter(pl.col("value_b") == "c")["paired"].any()
     assert "edge 500→600" in comp["context"][0]
+    # same seed, different sizes: paired on the 500 games both played (they were counted as
+    # independent samples before)
+    ad = analysis.compare_runs([tmp_path / "a", tmp_path / "d"]).row(0, named=True)
+    ab = comp.row(0, named=True)
+    assert ad["paired"] and ad["n_a"] == ad["n_b"] == 500 and ad["games_left_out"] == 250
+    assert (ad["diff"], ad["raw_lo"], ad["raw_hi"]) == pytest.approx(
+        (ab["diff"], ab["raw_lo"], ab["raw_hi"]))
+    assert ad["correlation"] > 0.5 and 0.5 < ad["games_saved"] < 1
     with pytest.raises(ValueError):
         analysis.compare_runs([tmp_path / "a"])
 
@@ -113,12 +154,17 @@ def test_compare_runs_paired_and_unpaired(tmp_path: Path, coin_sweep: Path):
 def test_precision_rounds_extend_the_run(tmp_path: Path):
     install()
     path = tmp_path / "prec"
-    res = studies.sweep("coin", {"edge": [200, 800]}, path, precision=0.06, games=250, jobs=1)
-    assert res.rounds[-1]["max_half_width"] <= 0.06
+    res = studies.sweep("coin", {"edge": [200, 800]}, path, precision=0.04, games=250, jobs=1)
+    assert res.rounds[-1]["max_half_width"] <= 0.04
     assert len(res.rounds) >= 2 and res.games == res.rounds[-1]["games"]
-    st = analysis.precision_status(path, tune_n=analysis.stats.precision_tune_n(0.06))
-    assert st["half_width"].max() <= 0.06
+    st = analysis.precision_status(path)  # the printed Wilson intervals
+    assert st["half_width"].max() <= 0.04 and set(st["method"]) == {"Wilson score"}
     assert analysis.games_frame(path).height == 2 * res.games
+    from balancelab.reports.render import build_run_report
+
+    head = " ".join(build_run_report(path).headline)
+    assert "95% Wilson interval was within" in head and "keep their level" in head
+    assert "would not be valid" not in head
     shutil.rmtree(path)
 
 
@@ -133,9 +179,11 @@ def test_precision_run_stops_at_its_cap_and_contradictory_sizes_are_refused(tmp_
                       max_games=100)
     with pytest.raises(studies.StudyError, match="plays 1,000 games"):  # the default round
         studies.sweep("coin", {"edge": [450]}, tmp_path / "x", precision=0.01, max_games=500)
-    with pytest.raises(studies.StudyError, match="without --precision"):
+    with pytest.raises(studies.StudyError, match="without one, --games"):
         studies.sweep("coin", {"edge": [450]}, tmp_path / "y", games=250, max_games=100)
-    with pytest.raises(studies.StudyError, match="without --precision"):
+    with pytest.raises(studies.StudyError, match="one stopping rule"):
+        studies.sweep("coin", {"edge": [450]}, tmp_path / "y", precision=0.01, decide=True)
+    with pytest.raises(studies.StudyError, match="without one, --games"):
         studies.run_study("hal-difficulty", tmp_path / "z", games=10, max_games=100)
     assert not (tmp_path / "x").exists() and not (tmp_path / "y").exists()
     assert not (tmp_path / "z").exists()
@@ -188,10 +236,14 @@ def test_fair_share_counts_the_possible_winners_fedor_included(tmp_path: Path):
     fair = dict(analysis.fair_shares(path).join(
         analysis.games_frame(path).select("variant", "players").unique(), on="variant")
         .select("players", "fair_share").iter_rows())
-    assert fair == {1: pytest.approx(0.5), 3: pytest.approx(1 / 3)}
+    games = analysis.games_frame(path)
+    sole = dict(games.group_by("players").agg(
+        (~pl.col("winner").is_in(["tie", ""])).mean()).iter_rows())
+    # a shared win is nobody's win, for the fair share as for the win rates
+    assert fair == {1: pytest.approx(sole[1] / 2), 3: pytest.approx(sole[3] / 3)}
     rates = analysis.win_rates(path)
     assert rates.filter(pl.col("contender") == "seat0")["fair_share"].sort().to_list() == \
-        pytest.approx([1 / 3, 0.5])
+        pytest.approx(sorted([sole[1] / 2, sole[3] / 3]))
 
 
 def test_a_study_opens_with_a_short_answer(tmp_path: Path):
@@ -206,6 +258,13 @@ def test_a_study_opens_with_a_short_answer(tmp_path: Path):
     assert head[1].startswith("In short: remove_shuttles false → true ")
     assert "seat0's win rate at players=1" in head[1]
     assert "mean turns at players=1, 2, 3 and 4" in head[1]  # shorter games everywhere
+    assert "games per setting would decide" in head[1]  # 40 games decide few seat changes
     md = res.report.markdown.read_text()
-    assert "| change | held fixed | side / seat | verdict | difference [95%] |" in md
+    assert ("| change | held fixed | side / seat | verdict | difference [interval (level)] "
+            "| games to decide |") in md
     assert "| players 1 → 2 |" not in md  # the focus option only
+    run_md = (res.runs["default"] / "report" / "report.md").read_text()
+    assert "players: 1→2" not in run_md and "players 1 → 2" not in run_md
+    assert "Family remove_shuttles (neighbouring settings): 10 changes" in run_md
+    assert "Family remove_shuttles measures (neighbouring settings): 20 changes" in run_md
+    assert "At 40 games per setting the smallest change it detects with 80% power" in run_md

@@ -94,7 +94,7 @@ def test_study_focus_keeps_the_headline_on_the_studied_option(tmp_path: Path):
     assert all("edge 450 → 990" in h for h in comps)  # no line along `cap`
     means = [h for h in comps if "mean rounds" in h]
     assert len(means) == 2  # one per value of cap, with its paired interval
-    assert all("(paired, 95%)" in h for h in means)
+    assert all("interval" in h for h in means)
 
 
 def test_percent_formatting_keeps_small_bounds_visible():
@@ -106,17 +106,27 @@ def test_percent_formatting_keeps_small_bounds_visible():
     assert pct(float("nan")) == "–"
 
 
-def test_a_change_that_fails_holm_is_not_called_a_raise_or_a_drop() -> None:
+def test_a_verdict_is_printed_beside_the_interval_it_used() -> None:
+    """The sentence used to say "moves … (not significant after Holm's correction)" beside an
+    interval that excluded 0 (+1.4 [+0.5, +2.3]); now the interval printed is the Holm-level
+    one its verdict read, with its level."""
     from balancelab.reports.render import comparison_sentence
 
     row = {"contender": "crew", "context": "", "option": "crew_talk", "value_a": "logic",
-           "value_b": "none", "verdict": "lowers", "rate_a": 0.862, "n_a": 500,
-           "rate_b": 0.814, "n_b": 500, "significant": False, "paired": True, "diff": -0.048,
-           "lo": -0.091, "hi": -0.005, "p_holm": 0.068}
+           "value_b": "none", "verdict": "inconclusive", "rate_a": 0.862, "n_a": 500,
+           "rate_b": 0.814, "n_b": 500, "paired": True, "diff": -0.048,
+           "lo": -0.101, "hi": 0.004, "level_used": 0.9875, "margin": 0.02,
+           "games_to_decide": 1300}
     text = comparison_sentence(row, "odyssey")
-    assert " moves " in text and "lowers" not in text and "not significant" in text
-    text = comparison_sentence({**row, "significant": True, "p_holm": 0.01}, "odyssey")
-    assert " lowers " in text and "is significant" in text
+    assert "is inconclusive for the crew's win rate" in text
+    assert "-4.8 points [-10.1, +0.4], 98.8% interval" in text
+    assert "about 1,300 games per setting would decide it" in text
+    assert "moves" not in text and "significant" not in text
+    text = comparison_sentence({**row, "verdict": "lowers", "hi": -0.005}, "odyssey")
+    assert " lowers the crew's win rate from 86.2% to 81.4% (-4.8 points [-10.1, -0.5]" in text
+    text = comparison_sentence({**row, "verdict": "equivalent", "diff": 0.001, "lo": -0.012,
+                                "hi": 0.014, "level_used": 0.95}, "odyssey")
+    assert "leaves the crew's win rate equivalent within ±2.0 points" in text
 
 
 def test_the_ceiling_hint_names_only_what_ifs_the_run_has_not_set() -> None:
@@ -154,13 +164,14 @@ def test_report_tables_speak_words_not_column_names(run_dir: Path, tmp_path: Pat
 
 
 def test_every_table_and_sentence_words_a_verdict_alike():
-    """"raises"/"lowers" only for an interval clear of 0 that also survives Holm; the study's
-    verdict table, the run report's tables and its sentences share the rule."""
-    from balancelab.reports.render import verdict_word
+    """Three verdicts, one rule: raises / lowers, equivalent within ±m, inconclusive."""
+    from balancelab.reports.render import level_text, verdict_word
 
-    assert verdict_word("raises", True) == "raises"
-    assert verdict_word("lowers", False) == "moves (not significant after Holm)"
-    assert verdict_word("no detectable change", False) == "no detectable change"
+    assert verdict_word("raises") == "raises" and verdict_word("lowers", True) == "lowers"
+    assert verdict_word("equivalent", None, 0.025) == "equivalent within ±2.5 points"
+    assert verdict_word("equivalent", None, 0.43, "turns") == "equivalent within ±0.43 turns"
+    assert verdict_word("inconclusive") == "inconclusive"
+    assert [level_text(x) for x in (0.95, 0.98333, 0.99917)] == ["95%", "98.3%", "99.92%"]
 
 
 def test_a_measure_a_variant_does_not_record_is_not_compared():
@@ -205,3 +216,6 @@ def test_compare_reports_the_measures_a_rule_change_moves(tmp_path: Path):
     rep = write_report(paths, tmp_path / "cmp")
     assert "lowers mean turns" in rep.headline
     assert "**Differences in measures**" in rep.markdown.read_text()
+    # each comparison report says what pairing saved
+    assert "Pairing (the same seeds on both sides): the two outcomes correlate at r =" in \
+        rep.headline and "fewer games than independent samples" in rep.headline
