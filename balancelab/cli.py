@@ -794,7 +794,7 @@ def tune(
 
         result = T.tune(config, folder, progress=progress)
     for line in T.describe(config, result):
-        console.print(line, highlight=False)
+        console.print(line, highlight=False, soft_wrap=True)  # specs stay copyable
     console.print(f"  {folder}/result.json; {result.seconds:.0f} s", highlight=False)
 
 

@@ -98,7 +98,7 @@ def _windows(v: OdysseyView, ctx: Ctx) -> tuple[int, ...]:
     return w
 
 
-def _logic_mask(hand: tuple[int, ...]) -> int:
+def _logic_mask(hand: Sequence[int]) -> int:
     """Bit n set when Logic n is held (a crew hand: counts per kind)."""
     m = 0
     bit = 2
@@ -872,7 +872,8 @@ class CrewRush(CrewTeam):
                                         "keep_override": False,
                                         "door_duty": False, "detour": False,
                                         "no_loop": False, "carrier_role": "bowman",
-                                        "gift_room": False, **_CREW_NUMBERS, "pod_alarm": 99, "run_bonus": 0.0}
+                                        "gift_room": False, **_CREW_NUMBERS,
+                                        "pod_alarm": 99, "run_bonus": 0.0}
     param_ranges: ClassVar[dict[str, tuple[float, float]]] = {}
 
 
