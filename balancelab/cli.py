@@ -769,22 +769,30 @@ def tune(
     set_: Annotated[
         list[str] | None, typer.Option("--set", help="Rule option KEY=VALUE (repeatable).")
     ] = None,
+    against: Annotated[
+        list[str] | None,
+        typer.Option(help="SIDE=POLICY to play against (default: the other sides' defaults).")
+    ] = None,
     out: Annotated[Path | None, typer.Option(help="Tune folder (default: tunes/<...>).")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
 ) -> None:
     """Tune POLICY's numeric parameters for SIDE against the other side's defaults.
 
     Every trial plays --trial-games games on the same seeds; optuna's TPE sampler (seeded)
-    proposes the values. Resumable: the study lives in <out>/study.sqlite3; run the same
-    command again to continue. The best set and the starting set are then played on
-    --fresh-games fresh seeds. Example: balancelab tune odyssey --side crew --budget 3000
+    proposes the values; the first trial is POLICY's own values (a preset or parameters in
+    the spec are the starting point). Resumable: the study lives in <out>/study.sqlite3; run
+    the same command again to continue. The best set and the starting set are then played
+    on --fresh-games fresh seeds. Example: balancelab tune odyssey --side crew --budget 3000
     """
     from balancelab import tune as T
 
     options = {k: v for k, v in parse_game_args([], set_ or []).items()}
-    config = T.TuneConfig(game, side, policy, budget, trial_games, seed, options, fresh_games)
+    config = T.TuneConfig(game, side, policy, budget, trial_games, seed, options, fresh_games,
+                          parse_policies(against or []))
     folder = out or Path("tunes") / (f"{game}-{side}-{policy.replace(':', '_')}-seed{seed}"
-                                     + "".join(f"-{k}{v}" for k, v in options.items()))
+                                     + "".join(f"-{k}{v}" for k, v in options.items())
+                                     + "".join(f"-vs-{k}-{v.replace(':', '_')}"
+                                               for k, v in config.against.items()))
     bar = _progress_bar(quiet)
     with bar:
         task = bar.add_task("games", total=None)

@@ -86,6 +86,8 @@ class TuneConfig:
     seed: int
     options: dict[str, Any] = field(default_factory=dict)
     fresh_games: int = 0
+    #: side → spec of the opponents (default: each other side's default policy)
+    against: dict[str, str] = field(default_factory=dict)
 
     @property
     def trials(self) -> int:
@@ -161,9 +163,23 @@ def tune(config: TuneConfig, folder: Path, *,
         raise TuneError(f"unknown side {config.side!r} for {game.name!r}; valid: "
                         f"{', '.join(game.sides)}")
     options = game.options_type.from_strings({k: str(v) for k, v in config.options.items()})
+    for s in config.against:
+        if s not in game.sides or s == config.side:
+            raise TuneError(f"--against names a side to play against: one of "
+                            f"{', '.join(x for x in game.sides if x != config.side)}; got {s!r}")
+    against = {s: policies.resolve(game, s, sp) for s, sp in config.against.items()}
     base_spec = policies.resolve(game, config.side, config.policy)
     name, fixed = policies.parse_spec(base_spec)
-    space = {k: v for k, v in search_space(game, config.side, name).items() if k not in fixed}
+    start = dict(fixed)  # the starting point: the spec's values (a preset expanded)
+    if policies.PRESET_KEY in start:
+        from balancelab.policies.presets import preset_params
+
+        start = {**preset_params(game.name, name, str(start.pop(policies.PRESET_KEY))),
+                 **start}
+    tuned = search_space(game, config.side, name)
+    first = {k: (start[k] if k in start else v[0]) for k, v in tuned.items()}
+    space = tuned
+    fixed = {k: v for k, v in start.items() if k not in tuned}
     folder.mkdir(parents=True, exist_ok=True)
     cfg_path = folder / "tune.json"
     if cfg_path.exists():
@@ -186,7 +202,7 @@ def tune(config: TuneConfig, folder: Path, *,
     if progress:
         progress(played, total)
     if not done_trials:  # the first trial is the policy's own defaults
-        study.enqueue_trial({k: v[0] for k, v in space.items()}, skip_if_exists=True)
+        study.enqueue_trial(first, skip_if_exists=True)
 
     def tick(k: int) -> None:
         nonlocal played
@@ -202,7 +218,7 @@ def tune(config: TuneConfig, folder: Path, *,
             else:
                 params[k] = trial.suggest_float(k, lo, hi)
         wins = side_wins(game, options, config.side, _spec(name, params), n, config.seed,
-                         progress=tick)
+                         opponents=against, progress=tick)
         return float(wins.mean())
 
     for _ in range(config.trials - len(done_trials)):
@@ -210,12 +226,14 @@ def tune(config: TuneConfig, folder: Path, *,
         if progress:
             progress(played, total)
     best = study.best_trial
-    params = {**fixed, **{k: best.params[k] for k in space}}
-    spec = _spec(name, params)
+    spec = _spec(name, {**fixed, **{k: best.params[k] for k in space}})
+    params = policies.parse_spec(spec)[1]  # the values as played (rounded in the spec)
     fresh = config.seed + FRESH
     m = config.fresh_games
-    a = side_wins(game, options, config.side, base_spec, m, fresh, progress=tick)
-    b = side_wins(game, options, config.side, spec, m, fresh, progress=tick)
+    a = side_wins(game, options, config.side, base_spec, m, fresh, opponents=against,
+                  progress=tick)
+    b = side_wins(game, options, config.side, spec, m, fresh, opponents=against,
+                  progress=tick)
     if progress:
         progress(total, total)
     from balancelab.analysis.stats import diff_paired, wilson
@@ -235,9 +253,10 @@ def describe(config: TuneConfig, result: TuneResult) -> list[str]:
     """The result in words, for the terminal."""
     b, a, d = result.before, result.after, result.diff
     where = ", ".join(f"{k}={v}" for k, v in config.options.items()) or "the default setting"
+    vs = ", ".join(f"{s}={sp}" for s, sp in config.against.items()) or "the defaults"
     return [
         f"{config.game} {config.side} ({where}), {result.trials} trials of "
-        f"{config.games_per_trial} games against the defaults, seed {config.seed}:",
+        f"{config.games_per_trial} games against {vs}, seed {config.seed}:",
         f"  tuned: {result.spec}",
         f"  win rate on {result.fresh_games} fresh games: {_pct(b)} with {result.default_spec}"
         f" -> {_pct(a)} tuned; change {d[0]:+.1%} [{d[1]:+.1%}, {d[2]:+.1%}] (paired 95%)",
