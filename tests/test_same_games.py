@@ -18,9 +18,9 @@ from balancelab.simulate.worker import play_chunk
 
 CASES = [
     # game, rule options, policies, games, hash
-    ("odyssey", {}, {}, 60, "9488d1cb125a1fd2"),
+    ("odyssey", {}, {}, 60, "bd218094ea8ff014"),
     ("odyssey", {"crew": "4", "crew_talk": "logic"}, {"hal": "hal-spread"}, 40,
-     "372b7dcf1b4353d9"),
+     "a05418bf61ce3d7e"),
     ("odyssey", {"crew": "2"}, {"hal": "random", "crew": "random"}, 40, "8ce42f2e085e5899"),
     ("iss", {"players": "4"}, {}, 30, "150ec791dc9bd9d8"),
     ("iss", {"players": "1"}, {}, 30, "9c6e967093838f22"),

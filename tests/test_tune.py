@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 from balancelab.cli import app
 from balancelab.games import get_game
 from balancelab.policies import presets as P
-from balancelab.policies.base import PolicyError, build, resolve
+from balancelab.policies.base import PolicyError, available, build, resolve
 from balancelab.simulate.odyssey import OdysseyOptions
 
 runner = CliRunner()
@@ -101,3 +101,24 @@ def test_tune_command(tmp_path: Path) -> None:
     res = runner.invoke(app, ["tune", "odyssey", "--side", "crew", "--policy", "crew-rush",
                               "--out", str(tmp_path / "v")])
     assert res.exit_code == 1 and "no tunable parameters" in res.output
+
+
+def test_every_shipped_preset_validates_and_names_its_command() -> None:
+    for game, by_policy in P.PRESETS.items():
+        g = get_game(game)
+        for policy, named in by_policy.items():
+            side = next(s for s in g.sides if policy in available(game, s))
+            for name, preset in named.items():
+                resolve(g, side, f"{policy}:preset={name}")
+                spec = policy + ":" + ",".join(f"{k}={v}" for k, v in preset.params.items())
+                resolve(g, side, spec)  # every value within its range
+                if name.startswith("tuned"):
+                    assert preset.command.startswith("balancelab tune ")
+
+
+def test_the_default_hal_is_the_tuned_set() -> None:
+    from balancelab.policies.odyssey import HalPressure
+
+    assert HalPressure.params == P.PRESETS["odyssey"]["hal-pressure"]["tuned"].params
+    assert P.tuned_spec("odyssey", "hal") == "hal-pressure:preset=tuned"
+    assert P.tuned_spec("odyssey", "crew") is None  # no set beat the default at the rulebook's

@@ -6,7 +6,10 @@ HAL policies:
   first, LIF pushed toward its limit, systems near their limit topped up, the POD BAY Doors
   closed when LIF is under attack and nobody is on the POD, doors closed where they lengthen
   the crew's way to the Core, Target/Scan at the crewmember closest to a Disconnect; reveals its
-  least valuable cards (Lipread first, to silence the crew) and discards the least valuable.
+  least valuable cards (Lipread first, to silence the crew) and discards the least valuable,
+  never a revealed Lipread it can spare (``lipread_keep``: face up, it blocks every GIVE and
+  all talk, LIPREAD CARD). Its weights are parameters, tuned with ``balancelab tune`` (rules
+  version 3; the values before tuning are ``hal-pressure:preset=classic``).
 * ``hal-lif``: races Life Support: LIF malfunctions whenever it holds one, else the POD BAY
   Doors, else the pressure scores.
 * ``hal-spread``: spreads malfunctions over GRV, MEM and COM for the three-systems win (LIF
@@ -172,10 +175,12 @@ class HalPressure(_OdysseyPolicy):
     """Scores each HAL card against the position (see the module docstring)."""
 
     name = "hal-pressure"
-    params: ClassVar[dict[str, Any]] = {"lif_weight": 3.0, "door7_weight": 1.0,
-                                        "sys_weight": 1.0, "down_weight": 1.5,
-                                        "door_gain": 1.0, "target_weight": 0.5,
-                                        "scan_weight": 0.4, "lipread_keep": 8.0}
+    #: the tuned set (``balancelab tune``; presets ``tuned`` and, for the values before
+    #: tuning, ``classic``: :mod:`balancelab.policies.presets`)
+    params: ClassVar[dict[str, Any]] = {"lif_weight": 1.244, "door7_weight": 0.564,
+                                        "sys_weight": 1.095, "down_weight": 0.4567,
+                                        "door_gain": 3.203, "target_weight": 1.378,
+                                        "scan_weight": 0.6376, "lipread_keep": 3.21}
     param_ranges: ClassVar[dict[str, tuple[float, float]]] = {
         "lif_weight": (0.0, 8.0), "door7_weight": (0.0, 4.0), "sys_weight": (0.0, 4.0),
         "down_weight": (0.0, 4.0), "door_gain": (0.0, 4.0), "target_weight": (0.0, 3.0),
@@ -337,10 +342,18 @@ class HalPressure(_OdysseyPolicy):
         return a if a in legal else legal[0]
 
 
+#: hal-pressure's values before tuning (preset ``classic``; hal-lif and hal-spread keep them)
+HAL_CLASSIC: Final[dict[str, Any]] = {"lif_weight": 3.0, "door7_weight": 1.0,
+                                      "sys_weight": 1.0, "down_weight": 1.5, "door_gain": 1.0,
+                                      "target_weight": 0.5, "scan_weight": 0.4,
+                                      "lipread_keep": 8.0}
+
+
 class HalLif(HalPressure):
     """Races Life Support (see the module docstring)."""
 
     name = "hal-lif"
+    params: ClassVar[dict[str, Any]] = dict(HAL_CLASSIC)
     plan = "lif"
 
     def card_value(self, v: OdysseyView, ctx: Ctx, k: int, down: int) -> float:
@@ -355,6 +368,7 @@ class HalSpread(HalPressure):
     """Spreads malfunctions over GRV, MEM and COM (see the module docstring)."""
 
     name = "hal-spread"
+    params: ClassVar[dict[str, Any]] = dict(HAL_CLASSIC)
     plan = "spread"
 
 
@@ -888,4 +902,5 @@ register("crew-team", CrewTeam, games=["odyssey"], sides=["crew"],
 register("crew-rush", CrewRush, games=["odyssey"], sides=["crew"],
          help="the Logic plan only: draw, carry sequences to the Core")
 
-__all__ = ["CrewRush", "CrewTeam", "HalLif", "HalPressure", "HalSpread", "OP_RECOVER"]
+__all__ = ["HAL_CLASSIC", "CrewRush", "CrewTeam", "HalLif", "HalPressure", "HalSpread",
+           "OP_RECOVER"]

@@ -35,7 +35,41 @@ class Preset:
 
 #: game → policy → preset name → preset
 PRESETS: dict[str, dict[str, dict[str, Preset]]] = {
-    "odyssey": {},
+    "odyssey": {
+        "hal-pressure": {
+            "tuned": Preset(
+                {"door7_weight": 0.564, "door_gain": 3.203, "down_weight": 0.4567,
+                 "lif_weight": 1.244, "lipread_keep": 3.21, "scan_weight": 0.6376,
+                 "sys_weight": 1.095, "target_weight": 1.378},
+                command="balancelab tune odyssey --side hal --policy hal-pressure:preset=classic "
+                        "--budget 4000 --trial-games 200 --fresh-games 3000 --seed 1 "
+                        "--set hal_turn_every=2",
+                note="the default since rules version 3. HAL against crew-team, 3 crew, "
+                     "hal_turn_every=2, 3000 fresh games: 14.3% [13.1, 15.6] -> 18.3% "
+                     "[17.0, 19.7], +4.0 points [+2.4, +5.5] paired; at the rulebook's tempo "
+                     "98.4% -> 98.2% (3000 games, no change)"),
+            "classic": Preset(
+                {"lif_weight": 3.0, "door7_weight": 1.0, "sys_weight": 1.0, "down_weight": 1.5,
+                 "door_gain": 1.0, "target_weight": 0.5, "scan_weight": 0.4,
+                 "lipread_keep": 8.0},
+                note="hal-pressure's hand-set weights (rules version 2, with the Lipread fix)"),
+        },
+        "crew-team": {
+            "tuned-hal2": Preset(
+                {"carrier_logic": 0.7427, "carrier_step": 1.361, "feeder_logic": 0.9241,
+                 "feeder_step": 1.429, "lif_alarm": 2, "lif_repair_lif": 1.422,
+                 "override_pod": 2.845, "override_pod_lif": 1.482, "pod_alarm": 0,
+                 "pod_open_lif": 1, "run_bonus": 2.154, "sys_min": 3, "wild_value": 7.053},
+                command="balancelab tune odyssey --side crew --against "
+                        "hal=hal-pressure:preset=classic --budget 4000 --trial-games 200 "
+                        "--fresh-games 3000 --seed 1 --set hal_turn_every=2",
+                note="for hal_turn_every=2 only: crew against hal-pressure:preset=classic, "
+                     "3000 fresh games: 85.5% [84.2, 86.7] -> 88.6% [87.4, 89.7], +3.1 points "
+                     "[+1.5, +4.7] paired; at the rulebook's tempo it is worse (1.6% -> 0.5%, "
+                     "3000 games), and tuning at the rulebook's tempo found nothing better "
+                     "than the default (-0.3 points [-0.9, +0.2] on 3000 fresh games)"),
+        },
+    },
     "obcy": {},
     "iss": {},
 }
@@ -61,8 +95,10 @@ def preset_params(game: str, policy: str, preset: str) -> dict[str, Any]:
 
 
 def tuned_spec(game: str, side: str) -> str | None:
-    """The spec of ``side``'s tuned preset (``crew-team:preset=tuned``), or None when the
-    side's default policy has no ``tuned`` preset.
+    """The spec of ``side``'s tuned preset (``hal-pressure:preset=tuned``), or None when the
+    side's default policy has no ``tuned`` preset (no tuned set beat the default at the
+    game's default setting). Where the tuned set became the default (odyssey HAL) the spec
+    plays the same games as ``default``.
 
     Raises:
         UnknownGameError: unknown game.

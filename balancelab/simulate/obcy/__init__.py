@@ -31,6 +31,10 @@ version history    1: first engine (issue 4).
                    onto or through it (4.1; 4.2 frees only the vehicle's space). Default
                    expedition ``dash`` now holds the two hatching spaces nearest the ship
                    (design 3(c)11); lazy line-of-sight table; faster policies.
+                   4: rules unchanged; a scripted character leaving the passage track
+                   re-enters through the airlock an open airlock mission names (it always
+                   took airlock 5, so no airlock task was ever completed), else where the
+                   ALIENS threaten least near the others (issue 13).
 =================  ============================================================================
 """
 

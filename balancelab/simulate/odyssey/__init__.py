@@ -42,6 +42,12 @@ versions        1: first engine (issue 2).
                 CPU time per game with the stronger default crew).
                 The rules are unchanged: with the same policies and seed, version 1 and 2
                 play the same game except for the paired discards.
+                3: rules unchanged; scripted players (issue 13): hand-limit discards keep
+                the best remaining hand (a complete sequence is worth ``run_bonus``), the
+                carrier keeps a Manual Override while the POD BAY Doors are closed, an
+                Override holder goes to open Door 7 when LIF is at ``pod_alarm``, HAL keeps
+                a revealed Lipread when it must discard; the default HAL's weights are the
+                tuned set (``hal-pressure:preset=tuned``; ``preset=classic`` the old ones).
 ==============  ===============================================================================
 """
 

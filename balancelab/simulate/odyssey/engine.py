@@ -17,7 +17,7 @@ class OdysseyGame(Game):
 
     name: ClassVar[str] = "odyssey"
     title: ClassVar[str] = "2001: A Space Odyssey, the board game"
-    version: ClassVar[str] = "2"
+    version: ClassVar[str] = "3"
     options_type = OdysseyOptions
     sides: ClassVar[tuple[str, ...]] = ("hal", "crew")
     outcomes: ClassVar[tuple[str, ...]] = ("hal", "crew", "")
