@@ -44,6 +44,9 @@ PRESETS: dict[str, dict[str, dict[str, Preset]]] = {
                 command="balancelab tune odyssey --side hal --policy hal-pressure:preset=classic "
                         "--budget 4000 --trial-games 200 --fresh-games 3000 --seed 1 "
                         "--set hal_turn_every=2",
+                extra={"found_with": "balancelab tune odyssey --side hal --budget 4000 "
+                                      "--trial-games 200 --fresh-games 3000 --seed 1 --set "
+                                      "hal_turn_every=2 (rules version 2, 1118 s)"},
                 note="the default since rules version 3. HAL against crew-team, 3 crew, "
                      "hal_turn_every=2, 3000 fresh games: 14.3% [13.1, 15.6] -> 18.3% "
                      "[17.0, 19.7], +4.0 points [+2.4, +5.5] paired; at the rulebook's tempo "
