@@ -49,26 +49,35 @@ def side_wins(game: Game, options: RuleOptions, side: str, spec: str, games: int
     """Play games ``start .. start+games-1`` of run seed ``seed`` with every seat of ``side``
     on ``spec`` and the other sides on their defaults (or ``opponents``).
 
+    A game of one side (1998 ISS: every seat a ``player``) puts ``spec`` in one seat, seat
+    ``i % seats`` in game *i* (rotated), the side's default (or ``opponents[side]``) in the
+    others, and counts a win when that seat wins.
+
     Returns:
-        bool array of shape (games,): True where ``side`` won.
+        bool array of shape (games,): True where ``side`` (or the tuned seat) won.
 
     Raises:
         PolicyError: a bad spec.
     """
     opponents = opponents or {}
     seats = game.seats(options)
+    solo = len(set(game.side_of_seat(options, k) for k in range(len(seats)))) == 1
     specs = []
     for k in range(len(seats)):
         s = game.side_of_seat(options, k)
-        specs.append(policies.resolve(game, s, spec if s == side
+        specs.append(policies.resolve(game, s, spec if s == side and not solo
                                       else opponents.get(s, "default")))
+    mine = policies.resolve(game, side, spec)
     out = np.zeros(games, dtype=bool)
     for i in range(games):
         gi = start + i
+        assigned = list(specs)
+        if solo:
+            assigned[gi % len(seats)] = mine
         pols = [policies.build(game, options, k, sp, functools.partial(seat_stream, seed, gi, k))
-                for k, sp in enumerate(specs)]
+                for k, sp in enumerate(assigned)]
         rec = play(game, options, pols, rules_stream(seed, gi)).record
-        out[i] = rec.winner == side
+        out[i] = rec.winner == (seats[gi % len(seats)] if solo else side)
         if progress is not None:
             progress(1)
     return out
@@ -164,7 +173,7 @@ def tune(config: TuneConfig, folder: Path, *,
                         f"{', '.join(game.sides)}")
     options = game.options_type.from_strings({k: str(v) for k, v in config.options.items()})
     for s in config.against:
-        if s not in game.sides or s == config.side:
+        if s not in game.sides or (s == config.side and len(game.sides) > 1):
             raise TuneError(f"--against names a side to play against: one of "
                             f"{', '.join(x for x in game.sides if x != config.side)}; got {s!r}")
     against = {s: policies.resolve(game, s, sp) for s, sp in config.against.items()}

@@ -122,3 +122,13 @@ def test_the_default_hal_is_the_tuned_set() -> None:
     assert HalPressure.params == P.PRESETS["odyssey"]["hal-pressure"]["tuned"].params
     assert P.tuned_spec("odyssey", "hal") == "hal-pressure:preset=tuned"
     assert P.tuned_spec("odyssey", "crew") is None  # no set beat the default at the rulebook's
+
+
+def test_a_game_of_one_side_tunes_one_seat_against_the_defaults() -> None:
+    """1998 ISS: every seat is a ``player``; the tuned spec sits in seat i % n of game i."""
+    from balancelab import tune as T
+
+    g = get_game("iss")
+    o = g.options_type.from_strings({"players": "2"})
+    wins = T.side_wins(g, o, "player", "random", 4, 5)
+    assert wins.shape == (4,) and not wins.any()  # random never beats builder (README ladder)
