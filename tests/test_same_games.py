@@ -25,8 +25,8 @@ CASES = [
     ("iss", {"players": "4"}, {}, 30, "150ec791dc9bd9d8"),
     ("iss", {"players": "1"}, {}, 30, "9c6e967093838f22"),
     ("iss", {"players": "2"}, {"player": "random"}, 30, "63b682d499fba1ce"),
-    ("obcy", {}, {}, 12, "af79ccd69f0e2f36"),
-    ("obcy", {"queen_variant": "tasks"}, {"aliens": "random"}, 6, "4f825289550eb1fc"),
+    ("obcy", {}, {}, 12, "75054b338d3f00e6"),
+    ("obcy", {"queen_variant": "tasks"}, {"aliens": "random"}, 6, "084260a35e47849a"),
 ]
 
 

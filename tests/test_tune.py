@@ -132,3 +132,11 @@ def test_a_game_of_one_side_tunes_one_seat_against_the_defaults() -> None:
     o = g.options_type.from_strings({"players": "2"})
     wins = T.side_wins(g, o, "player", "random", 4, 5)
     assert wins.shape == (4,) and not wins.any()  # random never beats builder (README ladder)
+
+
+def test_the_default_dash_is_the_tuned_set() -> None:
+    from balancelab.policies.obcy import DashPolicy
+
+    tuned = P.PRESETS["obcy"]["dash"]["tuned"].params
+    assert {k: DashPolicy.params[k] for k in tuned} == tuned
+    assert P.tuned_spec("obcy", "expedition") == "dash:preset=tuned"

@@ -8,7 +8,8 @@ Expedition (seat 0):
                ship first (H5 west duct, H1 Colony Hab), ending every Expedition phase on
                them: by design ruling 3(c)11 no ALIEN hatches on a space holding a
                character, so the ALIENS must hatch farther from the missions; at least
-               ``workers`` (default 3) characters stay on tasks. (Default: the strongest.)
+               ``workers`` characters stay on tasks. (Default: the strongest; its numbers are
+               the tuned set, ``dash:preset=classic`` the hand-set ones.)
     ``squad``  one worker (preferably unarmed Bishop) carries out the current task while the
                armed characters arm up at the armoury/ammunition stores (``arm``) and escort
                it, never leading it by more than ``spread`` spaces; the airlock tasks are side
@@ -970,11 +971,15 @@ class ExpeditionPolicy(Policy):
 
 
 class DashPolicy(ExpeditionPolicy):
-    """Every character on its own task, in parallel."""
+    """Every character on its own task, in parallel. The default values are the tuned set
+    (``balancelab tune obcy --side expedition``, rules version 4; presets ``tuned`` and
+    ``classic``: :mod:`balancelab.policies.presets`). ``queen_s`` stays 0 (estimated): it
+    acts only in Variant 1, and the tuning played Variant 2."""
 
     name = "dash"
-    params = {**ExpeditionPolicy.params, "plan": "dash", "danger": 1.5, "arm": 0, "block": 2,
-              "workers": 3}
+    params = {**ExpeditionPolicy.params, "plan": "dash", "arm": 1, "spread": 6,
+              "danger": 0.9139, "shot_min": 0.2406, "queen_s": 0.0, "block": 2,
+              "workers": 1, "reenter_group": 2.047}
 
 
 #: An ALIEN's score of a space at walking distance d from the nearest character (not adjacent):

@@ -73,7 +73,28 @@ PRESETS: dict[str, dict[str, dict[str, Preset]]] = {
                      "than the default (-0.3 points [-0.9, +0.2] on 3000 fresh games)"),
         },
     },
-    "obcy": {},
+    "obcy": {
+        "dash": {
+            "tuned": Preset(
+                {"arm": 1, "block": 2, "danger": 0.9139, "queen_s": 0.0,
+                 "reenter_group": 2.047, "shot_min": 0.2406, "spread": 6, "workers": 1},
+                command="balancelab tune obcy --side expedition --policy dash:preset=classic "
+                        "--budget 3000 --trial-games 200 --fresh-games 600 --seed 2",
+                extra={"found_with": "balancelab tune obcy --side expedition --budget 3000 "
+                                      "--trial-games 200 --fresh-games 600 --seed 2 (rules "
+                                      "version 4 before the default changed, 1245 s)"},
+                note="the default since rules version 4. Expedition against hunter, 600 fresh "
+                     "games: 14.7% [12.1, 17.7] -> 22.3% [19.2, 25.8], +7.7 points "
+                     "[+3.4, +11.9] paired; on 400 other seeds 16.0% -> 24.0%, but 6.3% of "
+                     "games reach the round cap (0.3% before). The search found "
+                     "queen_s=0.8686, kept at 0 (estimated): it acts only in Variant 1 "
+                     "(queen_variant=roll), and the search played Variant 2"),
+            "classic": Preset(
+                {"arm": 0, "spread": 3, "danger": 1.5, "shot_min": 0.1, "queen_s": 0.0,
+                 "block": 2, "workers": 3, "reenter_group": 0.3},
+                note="dash's hand-set values (with the airlock re-entry fix)"),
+        },
+    },
     "iss": {},
 }
 

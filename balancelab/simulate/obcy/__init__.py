@@ -34,7 +34,9 @@ version history    1: first engine (issue 4).
                    4: rules unchanged; a scripted character leaving the passage track
                    re-enters through the airlock an open airlock mission names (it always
                    took airlock 5, so no airlock task was ever completed), else where the
-                   ALIENS threaten least near the others (issue 13).
+                   ALIENS threaten least near the others; the default ``dash`` plays the
+                   tuned numbers (``dash:preset=tuned``; ``preset=classic`` the old ones:
+                   one worker, armed at the armoury, escorts up to 6 spaces ahead) (issue 13).
 =================  ============================================================================
 """
 
