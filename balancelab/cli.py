@@ -832,6 +832,57 @@ def bench(
         err.print(f"wrote {json_out}")
 
 
+@app.command(short_help="Tune a scripted player's parameters against the other side (optuna).")
+@domain_errors
+def tune(
+    game: Annotated[str, typer.Argument(help="odyssey, iss or obcy.")],
+    side: Annotated[str, typer.Option(help="The side to tune (crew, hal, expedition, ...).")],
+    policy: Annotated[str, typer.Option(help="Policy to tune (default: the side's).")] = "default",
+    budget: Annotated[int, typer.Option(min=1, help="Games for the search in all.")] = 3000,
+    trial_games: Annotated[int, typer.Option(min=1, help="Games per trial.")] = 200,
+    fresh_games: Annotated[
+        int, typer.Option(min=1, help="Fresh games for the before/after check, each.")] = 2000,
+    seed: Annotated[int, typer.Option(min=0, help="Seed of the sampler and of the games.")] = 0,
+    set_: Annotated[
+        list[str] | None, typer.Option("--set", help="Rule option KEY=VALUE (repeatable).")
+    ] = None,
+    against: Annotated[
+        list[str] | None,
+        typer.Option(help="SIDE=POLICY to play against (default: the other sides' defaults).")
+    ] = None,
+    out: Annotated[Path | None, typer.Option(help="Tune folder (default: tunes/<...>).")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+) -> None:
+    """Tune POLICY's numeric parameters for SIDE against the other side's defaults.
+
+    Every trial plays --trial-games games on the same seeds; optuna's TPE sampler (seeded)
+    proposes the values; the first trial is POLICY's own values (a preset or parameters in
+    the spec are the starting point). Resumable: the study lives in <out>/study.sqlite3; run
+    the same command again to continue. The best set and the starting set are then played
+    on --fresh-games fresh seeds. Example: balancelab tune odyssey --side crew --budget 3000
+    """
+    from balancelab import tune as T
+
+    options = {k: v for k, v in parse_game_args([], set_ or []).items()}
+    config = T.TuneConfig(game, side, policy, budget, trial_games, seed, options, fresh_games,
+                          parse_policies(against or []))
+    folder = out or Path("tunes") / (f"{game}-{side}-{policy.replace(':', '_')}-seed{seed}"
+                                     + "".join(f"-{k}{v}" for k, v in options.items())
+                                     + "".join(f"-vs-{k}-{v.replace(':', '_')}"
+                                               for k, v in config.against.items()))
+    bar = _progress_bar(quiet)
+    with bar:
+        task = bar.add_task("games", total=None)
+
+        def progress(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        result = T.tune(config, folder, progress=progress)
+    for line in T.describe(config, result):
+        console.print(line, highlight=False, soft_wrap=True)  # specs stay copyable
+    console.print(f"  {folder}/result.json; {result.seconds:.0f} s", highlight=False)
+
+
 def _reflow_help() -> None:
     """Join the lines of each paragraph of the commands' docstrings: typer's rich help keeps
     a paragraph's line breaks, so source-wrapped text would break mid-sentence on screen.

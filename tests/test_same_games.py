@@ -22,16 +22,17 @@ CASES = [
     # every game: a seat's Generator is seeded by a one-way key (core.seat_key), so the games
     # whose policies draw (random; the iss scripted players) changed: odyssey 3, iss 1.1, obcy 4;
     # iss 1.1: FEDOR's extra-action Install; obcy 4: the issue-12 rule fixes (ALIENS choose their
-    # move order, riders leave onto free spaces, one Queen fight per task...)
-    ("odyssey", {}, {}, 60, "2386f1962d34b5c4"),
+    # move order, riders leave onto free spaces, one Queen fight per task...); issue 13: the
+    # scripted players' blunders fixed, tuned default HAL and expedition
+    ("odyssey", {}, {}, 60, "88f888552f52f9c6"),
     ("odyssey", {"crew": "4", "crew_talk": "logic"}, {"hal": "hal-spread"}, 40,
-     "b0e950c635b9d9f4"),
+     "a05418bf61ce3d7e"),
     ("odyssey", {"crew": "2"}, {"hal": "random", "crew": "random"}, 40, "870603736d5ef22d"),
     ("iss", {"players": "4"}, {}, 30, "3c983a89df003742"),
     ("iss", {"players": "1"}, {}, 30, "0811d4f7297a21c9"),
     ("iss", {"players": "2"}, {"player": "random"}, 30, "79f62312c4e68649"),
-    ("obcy", {}, {}, 12, "e1e3e60a3f4fabaa"),
-    ("obcy", {"queen_variant": "tasks"}, {"aliens": "random"}, 6, "2478e1a2dd7b1312"),
+    ("obcy", {}, {}, 12, "081f0ce490a1bb67"),
+    ("obcy", {"queen_variant": "tasks"}, {"aliens": "random"}, 6, "bef4009194a73614"),
 ]
 
 

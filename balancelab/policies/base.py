@@ -37,7 +37,11 @@ class Policy(abc.ABC):
 
     Class attributes:
         name: registry name.
-        params: parameter name → default; the spec ``name:key=value`` overrides them.
+        params: parameter name → default; the spec ``name:key=value`` overrides them. A
+            value's type is its default's: bool, int, float or str.
+        param_ranges: numeric parameter name → (lowest, highest) allowed value (inclusive);
+            these are the parameters ``balancelab tune`` searches. :func:`resolve` rejects a
+            value outside its range or of the wrong type with a one-line error.
 
     Args:
         game: the game being played.
@@ -51,6 +55,7 @@ class Policy(abc.ABC):
 
     name: ClassVar[str] = ""
     params: ClassVar[dict[str, Any]] = {}
+    param_ranges: ClassVar[dict[str, tuple[float, float]]] = {}
 
     def __init__(
         self,
@@ -223,12 +228,54 @@ def resolve(game: Game, side: str, spec: str) -> str:
         )
     factory = options[name].factory
     valid = getattr(factory, "params", {})
-    bad = sorted(set(params) - set(valid))
+    if PRESET_KEY in params:
+        from balancelab.policies.presets import preset_params
+
+        preset_params(game.name, name, str(params[PRESET_KEY]))  # raises on an unknown one
+    bad = sorted(set(params) - set(valid) - {PRESET_KEY})
     if bad:
         listed = ", ".join(f"{k} (default {v})" for k, v in valid.items()) or "none"
         raise PolicyError(f"policy {name!r} has no parameter {bad[0]!r}; parameters: {listed}")
+    ranges = getattr(factory, "param_ranges", {})
+    for key, value in params.items():
+        if key != PRESET_KEY:
+            params[key] = check_param(name, key, valid[key], ranges.get(key), value)
     return canonical_spec(name + (":" + ",".join(f"{k}={v}" for k, v in params.items())
                                   if params else ""))
+
+
+#: the spec key naming a stored parameter set: ``crew-team:preset=tuned``
+PRESET_KEY = "preset"
+
+
+def check_param(policy: str, key: str, default: Any, bounds: tuple[float, float] | None,
+                value: Any) -> Any:
+    """``value`` as the type of the parameter's ``default``, checked against ``bounds``.
+
+    Raises:
+        PolicyError: one line naming the parameter, its type and range, and the value.
+    """
+    rng = f" in [{bounds[0]:g}, {bounds[1]:g}]" if bounds is not None else ""
+    if isinstance(default, bool):
+        if not isinstance(value, bool):
+            raise PolicyError(f"policy {policy!r}: parameter {key} must be true or false; "
+                              f"got {value!r}")
+        return value
+    if isinstance(default, int):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise PolicyError(f"policy {policy!r}: parameter {key} must be an integer{rng}; "
+                              f"got {value!r}")
+        out: Any = value
+    elif isinstance(default, float):
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise PolicyError(f"policy {policy!r}: parameter {key} must be a number{rng}; "
+                              f"got {value!r}")
+        out = float(value)
+    else:
+        return value if isinstance(value, str) else str(value)
+    if bounds is not None and not bounds[0] <= out <= bounds[1]:
+        raise PolicyError(f"policy {policy!r}: parameter {key} must be{rng}; got {value!r}")
+    return out
 
 
 def build(
@@ -252,6 +299,10 @@ def _factory_and_params(game: str, side: str, spec: str
     hit = _FACTORIES.get(key)
     if hit is None:
         name, params = parse_spec(spec)
+        if PRESET_KEY in params:
+            from balancelab.policies.presets import preset_params
+
+            params = {**preset_params(game, name, str(params.pop(PRESET_KEY))), **params}
         hit = _FACTORIES[key] = (entries_for(game, side)[name].factory, params)
     return hit[0], dict(hit[1])
 

@@ -369,9 +369,24 @@ class IssHeuristic(Policy):
         return v.cur_action
 
 
+def _ranges(params: dict[str, Any]) -> dict[str, tuple[float, float]]:
+    """Each weight may range over [0, 3 x its value] (at least [0, 3]); each target over
+    [0, 2 x its value + 2]."""
+    out: dict[str, tuple[float, float]] = {}
+    for k, v in params.items():
+        if isinstance(v, int) and not isinstance(v, bool):
+            out[k] = (0, 2 * v + 2)
+        elif isinstance(v, float):
+            out[k] = (0.0, max(3.0, 3.0 * v))
+    return out
+
+
 def _make(name: str, preset: dict[str, Any], doc: str) -> type[IssHeuristic]:
+    params = {**BASE, **preset}
     cls = type(f"Iss_{name}", (IssHeuristic,), {"name": name, "preset": preset,
-                                                  "params": {**BASE, **preset}, "__doc__": doc})
+                                                  "params": params,
+                                                  "param_ranges": _ranges(params),
+                                                  "__doc__": doc})
     return cls
 
 

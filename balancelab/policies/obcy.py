@@ -8,7 +8,8 @@ Expedition (seat 0):
                ship first (H5 west duct, H1 Colony Hab), ending every Expedition phase on
                them: by design ruling 3(c)11 no ALIEN hatches on a space holding a
                character, so the ALIENS must hatch farther from the missions; at least
-               ``workers`` (default 3) characters stay on tasks. (Default: the strongest.)
+               ``workers`` characters stay on tasks. (Default: the strongest; its numbers are
+               the tuned set, ``dash:preset=classic`` the hand-set ones.)
     ``squad``  one worker (preferably unarmed Bishop) carries out the current task while the
                armed characters arm up at the armoury/ammunition stores (``arm``) and escort
                it, never leading it by more than ``spread`` spaces; the airlock tasks are side
@@ -38,7 +39,7 @@ only and use the public map tables of :mod:`balancelab.simulate.obcy.board`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
 from balancelab.policies.base import Policy, RngSource, register
 from balancelab.simulate.core import Game, View
@@ -228,12 +229,19 @@ class ExpeditionPolicy(Policy):
     Parameters: ``arm`` (1: the fighters visit the armoury first), ``spread`` (how far the
     escorts may lead the worker), ``danger`` (weight of ALIEN reach in movement),
     ``shot_min`` (least value of a shot worth its ammunition), ``queen_s`` (if > 0, a fixed
-    chance of completing one more task for the Variant 1 decision; 0 = estimate it).
+    chance of completing one more task for the Variant 1 decision; 0 = estimate it),
+    ``block``/``workers`` (see ``dash``), ``reenter_group`` (re-entering from the passage
+    track with no airlock mission to complete: weight of the distance to the other
+    characters against the ALIENS' threat at the airlock).
     """
 
     name = "squad"
     params = {"plan": "squad", "arm": 1, "spread": 3, "danger": 1.0, "shot_min": 0.1,
-              "queen_s": 0.0, "block": 0, "workers": 1}
+              "queen_s": 0.0, "block": 0, "workers": 1, "reenter_group": 0.3}
+    param_ranges: ClassVar[dict[str, tuple[float, float]]] = {
+        "arm": (0, 1), "spread": (1, 6), "danger": (0.0, 4.0), "shot_min": (0.0, 1.0),
+        "queen_s": (0.0, 1.0), "block": (0, 3), "workers": (1, 4),
+        "reenter_group": (0.0, 3.0)}
 
     def __init__(self, game: Game, options: RuleOptions, seat: int, rng: RngSource,
                  **params: Any) -> None:
@@ -246,6 +254,7 @@ class ExpeditionPolicy(Policy):
         self.queen_s = float(self.cfg["queen_s"])
         self.block = int(self.cfg["block"])
         self.workers_min = int(self.cfg["workers"])
+        self.reenter_group = float(self.cfg["reenter_group"])
         o: Any = self.options
         self.off: int = o.crt_offset
         self.dmul: int = o.duct_multiplier
@@ -571,14 +580,7 @@ class ExpeditionPolicy(Policy):
             else:
                 same.append(a)
         if A.REENTER in by:
-            t = self.tasks.get(c)
-            want = 5
-            if t and t[0] == "airlock" and t[3] >= 0 and t[3] in v.open_missions:
-                want = MISSIONS[t[3]][1][1]
-            for a in by[A.REENTER]:
-                if a[1] == want:
-                    return a
-            return by[A.REENTER][0]
+            return self._reenter(v, c, by[A.REENTER])
         pos = v.c_pos[c]
         task = self.tasks.get(c)
         if task is not None and task[0] == "hold":
@@ -802,6 +804,33 @@ class ExpeditionPolicy(Policy):
 
         return min(drops, key=useless)
 
+    def _reenter(self, v: Any, c: int, legal: Sequence[Any]) -> Any:
+        """Leave the passage track (4.3: through any airlock): through the airlock an open
+        airlock mission names for the airlock this character went out by (the mission is
+        then complete), else the airlock where the ALIENS threaten least, nearest the other
+        characters (``reenter_group`` per space).
+
+        The task plan cannot tell: a character on the track has no task (it is off the
+        board), so this reads the open missions and ``c_exit`` (public) directly."""
+        ex = v.c_exit[c]
+        for m in v.open_missions:
+            kind, p = MISSIONS[m]
+            if kind == "airlocks" and p[0] == ex:
+                for a in legal:
+                    if a[1] == p[1]:
+                        return a
+        others = [v.c_pos[o] for o in range(6) if o != c and v.c_state[o] == A.ON_BOARD]
+        best = legal[0]
+        best_sc = 1e18
+        for a in legal:
+            sp = B.AIRLOCKS[a[1] - 1]
+            sc = self._danger(v, sp)
+            if others:
+                sc += self.reenter_group * min(_DIST[sp][o] for o in others)
+            if sc < best_sc:
+                best, best_sc = a, sc
+        return best
+
     def _danger(self, v: Any, s: int) -> float:
         d = self._danger_map(v).get(s)
         if d is None:
@@ -947,11 +976,15 @@ class ExpeditionPolicy(Policy):
 
 
 class DashPolicy(ExpeditionPolicy):
-    """Every character on its own task, in parallel."""
+    """Every character on its own task, in parallel. The default values are the tuned set
+    (``balancelab tune obcy --side expedition``, rules version 4; presets ``tuned`` and
+    ``classic``: :mod:`balancelab.policies.presets`). ``queen_s`` stays 0 (estimated): it
+    acts only in Variant 1, and the tuning played Variant 2."""
 
     name = "dash"
-    params = {**ExpeditionPolicy.params, "plan": "dash", "danger": 1.5, "arm": 0, "block": 2,
-              "workers": 3}
+    params = {**ExpeditionPolicy.params, "plan": "dash", "arm": 1, "spread": 6,
+              "danger": 0.9139, "shot_min": 0.2406, "queen_s": 0.0, "block": 2,
+              "workers": 1, "reenter_group": 2.047}
 
 
 #: An ALIEN's score of a space at walking distance d from the nearest character (not adjacent):

@@ -6,7 +6,10 @@ HAL policies:
   first, LIF pushed toward its limit, systems near their limit topped up, the POD BAY Doors
   closed when LIF is under attack and nobody is on the POD, doors closed where they lengthen
   the crew's way to the Core, Target/Scan at the crewmember closest to a Disconnect; reveals its
-  least valuable cards (Lipread first, to silence the crew) and discards the least valuable.
+  least valuable cards (Lipread first, to silence the crew) and discards the least valuable,
+  never a revealed Lipread it can spare (``lipread_keep``: face up, it blocks every GIVE and
+  all talk, LIPREAD CARD). Its weights are parameters, tuned with ``balancelab tune`` (rules
+  version 3; the values before tuning are ``hal-pressure:preset=classic``).
 * ``hal-lif``: races Life Support: LIF malfunctions whenever it holds one, else the POD BAY
   Doors, else the pressure scores.
 * ``hal-spread``: spreads malfunctions over GRV, MEM and COM for the three-systems win (LIF
@@ -58,6 +61,7 @@ from balancelab.simulate.odyssey.state import (
     OP_RECOVER,
     OP_REPAIR,
     PAIR,
+    POOLE,
     REV,
     SPECIALITY,
     T_ACT,
@@ -97,7 +101,7 @@ def _windows(v: OdysseyView, ctx: Ctx) -> tuple[int, ...]:
     return w
 
 
-def _logic_mask(hand: tuple[int, ...]) -> int:
+def _logic_mask(hand: Sequence[int]) -> int:
     """Bit n set when Logic n is held (a crew hand: counts per kind)."""
     m = 0
     bit = 2
@@ -171,14 +175,32 @@ class HalPressure(_OdysseyPolicy):
     """Scores each HAL card against the position (see the module docstring)."""
 
     name = "hal-pressure"
-    params: ClassVar[dict[str, Any]] = {"lif_weight": 3.0, "door7_weight": 1.0}
+    #: the tuned set (``balancelab tune``; presets ``tuned`` and, for the values before
+    #: tuning, ``classic``: :mod:`balancelab.policies.presets`)
+    params: ClassVar[dict[str, Any]] = {"lif_weight": 1.244, "door7_weight": 0.564,
+                                        "sys_weight": 1.095, "down_weight": 0.4567,
+                                        "door_gain": 3.203, "target_weight": 1.378,
+                                        "scan_weight": 0.6376, "lipread_keep": 3.21}
+    param_ranges: ClassVar[dict[str, tuple[float, float]]] = {
+        "lif_weight": (0.0, 8.0), "door7_weight": (0.0, 4.0), "sys_weight": (0.0, 4.0),
+        "down_weight": (0.0, 4.0), "door_gain": (0.0, 4.0), "target_weight": (0.0, 3.0),
+        "scan_weight": (0.0, 2.0), "lipread_keep": (-2.0, 20.0)}
     plan = "pressure"
 
     def __init__(self, game: Game, options: RuleOptions, seat: int, rng: RngSource,
                  **params: Any) -> None:
         super().__init__(game, options, seat, rng, **params)
-        self.lif_w = float(self.cfg["lif_weight"]) if self.plan != "spread" else 0.5
-        self.sys_w = 2.0 if self.plan == "spread" else 1.0
+        cfg = self.cfg
+        self.lif_w = float(cfg["lif_weight"]) if self.plan != "spread" else 0.5
+        self.sys_w = 2.0 if self.plan == "spread" else float(cfg["sys_weight"])
+        self.down_w = float(cfg["down_weight"])
+        self.door_gain = float(cfg["door_gain"])
+        self.door7_w = float(cfg["door7_weight"])
+        self.target_w = float(cfg["target_weight"])
+        self.scan_w = float(cfg["scan_weight"])
+        #: worth of a *revealed* Lipread when HAL must discard (it blocks every GIVE and all
+        #: talk while it lies face up: LIPREAD CARD)
+        self.lipread_keep = float(cfg["lipread_keep"])
         self.sys_to_win = self.ctx.systems_to_win
 
     def act(self, view: View, actions: Sequence[Action]) -> Action:
@@ -215,7 +237,9 @@ class HalPressure(_OdysseyPolicy):
             best_c = 1e18
             for a in legal:
                 arg = a % 1000
-                if arg >= REV:
+                if arg == REV + C.H_LIPREAD:
+                    c = self.lipread_keep  # active: keep silencing the crew
+                elif arg >= REV:
                     c = self.card_value(v, ctx, arg - REV, down) + 0.5
                 else:
                     c = self.card_value(v, ctx, arg, down) + 0.0
@@ -252,13 +276,13 @@ class HalPressure(_OdysseyPolicy):
                 return 1000.0  # the third system (or a step towards it when two are down)
             if mal[k] >= lim[k]:
                 return 1.5  # buffer against a repair
-            return 3.0 + self.sys_w * mal[k] + 1.5 * down
+            return 3.0 + self.sys_w * mal[k] + self.down_w * down
         if k < C.H_TARGET:
             return self.door_value(v, ctx, k - C.H_DOOR1 + 1)
         if k == C.H_TARGET:
-            return 3.0 + 0.5 * v.sequences
+            return 3.0 + self.target_w * v.sequences
         if k == C.H_SCAN:
-            return 2.0 + 0.4 * max(v.hand_n[1:])
+            return 2.0 + self.scan_w * max(v.hand_n[1:])
         return -1.0  # Lipread: worth more revealed than played
 
     def door_value(self, v: OdysseyView, ctx: Ctx, d: int) -> float:
@@ -266,7 +290,7 @@ class HalPressure(_OdysseyPolicy):
         if d == 7:
             if ctx.pod in pos:
                 return 0.5
-            return self.cfg["door7_weight"] * (2.0 + 1.2 * v.malfunctions[LIF])
+            return self.door7_w * (2.0 + 1.2 * v.malfunctions[LIF])
         before = ctx.dist_mask(v.closed_mask)
         after = ctx.dist_mask(v.closed_mask | 1 << d)
         core = ctx.core
@@ -274,7 +298,7 @@ class HalPressure(_OdysseyPolicy):
         for i in range(1, len(pos)):
             p = pos[i]
             gain += min(after[p][core], 8) - min(before[p][core], 8)
-        return 1.0 + 1.0 * gain
+        return 1.0 + self.door_gain * gain
 
     def reveal_cost(self, v: OdysseyView, ctx: Ctx, k: int, down: int) -> float:
         if k == C.H_LIPREAD:
@@ -318,10 +342,18 @@ class HalPressure(_OdysseyPolicy):
         return a if a in legal else legal[0]
 
 
+#: hal-pressure's values before tuning (preset ``classic``; hal-lif and hal-spread keep them)
+HAL_CLASSIC: Final[dict[str, Any]] = {"lif_weight": 3.0, "door7_weight": 1.0,
+                                      "sys_weight": 1.0, "down_weight": 1.5, "door_gain": 1.0,
+                                      "target_weight": 0.5, "scan_weight": 0.4,
+                                      "lipread_keep": 8.0}
+
+
 class HalLif(HalPressure):
     """Races Life Support (see the module docstring)."""
 
     name = "hal-lif"
+    params: ClassVar[dict[str, Any]] = dict(HAL_CLASSIC)
     plan = "lif"
 
     def card_value(self, v: OdysseyView, ctx: Ctx, k: int, down: int) -> float:
@@ -336,6 +368,7 @@ class HalSpread(HalPressure):
     """Spreads malfunctions over GRV, MEM and COM (see the module docstring)."""
 
     name = "hal-spread"
+    params: ClassVar[dict[str, Any]] = dict(HAL_CLASSIC)
     plan = "spread"
 
 
@@ -344,13 +377,39 @@ class HalSpread(HalPressure):
 # =============================================================================================
 
 
+#: crew-team's numeric choices (parameters; see :class:`CrewTeam`) and their ranges
+_CREW_NUMBERS: Final[dict[str, Any]] = {
+    "pod_alarm": 4, "pod_open_lif": 3, "run_bonus": 3.0, "carrier_logic": 3.0,
+    "carrier_step": 1.5, "feeder_logic": 2.5, "feeder_step": 1.2, "wild_value": 4.0,
+    "override_pod": 2.0, "override_pod_lif": 0.5, "lif_repair_lif": 0.3,
+}
+_CREW_RANGES: Final[dict[str, tuple[float, float]]] = {
+    "lif_alarm": (1, 7), "sys_min": (0, 4), "pod_alarm": (0, 8), "pod_open_lif": (0, 7),
+    "run_bonus": (0.0, 12.0), "carrier_logic": (0.0, 6.0), "carrier_step": (0.0, 4.0),
+    "feeder_logic": (0.0, 6.0), "feeder_step": (0.0, 4.0), "wild_value": (0.0, 8.0),
+    "override_pod": (0.0, 6.0), "override_pod_lif": (0.0, 2.0), "lif_repair_lif": (0.0, 1.5),
+}
+
+
 class CrewTeam(_OdysseyPolicy):
     """A crewmember of the team plan (see the module docstring).
 
     Parameters: ``lif_alarm`` (LIF malfunctions at which a repairer heads for the POD),
     ``sys_min`` (malfunctions at which a repairer detours to a GRV/MEM/COM system it can
     repair), ``repair`` (repair at all), ``carrier`` (funnel Logic cards to Bowman),
-    ``carrier_discards`` (the carrier values only Logic cards).
+    ``carrier_discards`` (the carrier values only Logic cards, and the cards that save the
+    ship: a Manual Override while the POD BAY Doors are closed, a LIF Repair);
+    ``pod_alarm`` (LIF malfunctions at which a holder of a Manual Override goes and opens
+    the closed POD BAY Doors, Door 7), ``pod_open_lif`` (LIF malfunctions from which an
+    Override opens Door 7 whatever the route), ``run_bonus`` (worth of holding a complete
+    allowed sequence, over its cards' own worth: hand-limit discards keep the best *hand*),
+    ``carrier_logic``/``carrier_step`` and ``feeder_logic``/``feeder_step`` (a Logic card's
+    worth: base + step x cards held in its best window, for the carrier and the others),
+    ``wild_value`` (a ??? Repair), ``override_pod``/``override_pod_lif`` (a Manual
+    Override's extra worth while Door 7 is closed: base + per LIF malfunction),
+    ``lif_repair_lif`` (a LIF Repair's extra worth per LIF malfunction).
+    Giving: Logic cards go to the carrier only while his hand has room (a card over his Hand
+    Size is discarded at once, HAND SIZE), and he asks only while his own hand has room.
     """
 
     name = "crew-team"
@@ -359,7 +418,9 @@ class CrewTeam(_OdysseyPolicy):
                                         "camp_shared": True, "cancel_lipread": True,
                                         "keep_override": True,
                                         "door_duty": True, "detour": True,
-                                        "no_loop": True, "carrier_role": "bowman"}
+                                        "no_loop": True, "carrier_role": "bowman",
+                                        "gift_room": False, **_CREW_NUMBERS}
+    param_ranges: ClassVar[dict[str, tuple[float, float]]] = dict(_CREW_RANGES)
 
     def __init__(self, game: Game, options: RuleOptions, seat: int, rng: RngSource,
                  **params: Any) -> None:
@@ -376,6 +437,16 @@ class CrewTeam(_OdysseyPolicy):
         self.door_duty = bool(cfg["door_duty"])
         self.detour = bool(cfg["detour"])
         self.no_loop = bool(cfg["no_loop"])
+        self.gift_room = bool(cfg["gift_room"])
+        self.pod_alarm = int(cfg["pod_alarm"])
+        self.pod_open_lif = int(cfg["pod_open_lif"])
+        self.run_bonus = float(cfg["run_bonus"])
+        self.carrier_ab = (float(cfg["carrier_logic"]), float(cfg["carrier_step"]))
+        self.feeder_ab = (float(cfg["feeder_logic"]), float(cfg["feeder_step"]))
+        self.wild_value = float(cfg["wild_value"])
+        self.override_pod = float(cfg["override_pod"])
+        self.override_pod_lif = float(cfg["override_pod_lif"])
+        self.lif_repair_lif = float(cfg["lif_repair_lif"])
         if str(cfg["carrier_role"]) not in CREWMEMBERS:
             raise PolicyError(f"policy {self.name!r}: carrier_role must be one of "
                               f"{', '.join(CREWMEMBERS)}; got {cfg['carrier_role']!r}")
@@ -403,19 +474,26 @@ class CrewTeam(_OdysseyPolicy):
         if ph == T_ACT:
             return self.action(v, ctx, legal)
         if ph == T_LIMIT or ph == T_SCAN_DISCARD:
-            vals = self.values(v, ctx)
+            # keep the best hand: each candidate discard is scored by what remains (a Logic
+            # card's worth depends on the cards left beside it in its window)
+            hand = list(v.hand)
+            pairs = legal[0] % 1000 >= PAIR  # pairs of kinds k1 <= k2 (Hand Size)
             best = legal[0]
-            best_v = 1e9
-            if legal[0] % 1000 >= PAIR:  # pairs of kinds k1 <= k2 (Hand Size)
-                for a in legal:
-                    k1, k2 = _PAIR_KINDS[a % 1000]
-                    val = vals[k1] + vals[k2]
-                    if val < best_v:
-                        best, best_v = a, val
-                return best
+            best_v = -1e18
             for a in legal:
-                val = vals[a % 1000]
-                if val < best_v:
+                if pairs:
+                    k1, k2 = _PAIR_KINDS[a % 1000]
+                    hand[k1] -= 1
+                    hand[k2] -= 1
+                    val = self.hand_value(v, ctx, hand)
+                    hand[k1] += 1
+                    hand[k2] += 1
+                else:
+                    k1 = a % 1000
+                    hand[k1] -= 1
+                    val = self.hand_value(v, ctx, hand)
+                    hand[k1] += 1
+                if val > best_v:
                     best, best_v = a, val
             return best
         if ph == T_ASK_GIVE:
@@ -436,25 +514,61 @@ class CrewTeam(_OdysseyPolicy):
         return legal[int(self.rng.integers(len(legal)))]
 
     # -- values ----------------------------------------------------------------------------
-    def values(self, v: OdysseyView, ctx: Ctx, gain: bool = False) -> list[float]:
+    def values(self, v: OdysseyView, ctx: Ctx, gain: bool = False,
+               hand: Sequence[int] | None = None) -> list[float]:
         """How much this crewmember wants each crew card kind (used to discard the least,
-        or, with ``gain``, to take the most): a list of 20 floats, by crew card kind."""
+        or, with ``gain``, to take the most): a list of 20 floats, by crew card kind.
+        ``hand`` (counts per kind) replaces the view's hand (to score a hand after a
+        discard)."""
         carrier_seat = self.carrier_seat(v)
         carrier = carrier_seat == v.seat
-        lm = _logic_mask(v.hand)
+        lm = _logic_mask(v.hand if hand is None else hand)
         out = self._base_values(v, ctx, carrier)
         # Logic: the best still-possible window through the card, by cards held in it
         best = _logic_best(ctx, v.logic_trashed, lm, gain)
         if carrier:
-            a, b = 3.0, 1.5
+            a, b = self.carrier_ab
         elif carrier_seat:
-            a, b = 2.5, 1.2
+            a, b = self.feeder_ab
         else:
             a, b = 2.0, 1.2
         for n in range(1, 13):
             if best[n]:
                 out[L1 + n - 1] = a + b * best[n]
         return out
+
+    def hand_value(self, v: OdysseyView, ctx: Ctx, hand: Sequence[int]) -> float:
+        """The worth of holding ``hand`` (counts per crew card kind): its cards' worths
+        (:meth:`values` of that hand), plus ``run_bonus`` when it holds a complete allowed
+        sequence (DISCONNECT; the second sequence must leave a third possible)."""
+        vals = self.values(v, ctx, hand=hand)
+        total = 0.0
+        for k in range(C.N_CREW_KINDS):
+            c = hand[k]
+            if c:
+                # a second copy of a Logic number adds nothing to a sequence
+                total += vals[k] * (c if k < L1 else 1) + (0.5 * (c - 1) if k >= L1 else 0.0)
+        if self.run_bonus and self._complete_run(v, ctx, _logic_mask(hand)):
+            total += self.run_bonus
+        return total
+
+    def _complete_run(self, v: OdysseyView, ctx: Ctx, lm: int) -> bool:
+        full = self.full
+        for low in _windows(v, ctx):
+            if (lm >> low) & full == full:
+                if v.sequences == 1 and ctx.third_sequence_guard and not _has_run(
+                        v.logic_trashed | full << low, ctx.L):
+                    continue
+                return True
+        return False
+
+    def has_room(self, v: OdysseyView, ctx: Ctx, seat: int) -> bool:
+        """Whether ``seat`` can take a card without going over its Hand Size (public: its
+        card count, its role, the MEM tile)."""
+        if not self.gift_room:
+            return True
+        size = ctx.hand_sizes[v.roles[seat] == POOLE][v.malfunctions[MEM] >= ctx.limits[MEM]]
+        return v.hand_n[seat] < size
 
     def _base_values(self, v: OdysseyView, ctx: Ctx, carrier: bool) -> list[float]:
         """The values of the cards that are not Logic cards (Logic: 0 here)."""
@@ -465,9 +579,12 @@ class CrewTeam(_OdysseyPolicy):
         if carrier and self.carrier_disc:
             for k in range(L1):
                 out[k] = 1.0
-            out[C.C_REPAIR_LIF] = 1.5
+            out[C.C_REPAIR_LIF] = 1.5 + self.lif_repair_lif * mal[LIF]
+            if self.keep_override and v.closed_mask >> 7 & 1:
+                # the POD BAY Doors shut: an Override is the way back to the LIF repairs
+                out[C.C_OVERRIDE] += self.override_pod + self.override_pod_lif * mal[LIF]
             return out
-        out[C.C_WILD] = 4.0
+        out[C.C_WILD] = self.wild_value
         spec = SPECIALITY.get(role)
         for k in (C.C_REPAIR_MEM, C.C_REPAIR_COM, C.C_REPAIR_GRV, C.C_REPAIR_LIF):
             sysk = C.REPAIR_SYSTEM[k]
@@ -475,13 +592,13 @@ class CrewTeam(_OdysseyPolicy):
             if spec == k:
                 base += 2.0
             if sysk == LIF:
-                base += 1.5 + 0.3 * mal[LIF]
+                base += 1.5 + self.lif_repair_lif * mal[LIF]
             elif mal[sysk] >= lim[sysk] - 1:
                 base += 1.0
             out[k] = base
         out[C.C_OVERRIDE] = 1.5 + (1.0 if v.closed_mask else 0.0)
         if self.keep_override and v.closed_mask >> 7 & 1:
-            out[C.C_OVERRIDE] += 2.0 + 0.5 * mal[LIF]
+            out[C.C_OVERRIDE] += self.override_pod + self.override_pod_lif * mal[LIF]
         out[C.C_CANCEL] = 2.0
         out[C.C_RECOVER] = 1.2
         return out
@@ -559,6 +676,11 @@ class CrewTeam(_OdysseyPolicy):
         seq = self.sequence(v, ctx)
         if seq and v.malfunctions[LIF] < ctx.limit_lif - 2:
             return ctx.core
+        if (v.closed_mask >> 7 & 1 and v.malfunctions[LIF] >= self.pod_alarm
+                and v.hand[C.C_OVERRIDE] and ctx.pod not in v.pos):
+            # the POD BAY Doors shut the LIF repairs out: go and open them (OPEN)
+            a, b = ctx.board.door_spaces[7]
+            return a if dist[pos][a] <= dist[pos][b] else b
         urgent = self.urgent_system(v, ctx, dist)
         if urgent >= 0:
             return ctx.sys_space[urgent]
@@ -698,7 +820,7 @@ class CrewTeam(_OdysseyPolicy):
             best_open, best_gain = 0, 0
             for d in ops[OP_OPEN]:
                 after = ctx.dist_mask(v.closed_mask & ~(1 << d))
-                if d == 7 and (ctx.pod in v.pos or mal[LIF] >= 3):
+                if d == 7 and (ctx.pod in v.pos or mal[LIF] >= self.pod_open_lif):
                     return OP_OPEN * 1000 + d  # someone trapped on the POD, or LIF in danger
                 gain = dist[pos][g] - after[pos][g]
                 if gain <= 0 and self.door_duty:
@@ -710,7 +832,7 @@ class CrewTeam(_OdysseyPolicy):
                 return OP_OPEN * 1000 + best_open
         if OP_GIVE in ops:
             carrier = self.carrier_seat(v)
-            if carrier and carrier != seat:
+            if carrier and carrier != seat and self.has_room(v, ctx, carrier):
                 vals = self.values(v, ctx)
                 gifts = [arg % 32 for arg in ops[OP_GIVE] if arg // 32 == carrier
                          and arg % 32 >= L1 and vals[arg % 32] > 0]
@@ -734,8 +856,8 @@ class CrewTeam(_OdysseyPolicy):
                     theirs = _talk_value(v, ctx, said, k)
                     if theirs > mine + 0.5:
                         return OP_GIVE * 1000 + arg
-        if OP_ASK in ops and role == BOWMAN and (self.carrier_seat(v) == seat
-                                                  or mal[LIF] >= self.lif_alarm):
+        if OP_ASK in ops and role == BOWMAN and self.has_room(v, ctx, seat) and (
+                self.carrier_seat(v) == seat or mal[LIF] >= self.lif_alarm):
             return OP_ASK * 1000 + max(ops[OP_ASK], key=lambda t: v.hand_n[t])
         if OP_RECOVER in ops:
             return OP_RECOVER * 1000
@@ -763,7 +885,10 @@ class CrewRush(CrewTeam):
                                         "camp_shared": False, "cancel_lipread": False,
                                         "keep_override": False,
                                         "door_duty": False, "detour": False,
-                                        "no_loop": False, "carrier_role": "bowman"}
+                                        "no_loop": False, "carrier_role": "bowman",
+                                        "gift_room": False, **_CREW_NUMBERS,
+                                        "pod_alarm": 99, "run_bonus": 0.0}
+    param_ranges: ClassVar[dict[str, tuple[float, float]]] = {}
 
 
 register("hal-pressure", HalPressure, games=["odyssey"], sides=["hal"],
@@ -777,4 +902,5 @@ register("crew-team", CrewTeam, games=["odyssey"], sides=["crew"],
 register("crew-rush", CrewRush, games=["odyssey"], sides=["crew"],
          help="the Logic plan only: draw, carry sequences to the Core")
 
-__all__ = ["CrewRush", "CrewTeam", "HalLif", "HalPressure", "HalSpread", "OP_RECOVER"]
+__all__ = ["HAL_CLASSIC", "CrewRush", "CrewTeam", "HalLif", "HalPressure", "HalSpread",
+           "OP_RECOVER"]

@@ -44,6 +44,12 @@ version history    1: first engine (issue 4).
                    let an ALIEN in front move first; each seat's
                    Generator is seeded by a one-way key (``core.seat_key``), so games of
                    policies that draw (``random``) differ from 3 for one seed.
+                   Also (issue 13, policies): a scripted character leaving the passage track
+                   re-enters through the airlock an open airlock mission names (it always
+                   took airlock 5, so no airlock task was ever completed), else where the
+                   ALIENS threaten least near the others; the default ``dash`` plays the
+                   tuned numbers (``dash:preset=tuned``; ``preset=classic`` the old ones:
+                   one worker, armed at the armoury, escorts up to 6 spaces ahead) (issue 13).
 =================  ============================================================================
 """
 

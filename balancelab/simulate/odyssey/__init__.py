@@ -51,6 +51,12 @@ versions        1: first engine (issue 2).
                 told once. Each seat's Generator is seeded by a one-way key
                 (``core.seat_key``: no policy can rebuild the deal), so the games of policies
                 that draw (``random``, ``search``) differ for one seed.
+                Also (issue 13) the scripted players: hand-limit discards keep
+                the best remaining hand (a complete sequence is worth ``run_bonus``), the
+                carrier keeps a Manual Override while the POD BAY Doors are closed, an
+                Override holder goes to open Door 7 when LIF is at ``pod_alarm``, HAL keeps
+                a revealed Lipread when it must discard; the default HAL's weights are the
+                tuned set (``hal-pressure:preset=tuned``; ``preset=classic`` the old ones).
 ==============  ===============================================================================
 """
 
