@@ -1068,7 +1068,7 @@ def run(
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise RunError(f"cannot create the run folder {str(path)!r}: {_os_reason(exc)}"
+        raise RunError(f"cannot write the run folder {str(path)!r}: {_os_reason(exc)}"
                        ) from None
     try:
         with RunLock(path):
