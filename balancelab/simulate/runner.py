@@ -1364,11 +1364,16 @@ def _windowed(parallel: Any, task: Callable[[Chunk], Any], todo: Iterable[Chunk]
 
 
 def _quietly_close(gen: Any) -> None:
-    """Close a generator, swallowing a second Ctrl-C (or error) raised by its clean-up."""
-    try:
-        gen.close()
-    except (KeyboardInterrupt, Exception):  # noqa: BLE001 - interruption already handled
-        pass
+    """Close a generator, swallowing a second Ctrl-C (or error) raised by its clean-up, and
+    joblib's warning that the tasks in flight were cancelled (they were meant to be)."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            gen.close()
+        except (KeyboardInterrupt, Exception):  # noqa: BLE001 - interruption already handled
+            pass
 
 
 def _os_reason(exc: OSError) -> str:
