@@ -849,11 +849,32 @@ def main() -> None:
     signal.signal(signal.SIGINT, signal.default_int_handler)
     if sys.platform != "win32":
         signal.signal(signal.SIGTERM, _on_sigterm)
+    usage_error: type[Exception] = typer.BadParameter.__mro__[1]  # (typer's own click's)
+    click_error: type[Exception] = typer.BadParameter.__mro__[2]
     try:
-        app()
-    except KeyboardInterrupt:
-        err.print("interrupted")
+        rv = app(standalone_mode=False)
+    except usage_error as exc:  # one line, exit 2 (typer would draw a panel)
+        msg = exc.format_message()  # type: ignore[attr-defined]
+        if not msg.strip():  # no arguments: the help was shown
+            sys.exit(2)
+        ctx = getattr(exc, "ctx", None)
+        parts = []
+        while ctx is not None and ctx.parent is not None:
+            parts.insert(0, ctx.info_name)
+            ctx = ctx.parent
+        cmd = " ".join(["balancelab", *parts])
+        err.print(f"[bold red]error:[/] {escape(_error_line(Exception(msg)))}"
+                  f" (see: {escape(cmd)} --help)", highlight=False, soft_wrap=True)
+        sys.exit(2)
+    except click_error as exc:
+        msg = exc.format_message()  # type: ignore[attr-defined]
+        err.print(f"[bold red]error:[/] {escape(_error_line(Exception(msg)))}",
+                  highlight=False, soft_wrap=True)
+        sys.exit(getattr(exc, "exit_code", 1))
+    except (KeyboardInterrupt, typer.Abort):
+        err.print("interrupted", highlight=False)
         sys.exit(_interrupted_exit())
+    sys.exit(rv if isinstance(rv, int) else 0)
 
 
 if __name__ == "__main__":

@@ -48,6 +48,7 @@ import contextlib
 import dataclasses
 import errno
 import hashlib
+import io
 import itertools
 import json
 import os
@@ -813,25 +814,20 @@ def _write_parquet_atomic(df: pl.DataFrame, staging: Path, dest: Path) -> tuple[
     staging.mkdir(parents=True, exist_ok=True)
     dest.parent.mkdir(parents=True, exist_ok=True)
     tmp = staging / f"{dest.parent.parent.name}-{dest.parent.name}-{dest.name}"
+    # encoded in memory (one chunk: tens of kB), written by Python: a full disk is then an
+    # OSError with its errno (polars reports it as "Invalid thrift: transport error")
+    buf = io.BytesIO()
+    df.write_parquet(buf, compression="zstd", statistics=True)
+    data = buf.getvalue()
     try:
-        df.write_parquet(tmp, compression="zstd", statistics=True)
-    except OSError:
+        with open(tmp, "wb") as fh:
+            fh.write(data)
+    except OSError as exc:
+        if exc.filename is None:
+            exc.filename = str(tmp)
         raise
-    except Exception as exc:  # noqa: BLE001 - polars reports a full disk as ComputeError
-        raise _as_os_error(exc, tmp) from None
-    data = tmp.read_bytes()
     os.replace(tmp, dest)
     return len(data), hashlib.sha256(data).hexdigest()
-
-
-def _as_os_error(exc: BaseException, where: Path) -> OSError:
-    """An OSError for a library error that reports one in words (polars, pyarrow)."""
-    text = str(exc)
-    for code in (errno.ENOSPC, errno.EROFS, errno.EACCES, errno.EDQUOT, errno.EIO):
-        if os.strerror(code) in text or errno.errorcode[code] in text:
-            return OSError(code, os.strerror(code), str(where))
-    return OSError(errno.EIO, text.splitlines()[0] if text else type(exc).__name__,
-                   str(where))
 
 
 class RunLock:
