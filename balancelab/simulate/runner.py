@@ -705,12 +705,15 @@ def inspect_run(path: Path, m: dict[str, Any]) -> Damage:
                 continue
             except OSError as exc:
                 raise RunError(f"cannot read {str(f)!r}: {_os_reason(exc)}") from None
-            if size < rec[bytes_key]:
+            if size == rec[bytes_key] and _sha256(f) == rec[sha_key]:
+                continue
+            d.bad_chunks.add(key)
+            # a whole parquet file of other bytes is foreign (another run's, an edit); a
+            # shorter file that is not a whole parquet file was cut short
+            if size < rec[bytes_key] and not _whole_parquet(f, size):
                 d.truncated.append(rel)
-                d.bad_chunks.add(key)
-            elif size != rec[bytes_key] or _sha256(f) != rec[sha_key]:
+            else:
                 d.foreign.append(rel)
-                d.bad_chunks.add(key)
     cfg = m["config"]
     plan = plan_chunks(len(cfg["variants"]), cfg["games"], cfg["chunk_games"])
     for table in TABLES:
@@ -740,6 +743,16 @@ def _planned(rel: str, plan: ChunkPlan) -> bool:
         return False
     ch = plan.get(f"{int(v)}:{int(c)}")
     return ch is not None and _chunk_file(parts[0], ch.key) == rel
+
+
+def _whole_parquet(f: Path, size: int) -> bool:
+    """True when ``f`` opens and ends with parquet's magic bytes (a complete file)."""
+    if size < 12:
+        return False
+    with f.open("rb") as fh:
+        head = fh.read(4)
+        fh.seek(-4, os.SEEK_END)
+        return head == b"PAR1" and fh.read(4) == b"PAR1"
 
 
 def _sha256(f: Path) -> str:

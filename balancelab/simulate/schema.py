@@ -74,7 +74,10 @@ def load_toml(path: Path, model: type[M], where: str | None = None) -> M:
 
 def explain(model: type[BaseModel], exc: ValidationError, where: str) -> str:
     """The first error of a pydantic ValidationError as one line (see :func:`validate`)."""
-    e = exc.errors(include_url=False)[0]
+    errors = exc.errors(include_url=False)
+    # a misspelt key is both unknown and (its right spelling) missing: name the misspelling
+    extra = [x for x in errors if x.get("type") == "extra_forbidden"]
+    e = extra[0] if extra else errors[0]
     loc = tuple(e.get("loc", ()))
     kind = str(e.get("type", ""))
     key = _loc_text(loc)
