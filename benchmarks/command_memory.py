@@ -5,10 +5,19 @@ Usage::
     python -m benchmarks.command_memory --games 1000000            # simulate, then report
     python -m benchmarks.command_memory --games 200000 --jobs 2 --keep runs/mem
 
+    python -m benchmarks.command_memory --games 1000000 --synthetic  # rows copied, not played
+
 Each command is a fresh ``python -m balancelab ...`` process; a sampler adds up the resident
 memory (RSS) of that process and all its descendants (loky workers, resource trackers) every
 50 ms and keeps the peak. The target (issue 17): ``simulate`` and ``report`` of 1,000,000
 odyssey games each under 400 MB. Not a timed test: minutes of CPU at 1,000,000 games.
+
+``--synthetic`` measures the driver's side of a huge run without the hours of play: the
+``simulate`` command runs in one process (``--backend sequential``) with the chunk player
+replaced by one that returns the rows of chunk 0, played once for real, renumbered
+(``game_index``) for every chunk. Everything the driver does (frames, parquet, checksums,
+manifest, the closing summary) and the ``report`` command are then exactly as for a played
+run of that size; workers (each ~60-80 MB, flat in the number of games) are not included.
 """
 
 from __future__ import annotations
@@ -63,10 +72,36 @@ def measure(cmd: list[str], interval: float = 0.05, env: dict[str, str] | None =
     _, errout = proc.communicate()
     stop.set()
     th.join()
-    return {"command": " ".join(cmd[2:]), "exit": proc.returncode,
+    return {"command": "balancelab " + " ".join(cmd[3:]), "exit": proc.returncode,
             "seconds": round(time.perf_counter() - t0, 1),
             "driver_peak_mb": round(peak_driver / 2**20), "total_peak_mb": round(peak / 2**20),
             "stderr_tail": errout.decode(errors="replace").strip().splitlines()[-1:]}
+
+
+_SYNTHETIC = r"""
+import sys
+from balancelab.simulate import runner, worker
+
+_cache = {}
+
+
+def fake(game, options, specs, rotate, seed, start, stop, labels, driver_pid=0):
+    if "t" not in _cache:
+        _cache["t"] = worker.play_chunk(game, options, specs, rotate, seed, 0, stop - start,
+                                        labels)
+    games, seats, decisions = _cache["t"]
+    n = stop - start
+    out = {k: list(v[:n]) for k, v in games.items()}
+    out["game_index"] = list(range(start, stop))
+    return out, seats, decisions
+
+
+runner.play_chunk = fake
+from balancelab.cli import main
+
+sys.argv = ["balancelab", *sys.argv[1:]]
+main()
+"""
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -77,6 +112,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--keep", default=None, help="run folder to keep (default: a temporary one)")
     ap.add_argument("--json", default=None, help="write the figures to this file")
+    ap.add_argument("--synthetic", action="store_true",
+                    help="copy one played chunk's rows instead of playing (driver only)")
     a = ap.parse_args(argv)
     tmp = None
     if a.keep:
@@ -85,12 +122,14 @@ def main(argv: list[str] | None = None) -> None:
         tmp = tempfile.mkdtemp(prefix="balancelab-cmdmem-")
         run = Path(tmp) / "run"
     py = [sys.executable, "-m", "balancelab"]
+    sim = [sys.executable, "-c", _SYNTHETIC] if a.synthetic else py
+    backend = ["--backend", "sequential"] if a.synthetic else ["--jobs", str(a.jobs)]
     env = {**os.environ, "MPLBACKEND": "Agg"}
     rows = []
     try:
         for cmd in (
-            [*py, "simulate", a.game, "--games", str(a.games), "--seed", str(a.seed),
-             "--jobs", str(a.jobs), "--out", str(run), "--quiet", "--force"],
+            [*sim, "simulate", a.game, "--games", str(a.games), "--seed", str(a.seed),
+             *backend, "--out", str(run), "--quiet", "--force"],
             [*py, "report", str(run)],
         ):
             r = measure(cmd, env=env)
