@@ -303,7 +303,8 @@ def test_simulate_resume_extends_an_auto_chunked_run(tmp_path: Path) -> None:
 
 def test_a_run_that_cannot_start_leaves_no_folder(tmp_path: Path) -> None:
     out = tmp_path / "run"
-    for bad, message in ((["--policy", "crew=search:rollouts=abc"], "parameter 'rollouts' takes an integer"),
+    for bad, message in ((["--policy", "crew=search:rollouts=abc"],
+                          "parameter 'rollouts' takes an integer"),
                          (["--backend", "foo"], "unknown backend 'foo'")):
         res = cli.invoke(app, ["simulate", GAME, "--games", "10", "--out", str(out), *bad])
         assert res.exit_code == 1 and message in res.output
