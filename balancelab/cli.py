@@ -858,7 +858,7 @@ def main() -> None:
         if not msg.strip():  # no arguments: the help was shown
             sys.exit(2)
         ctx = getattr(exc, "ctx", None)
-        parts = []
+        parts: list[str] = []
         while ctx is not None and ctx.parent is not None:
             parts.insert(0, ctx.info_name)
             ctx = ctx.parent

@@ -1247,6 +1247,8 @@ def _run_locked(config: RunConfig, path: Path, game: Game, data_files: list[dict
             driver_pid=driver,
         )
 
+    last_flush = time.perf_counter()
+
     def flush(final: bool = False) -> None:
         nonlocal last_flush
         now = time.perf_counter()
@@ -1259,7 +1261,6 @@ def _run_locked(config: RunConfig, path: Path, game: Game, data_files: list[dict
         _write_json_atomic(path / MANIFEST, manifest)
         last_flush = now
 
-    last_flush = time.perf_counter()
     schemas = [games_schema(game, v) for v in config.variants]
     seat_schema = seats_schema(game)
     results: Iterator[tuple[Chunk, Any]] | None = None
@@ -1286,17 +1287,17 @@ def _run_locked(config: RunConfig, path: Path, game: Game, data_files: list[dict
                     size, sha = _write_parquet_atomic(
                         games_df, staging, path / "games" / f"variant={c.variant}" / c.filename
                     )
-                    rec: dict[str, Any] = {"start": c.start, "stop": c.stop,
-                                           "rows": c.stop - c.start, "bytes": size,
-                                           "sha256": sha}
+                    done_rec: dict[str, Any] = {"start": c.start, "stop": c.stop,
+                                                "rows": c.stop - c.start, "bytes": size,
+                                                "sha256": sha}
                     if seats_df is not None:
                         s_size, s_sha = _write_parquet_atomic(
                             seats_df, staging,
                             path / "seats" / f"variant={c.variant}" / c.filename,
                         )
-                        rec.update(seats_rows=seats_df.height, seats_bytes=s_size,
-                                   seats_sha256=s_sha)
-                    records[c.key] = rec
+                        done_rec.update(seats_rows=seats_df.height, seats_bytes=s_size,
+                                        seats_sha256=s_sha)
+                    records[c.key] = done_rec
                     written += c.stop - c.start
                     manifest["decisions"] += int(decisions)
                     flush(final=written == total)
