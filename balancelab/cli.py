@@ -373,10 +373,11 @@ def simulate(
 
 def _run(config: Any, path: Path, *, jobs: int, backend: str, scheduler: str | None,
          resume: bool, force: bool, quiet: bool) -> Any:
-    from balancelab.simulate.runner import run
+    from balancelab.simulate.runner import _check_before_writing, run
 
     if jobs == 0 or jobs < -1:
         raise ValueError(f"--jobs must be -1 (all cores) or at least 1; got {jobs}")
+    _check_before_writing(config, backend, scheduler)  # bad input: refused before the bar
     with _progress_bar(quiet) as bar:
         task = bar.add_task("games", total=config.games * len(config.variants))
 
