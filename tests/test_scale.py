@@ -166,7 +166,8 @@ def _enospc_after(monkeypatch: pytest.MonkeyPatch, ok_writes: int) -> None:
     def write_parquet(self: pl.DataFrame, file: str | Path, **kw: object) -> None:
         calls["n"] += 1
         if calls["n"] > ok_writes:
-            Path(file).write_bytes(b"PAR1 half a chunk")
+            if isinstance(file, (str, Path)):
+                Path(file).write_bytes(b"PAR1 half a chunk")
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
         real(self, file, **kw)  # type: ignore[arg-type]
 

@@ -119,6 +119,8 @@ def test_ctrl_c_at_any_moment_is_clean(tmp_path: Path, after: float | str) -> No
         time.sleep(float(after))
     os.killpg(proc.pid, signal.SIGINT)  # a terminal's Ctrl-C: the whole process group
     _, err = proc.communicate(timeout=60)
+    if "init_import_site" in err:  # CPython's own start-up, before any balancelab code ran
+        pytest.skip("the signal landed while the interpreter imported its site packages")
     # -2: the signal arrived while the interpreter itself was starting, before any Python
     # ran (a shell shows that as exit status 130 too); nothing printed then
     assert proc.returncode == 130 or (proc.returncode == -signal.SIGINT and not err), err

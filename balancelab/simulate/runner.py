@@ -1000,6 +1000,8 @@ def _backend(backend: str, scheduler: str | None, jobs: int = -1,
                 cluster = LocalCluster(processes=True, n_workers=n, threads_per_worker=1,
                                        dashboard_address=None, silence_logs=logging.CRITICAL)
                 client = Client(cluster)
+                # Ctrl-C is the driver's: a local worker would print asyncio tracebacks
+                client.run(_ignore_sigint)
         except (OSError, TimeoutError) as exc:
             if cluster is not None:
                 cluster.close()
@@ -1013,6 +1015,16 @@ def _backend(backend: str, scheduler: str | None, jobs: int = -1,
         _close_quietly(client, cluster)
         for lg, level in zip(quiet, levels, strict=True):
             lg.setLevel(level)
+
+
+def _ignore_sigint() -> None:
+    """Run on each local dask worker (in its main thread): ignore SIGINT, and quiet dask's
+    logging there too."""
+    import logging
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for name in ("distributed", "tornado", "asyncio"):
+        logging.getLogger(name).setLevel(logging.CRITICAL)
 
 
 def _close_quietly(client: Any, cluster: Any) -> None:
