@@ -47,7 +47,7 @@ class PolicyError(ValueError):
 PARAM_TYPES: tuple[str, ...] = ("int", "float", "bool", "str")
 
 
-@dataclass(frozen=True)
+@dataclass
 class Param:
     """One declared policy parameter (a value of a policy class's ``params``).
 
@@ -72,7 +72,7 @@ class Param:
 
     def __post_init__(self) -> None:
         if not self.type:
-            object.__setattr__(self, "type", _type_of(self.default))
+            self.type = _type_of(self.default)
         if self.type not in PARAM_TYPES:
             raise PolicyError(f"parameter type {self.type!r} is not one of "
                               f"{', '.join(PARAM_TYPES)}")
