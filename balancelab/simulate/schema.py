@@ -27,11 +27,11 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from balancelab.simulate.errors import DataError
+
+__all__ = ["DataError", "Strict", "validate", "load_toml", "explain"]
+
 M = TypeVar("M", bound=BaseModel)
-
-
-class DataError(ValueError):
-    """A data file or manifest that does not match its schema (one line: file, key, why)."""
 
 
 class Strict(BaseModel):

@@ -8,11 +8,12 @@ is F1..F9 (0-8). The rulebook prints none of these tables (design notes 2(d)).
 from __future__ import annotations
 
 import functools
+import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from balancelab.simulate.datafiles import ISS_FILES
+from balancelab.simulate.errors import DataError
 from balancelab.simulate.iss.rules import (
     ACTION_NAMES,
     COMP_CODES,
@@ -20,7 +21,6 @@ from balancelab.simulate.iss.rules import (
     NATIONS,
     SHUTTLE_TYPES,
 )
-from balancelab.simulate.schema import DataError, load_toml
 
 DATA_DIR = Path(__file__).resolve().parents[2] / "data"
 
@@ -90,9 +90,34 @@ class CardData:
     goal_texts: tuple[str, ...]
 
 
-def _load(base: Path, name: str) -> Any:
-    """One table of a data directory, validated against its schema (:data:`ISS_FILES`)."""
-    return load_toml(base / name, ISS_FILES[name])
+def _load(base: Path, name: str, validated: bool) -> Any:
+    """One table of a data directory (a user's: validated against its schema,
+    :data:`~balancelab.simulate.datafiles.ISS_FILES`; the package's: checked by the tests,
+    so that a worker does not import pydantic), with the schema's defaults."""
+    if validated:
+        from balancelab.simulate.datafiles import ISS_FILES
+        from balancelab.simulate.schema import load_toml
+
+        model = load_toml(base / name, ISS_FILES[name])
+        return _Rows(model.model_dump())
+    with (base / name).open("rb") as fh:
+        return _Rows(tomllib.load(fh))
+
+
+_DEFAULTS: dict[str, Any] = {"initial": False, "covered": True, "reshuffle": False}
+
+
+class _Rows:
+    """A table file read by attribute (``.experiment`` → rows read by attribute)."""
+
+    def __init__(self, d: Any) -> None:
+        self._d = d
+
+    def __getattr__(self, key: str) -> Any:
+        v = self._d[key] if key in self._d else _DEFAULTS.get(key)
+        if isinstance(v, list):
+            return [_Rows(x) if isinstance(x, dict) else x for x in v]
+        return v
 
 
 @functools.cache
@@ -114,33 +139,34 @@ def load_cards(data_dir: str = "") -> CardData:
     base = Path(data_dir) if data_dir else DATA_DIR
     if data_dir and not base.is_dir():
         raise DataError(f"data_dir {data_dir!r}: no such directory")
+    user = bool(data_dir)
     codes = {c: i for i, c in enumerate(COMP_CODES)}
     exps = tuple(
         Experiment(e.id, e.level, e.iss, e.ext, e.task == "long",
                    tuple(codes[c] for c in e.compartments), e.points)
-        for e in _load(base, "iss_experiments.toml").experiment
+        for e in _load(base, "iss_experiments.toml", user).experiment
     )
     mods = tuple(
         Module(m.number, m.name, tuple(codes[c] for c in m.compartments), m.initial, m.covered)
-        for m in _load(base, "iss_modules.toml").module
+        for m in _load(base, "iss_modules.toml", user).module
     )
     shuttles = tuple(
         Shuttle(s.id, NATIONS.index(s.nation), SHUTTLE_TYPES.index(s.type), s.astronauts,
                 s.materials, s.replacement, s.module)
-        for s in _load(base, "iss_shuttles.toml").shuttle
+        for s in _load(base, "iss_shuttles.toml", user).shuttle
     )
     action_codes = {n.upper().replace(" ", "_"): i for i, n in enumerate(ACTION_NAMES)}
     action_codes["INSTALL"] = action_codes["INSTALL_COMPARTMENTS"]
     action_codes["OUTSIDE"] = action_codes["OUTSIDE_JOBS"]
     action_codes["EXPERIMENT"] = action_codes["CONDUCT_EXPERIMENTS"]
     fedor = []
-    for i, f in enumerate(_load(base, "iss_fedor.toml").fedor):
+    for i, f in enumerate(_load(base, "iss_fedor.toml", user).fedor):
         if f.action and f.action not in action_codes:
             raise DataError(f"{base / 'iss_fedor.toml'}: key 'fedor[{i}].action' should be "
                             f"'' or one of {', '.join(sorted(action_codes))}; got {f.action!r}")
         fedor.append(FedorCard(f.id, action_codes[f.action] if f.action else -1,
                                NATIONS.index(f.back), f.reshuffle))
-    goals = _load(base, "iss_goals.toml").goal
+    goals = _load(base, "iss_goals.toml", user).goal
     kinds = tuple(g.kind for g in goals)
     if kinds != GOAL_KINDS:
         raise DataError(f"{base / 'iss_goals.toml'}: the goals' key 'kind' must list "

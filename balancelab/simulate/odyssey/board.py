@@ -17,10 +17,9 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
-from balancelab.simulate.datafiles import BoardFile
 from balancelab.simulate.odyssey.cards import SYSTEMS
-from balancelab.simulate.schema import DataError, load_toml, validate
 
 N_DOORS = 7
 #: the POD BAY Doors (Hunter cannot pass them): derived, design notes 1(b)
@@ -149,14 +148,18 @@ def load_board(path: str = "") -> Board:
             per system, or has a door number outside 1..7 or used twice.
     """
     where = path or "<built-in board>"
-    try:
-        if path:
-            data = load_toml(Path(path), BoardFile, where)
-        else:
-            ref = resources.files("balancelab") / "data" / "odyssey_board.toml"
-            data = validate(BoardFile, tomllib.loads(ref.read_text()), where)
-    except DataError as exc:
-        raise BoardError(f"board file {exc}") from None
+    if path:  # a user's file: validated strictly (pydantic is imported only then)
+        from balancelab.simulate.datafiles import BoardFile
+        from balancelab.simulate.schema import DataError, load_toml
+
+        try:
+            data = load_toml(Path(path), BoardFile, where).model_dump()
+        except DataError as exc:
+            raise BoardError(f"board file {exc}") from None
+    else:  # package data, checked against the same schema by the tests (no pydantic in a
+        # worker: ~17 MB a process)
+        ref = resources.files("balancelab") / "data" / "odyssey_board.toml"
+        data = tomllib.loads(ref.read_text())
     return _build(data, where)
 
 
@@ -166,9 +169,25 @@ def default_board() -> Board:
     return load_board("")
 
 
-def _build(data: BoardFile, where: str) -> Board:
-    spaces = data.spaces
-    names = tuple(s.name for s in spaces)
+#: the defaults of a space's and an edge's keys (datafiles.BoardSpace / BoardEdge)
+_DEFAULTS: dict[str, Any] = {"draw": 0, "system": None, "capacity": 0, "picturephone": False,
+                             "cancel": False, "disconnect": False, "start": False, "door": 0}
+
+
+class _Row:
+    """A table row read by attribute, with the schema's defaults."""
+
+    def __init__(self, d: dict[str, Any]) -> None:
+        self._d = d
+
+    def __getattr__(self, key: str) -> Any:
+        return self._d.get(key, _DEFAULTS.get(key))
+
+
+def _build(data: dict[str, Any], where: str) -> Board:
+    """The board of a (validated) board file's tables; missing keys take their defaults."""
+    spaces = [_Row(s) for s in data.get("spaces", [])]
+    names = tuple(str(s.name) for s in spaces)
     if len(set(names)) != len(names):
         dup = next(n for n in names if names.count(n) > 1)
         raise BoardError(f"board file {where}: space name {dup!r} is used twice")
@@ -180,7 +199,7 @@ def _build(data: BoardFile, where: str) -> Board:
     doors_seen = set()
     adj: list[list[tuple[int, int]]] = [[] for _ in names]
     door_spaces = [(-1, -1)] * (N_DOORS + 1)
-    for i, e in enumerate(data.edges):
+    for i, e in enumerate(_Row(e) for e in data.get("edges", [])):
         for end in (e.a, e.b):
             if end not in names:
                 close = difflib.get_close_matches(end, names, n=1)
