@@ -270,6 +270,8 @@ def test_the_package_data_of_every_game_matches_its_schema() -> None:
                         ("obcy_combat.toml", D.ObcyCombat)):
         validate(model, tomllib.loads((src / name).read_text()), name)
     validate(D.ObcyMap, json.loads((src / "obcy_map.json").read_text()), "map")
+    for key, entry in tomllib.loads((src / "obcy_items.toml").read_text()).items():
+        validate(D.ObcyValue, entry, key)
 
 
 def test_one_writer_per_run_folder(made: tuple) -> None:
