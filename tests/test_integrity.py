@@ -346,7 +346,7 @@ def test_never_more_workers_than_chunks(tmp_path: Path, monkeypatch: pytest.Monk
 
     monkeypatch.setattr(joblib.Parallel, "__init__", spy)
     run(_config(games=20), tmp_path / "r", jobs=1000, backend="threading")
-    assert seen and max(seen) == 2  # 2 chunks
+    assert seen and max(seen) <= 2  # 2 chunks (and no more than the cores)
 
 
 # -- typed options and policy parameters ----------------------------------------------------

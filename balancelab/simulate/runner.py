@@ -994,9 +994,10 @@ def _backend(backend: str, scheduler: str | None, jobs: int = -1,
             if scheduler:
                 client = Client(scheduler, timeout=10)
             else:
-                n = jobs if jobs > 0 else (os.cpu_count() or 1)
+                cores = os.cpu_count() or 1
+                n = min(jobs, cores) if jobs > 0 else cores  # a local cluster: <= cores
                 if max_workers is not None:
-                    n = max(1, min(n, max_workers))
+                    n = max(1, min(n, max_workers))  # ... and <= chunks
                 cluster = LocalCluster(processes=True, n_workers=n, threads_per_worker=1,
                                        dashboard_address=None, silence_logs=logging.CRITICAL)
                 client = Client(cluster)
@@ -1280,8 +1281,9 @@ def _run_locked(config: RunConfig, path: Path, game: Game, data_files: list[dict
     try:
         with _backend(backend, scheduler, jobs, max(1, n_todo)) as be:
             n_jobs = 1 if be == "sequential" else jobs
-            if be != "dask":  # never more workers than chunks (or than cores, for -1)
-                n_jobs = max(1, min(joblib.effective_n_jobs(n_jobs), n_todo))
+            if be != "dask":  # never more workers than chunks, nor than cores
+                n_jobs = max(1, min(joblib.effective_n_jobs(n_jobs), n_todo,
+                                    os.cpu_count() or 1))
             parallel = joblib.Parallel(
                 n_jobs=n_jobs,
                 backend=None if be in ("dask",) else ("loky" if be == "sequential" else be),
