@@ -130,6 +130,7 @@ def test_ctrl_c_at_any_moment_is_clean(tmp_path: Path, after: float | str) -> No
         assert "balancelab resume" in err
 
 
+@pytest.mark.slow
 def test_ctrl_c_then_resume_gives_the_uninterrupted_bytes(tmp_path: Path) -> None:
     args = ["odyssey", "--games", "3000", "--seed", "5", "--quiet"]
     full = tmp_path / "full" / "r"
@@ -188,6 +189,7 @@ def _dask() -> bool:
     return True
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not _dask(), reason="needs dask.distributed")
 def test_dask_ctrl_c_is_clean_and_its_workers_die_with_a_killed_driver(tmp_path: Path) -> None:
     out = tmp_path / "run"
@@ -209,6 +211,7 @@ def test_dask_ctrl_c_is_clean_and_its_workers_die_with_a_killed_driver(tmp_path:
     assert _all_gone(kids, timeout=15) == []
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not _dask(), reason="needs dask.distributed")
 def test_dask_starts_no_more_workers_than_chunks(tmp_path: Path) -> None:
     from balancelab.simulate import runner
