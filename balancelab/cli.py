@@ -1,14 +1,18 @@
 """The ``balancelab`` command line: a thin typer layer over the library.
 
-Exit codes: 0 ok, 1 a domain error (unknown game, policy, option, bad value, not a run folder),
-2 a usage error (typer's own), 130 interrupted (finished chunks kept; resume with --resume).
+Exit codes: 0 ok, 1 a domain error (unknown game, policy, option, bad value, not a run folder,
+a damaged run folder, a disk that refuses a write), 2 a usage error (typer's own), 130
+interrupted by Ctrl-C and 143 by SIGTERM (finished chunks kept; the message gives the command
+that continues). Every error is one line on stderr, never a traceback.
 """
 
 from __future__ import annotations
 
+import contextvars
 import functools
 import inspect
 import os
+import signal
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -58,20 +62,68 @@ def _root(
 GAME_OPTION_CONTEXT = {"allow_extra_args": True, "ignore_unknown_options": True}
 
 
+#: The largest --seed and --games (runner.MAX_SEED, runner.MAX_GAMES; checked by a test).
+MAX_SEED = 2**63 - 1
+MAX_GAMES = 1_000_000_000
+#: How to continue the command being run if it is interrupted (set once a folder is written).
+_CONTINUE: contextvars.ContextVar[str] = contextvars.ContextVar("continue_with", default="")
+#: Set by the SIGTERM handler: the interruption was a SIGTERM (exit 143), not a Ctrl-C.
+_TERMINATED: list[bool] = []
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, handled as an interruption: finished chunks are kept (exit 143)."""
+
+
+def _interrupted_exit() -> int:
+    return 143 if _TERMINATED else 130
+
+
+def _error_line(exc: BaseException) -> str:
+    """An exception as one line (a multi-line library message keeps its first line)."""
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    if isinstance(exc, OSError) and exc.filename and str(exc.filename) not in text:
+        text += f": {exc.filename}"
+    return text
+
+
 def domain_errors(fn: F) -> F:
-    """Turn the library's errors into a one-line message and exit code 1 (never a traceback)."""
+    """Turn the library's errors into a one-line message and exit code 1 (never a traceback);
+    an interruption (Ctrl-C, SIGTERM) at any moment into one line with the command that
+    continues, exit 130 (143 for SIGTERM)."""
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
+        token = _CONTINUE.set("")
         try:
             return fn(*args, **kwargs)
         except typer.Exit:  # a RuntimeError subclass: let exit codes (130) through
             raise
-        except (ValueError, RuntimeError, OSError, NotImplementedError) as exc:
-            err.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False)
+        except KeyboardInterrupt:
+            hint = _CONTINUE.get()
+            err.print(f"[yellow]interrupted[/]{escape('; continue with: ' + hint) if hint else ''}",
+                      highlight=False, soft_wrap=True)
+            raise typer.Exit(_interrupted_exit()) from None
+        except (ValueError, RuntimeError, OSError, NotImplementedError, LookupError) as exc:
+            err.print(f"[bold red]error:[/] {escape(_error_line(exc))}", highlight=False,
+                      soft_wrap=True)
             raise typer.Exit(1) from None
+        except Exception as exc:  # a library's own error type (polars, pyarrow, dask)
+            err.print(f"[bold red]error:[/] {escape(type(exc).__name__)}: "
+                      f"{escape(_error_line(exc))}", highlight=False, soft_wrap=True)
+            raise typer.Exit(1) from None
+        finally:
+            _CONTINUE.reset(token)
 
     return wrapper  # type: ignore[return-value]
+
+
+def _continue_with_resume_flag() -> str:
+    """The command line as typed, with --resume (how an interrupted sweep or study goes on)."""
+    import shlex
+
+    argv = [a for a in sys.argv[1:] if a not in ("--force", "--resume")]
+    return "balancelab " + " ".join(shlex.quote(a) for a in argv) + " --resume"
 
 
 def parse_game_args(args: list[str], sets: list[str]) -> dict[str, str | bool]:
@@ -255,8 +307,10 @@ def _is_key(options_type: Any, name: str) -> bool:
 def simulate(
     ctx: typer.Context,
     game: Annotated[str, typer.Argument(help="odyssey, iss or obcy (see: balancelab games).")],
-    games: Annotated[int, typer.Option("--games", "-n", help="Games to play.", min=1)] = 10000,
-    seed: Annotated[int, typer.Option(help="Run seed: same seed, same parquet.", min=0)] = 0,
+    games: Annotated[int, typer.Option("--games", "-n", help="Games to play.", min=1,
+                                       max=MAX_GAMES)] = 10000,
+    seed: Annotated[int, typer.Option(help="Run seed: same seed, same parquet.", min=0,
+                                      max=MAX_SEED)] = 0,
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Workers; -1 = all cores.")] = -1,
     policy: Annotated[
         list[str] | None,
@@ -318,6 +372,7 @@ def simulate(
         chunk_games=chunk_games,
     )
     path = out or Path("runs") / config.default_run_name()
+    _CONTINUE.set(f"balancelab resume {path}")
     if not (force or resume) and holds_finished(config, path):
         err.print(f"{path} already holds these {games} games (same options, policies and "
                   "seed); showing them. Pass --force to play them again.")
@@ -329,10 +384,11 @@ def simulate(
 
 def _run(config: Any, path: Path, *, jobs: int, backend: str, scheduler: str | None,
          resume: bool, force: bool, quiet: bool) -> Any:
-    from balancelab.simulate.runner import run
+    from balancelab.simulate.runner import _check_before_writing, run
 
     if jobs == 0 or jobs < -1:
         raise ValueError(f"--jobs must be -1 (all cores) or at least 1; got {jobs}")
+    _check_before_writing(config, backend, scheduler)  # bad input: refused before the bar
     with _progress_bar(quiet) as bar:
         task = bar.add_task("games", total=config.games * len(config.variants))
 
@@ -341,12 +397,20 @@ def _run(config: Any, path: Path, *, jobs: int, backend: str, scheduler: str | N
 
         summary = run(config, path, jobs=jobs, backend=backend, scheduler=scheduler,
                       progress=progress, force=force, resume=resume)
+    for rel in summary.repaired:
+        err.print(f"repaired: played {rel} again (it was missing, truncated or foreign)",
+                  highlight=False, soft_wrap=True)
+    if summary.set_aside:
+        err.print(f"set aside {len(summary.set_aside)} stray file(s) not recorded by the run "
+                  f"to {path / 'set-aside'}: {', '.join(summary.set_aside[:3])}",
+                  highlight=False, soft_wrap=True)
     if summary.interrupted:
         err.print(
-            f"[yellow]interrupted:[/] {summary.games_written} of {summary.games_total} games "
-            f"kept in {path}; finish with: balancelab resume {path}"
+            f"[yellow]interrupted:[/] {summary.games_written:,} of {summary.games_total:,} "
+            f"games kept in {escape(str(path))}; finish with: balancelab resume "
+            f"{escape(str(path))}", soft_wrap=True
         )
-        raise typer.Exit(130)
+        raise typer.Exit(_interrupted_exit())
     n, total = summary.games_played, summary.games_written
     if n == 0:
         err.print(f"{path} already holds all {total:,} games; nothing to play")
@@ -392,6 +456,7 @@ def resume(
     """
     from balancelab.simulate.runner import resume_config
 
+    _CONTINUE.set(f"balancelab resume {run_dir}")
     config = resume_config(run_dir, games)
     _run(config, run_dir, jobs=jobs, backend=backend, scheduler=scheduler, resume=True,
          force=False, quiet=quiet)
@@ -407,9 +472,11 @@ def resume(
 def trace(
     ctx: typer.Context,
     source: Annotated[str, typer.Argument(help="A run folder, or a game name.")],
-    index: Annotated[int, typer.Option("--index", "-i", help="Game index.", min=0)] = 0,
+    index: Annotated[int, typer.Option("--index", "-i", help="Game index.", min=0,
+                                       max=MAX_GAMES - 1)] = 0,
     variant: Annotated[int, typer.Option(help="Variant of a sweep run.", min=0)] = 0,
-    seed: Annotated[int, typer.Option(help="Run seed (with a game name).", min=0)] = 0,
+    seed: Annotated[int, typer.Option(help="Run seed (with a game name).", min=0,
+                                      max=MAX_SEED)] = 0,
     policy: Annotated[
         list[str] | None, typer.Option("--policy", "-p", help="SIDE=POLICY (with a game name).")
     ] = None,
@@ -616,7 +683,7 @@ def sweep(
         "is its own question).")] = None,
     pairs: Pairs = None,
     margin: Margin = None,
-    seed: Annotated[int, typer.Option(min=0, help="Run seed.")] = 0,
+    seed: Annotated[int, typer.Option(min=0, max=MAX_SEED, help="Run seed.")] = 0,
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Workers; -1 = all cores.")] = -1,
     policy: Annotated[
         list[str] | None,
@@ -653,6 +720,7 @@ def sweep(
         if games is None:
             return
     path = out or Path("runs") / RunConfig(game, variants, pols, seed, 1).default_run_name()
+    _CONTINUE.set(_continue_with_resume_flag())
     bar, progress = _study_progress(quiet)
     with bar:
         res = studies.sweep(game, parsed, path, base=base, policies=pols, seed=seed,
@@ -661,9 +729,9 @@ def sweep(
                             max_games=max_games, jobs=jobs, force=force, resume=resume,
                             progress=progress)
     if res.interrupted:
-        err.print(f"[yellow]interrupted:[/] finished chunks kept in {path}; continue with "
-                  "the same command and --resume")
-        raise typer.Exit(130)
+        err.print(f"[yellow]interrupted:[/] finished chunks kept in {escape(str(path))}; "
+                  f"continue with: {escape(_continue_with_resume_flag())}", soft_wrap=True)
+        raise typer.Exit(_interrupted_exit())
     if res.reused:
         err.print(f"{path} already holds these {res.games:,} games per variant (same grid, "
                   "options, policies and seed); showing them. Pass --force to play them again.")
@@ -703,7 +771,7 @@ def study(
         typer.Option("--policies", help="A policy pairing SIDE=POLICY;SIDE=POLICY "
                      "(repeatable: one run per pairing, verdicts side by side)."),
     ] = None,
-    seed: Annotated[int, typer.Option(min=0, help="Run seed.")] = 0,
+    seed: Annotated[int, typer.Option(min=0, max=MAX_SEED, help="Run seed.")] = 0,
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Workers; -1 = all cores.")] = -1,
     out: Annotated[Path | None, typer.Option(help="Study folder (default: "
                                                   "runs/study-<name>-seed<seed>).")] = None,
@@ -732,6 +800,7 @@ def study(
         _print_plan(st.game, st.grid, detect, {**st.base, **fixed}, st.focus, pairs)
         if games is None:
             return
+    _CONTINUE.set(_continue_with_resume_flag())
     bar, progress = _study_progress(quiet)
     with bar:
         res = studies.run_study(name, out, policies=policies or [], seed=seed, games=games,
@@ -739,10 +808,10 @@ def study(
                                 decide=decide, pairs=pairs, margin=margin,
                                 max_games=max_games, jobs=jobs, force=force, resume=resume,
                                 progress=progress, fixed=fixed)
-    if res.interrupted:
-        err.print(f"[yellow]interrupted:[/] finished chunks kept in {res.path}; continue "
-                  "with the same command and --resume")
-        raise typer.Exit(130)
+    if res.interrupted or res.report is None:
+        err.print(f"[yellow]interrupted:[/] finished chunks kept in {escape(str(res.path))}; "
+                  f"continue with: {escape(_continue_with_resume_flag())}", soft_wrap=True)
+        raise typer.Exit(_interrupted_exit())
     console.print(res.report.headline, highlight=False, markup=False)
     console.print(f"Study: {res.path}\nMarkdown: {res.report.markdown}\n"
                   f"HTML: {res.report.html}")
@@ -897,14 +966,44 @@ def _reflow_help() -> None:
 _reflow_help()
 
 
+def _on_sigterm(signum: int, frame: Any) -> None:
+    """SIGTERM stops a run like Ctrl-C: finished chunks kept, workers stopped, exit 143."""
+    _TERMINATED.append(True)
+    raise Terminated()
+
+
 def main() -> None:
     """Entry point of the ``balancelab`` console script."""
     os.environ.setdefault("MPLBACKEND", "Agg")
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    if sys.platform != "win32":
+        signal.signal(signal.SIGTERM, _on_sigterm)
+    usage_error: type[Exception] = typer.BadParameter.__mro__[1]  # (typer's own click's)
+    click_error: type[Exception] = typer.BadParameter.__mro__[2]
     try:
-        app()
-    except KeyboardInterrupt:
-        err.print("interrupted")
-        sys.exit(130)
+        rv = app(standalone_mode=False)
+    except usage_error as exc:  # one line, exit 2 (typer would draw a panel)
+        msg = exc.format_message()  # type: ignore[attr-defined]
+        if not msg.strip():  # no arguments: the help was shown
+            sys.exit(2)
+        ctx = getattr(exc, "ctx", None)
+        parts: list[str] = []
+        while ctx is not None and ctx.parent is not None:
+            parts.insert(0, ctx.info_name)
+            ctx = ctx.parent
+        cmd = " ".join(["balancelab", *parts])
+        err.print(f"[bold red]error:[/] {escape(_error_line(Exception(msg)))}"
+                  f" (see: {escape(cmd)} --help)", highlight=False, soft_wrap=True)
+        sys.exit(2)
+    except click_error as exc:
+        msg = exc.format_message()  # type: ignore[attr-defined]
+        err.print(f"[bold red]error:[/] {escape(_error_line(Exception(msg)))}",
+                  highlight=False, soft_wrap=True)
+        sys.exit(getattr(exc, "exit_code", 1))
+    except (KeyboardInterrupt, typer.Abort):
+        err.print("interrupted", highlight=False)
+        sys.exit(_interrupted_exit())
+    sys.exit(rv if isinstance(rv, int) else 0)
 
 
 if __name__ == "__main__":

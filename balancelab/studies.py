@@ -476,7 +476,8 @@ class StudyResult:
 
     path: Path
     runs: dict[str, Path]
-    report: render.ReportPaths
+    #: None when the study was interrupted before a run had games to report
+    report: render.ReportPaths | None
     interrupted: bool = False
 
 
@@ -544,8 +545,8 @@ def run_study(
                     study={"study": name, "question": st.question, "pairing": pname,
                            "focus": st.focus, "measures": list(st.measures)})
         runs[pname] = path
-        if res.interrupted:
-            return StudyResult(folder, runs, render.write_report(path), True)
+        if res.interrupted:  # nothing to report yet is not an error: the study resumes
+            return StudyResult(folder, runs, None, True)
         render.write_report(path)
     _write_study(folder, {"study": name, "question": st.question,
                           "runs": {k: v.name for k, v in runs.items()}})

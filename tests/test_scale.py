@@ -166,7 +166,8 @@ def _enospc_after(monkeypatch: pytest.MonkeyPatch, ok_writes: int) -> None:
     def write_parquet(self: pl.DataFrame, file: str | Path, **kw: object) -> None:
         calls["n"] += 1
         if calls["n"] > ok_writes:
-            Path(file).write_bytes(b"PAR1 half a chunk")
+            if isinstance(file, (str, Path)):
+                Path(file).write_bytes(b"PAR1 half a chunk")
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
         real(self, file, **kw)  # type: ignore[arg-type]
 
@@ -303,7 +304,8 @@ def test_simulate_resume_extends_an_auto_chunked_run(tmp_path: Path) -> None:
 
 def test_a_run_that_cannot_start_leaves_no_folder(tmp_path: Path) -> None:
     out = tmp_path / "run"
-    for bad, message in ((["--policy", "crew=search:rollouts=abc"], "rollouts must be"),
+    for bad, message in ((["--policy", "crew=search:rollouts=abc"],
+                          "parameter 'rollouts' takes an integer"),
                          (["--backend", "foo"], "unknown backend 'foo'")):
         res = cli.invoke(app, ["simulate", GAME, "--games", "10", "--out", str(out), *bad])
         assert res.exit_code == 1 and message in res.output

@@ -12,7 +12,7 @@ import sys
 
 from balancelab.simulate import runner
 
-HEAVY = ("polars", "pyarrow", "scipy", "matplotlib", "pandas")
+HEAVY = ("polars", "pyarrow", "scipy", "matplotlib", "pandas", "pydantic")
 
 #: What a worker does: import play_chunk's module and the game registry, play chunks with the
 #: default policies of each game; then report the heavy packages loaded and the value types.

@@ -13,6 +13,7 @@ contender ``wins + draws + losses + capped == games``.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -31,6 +32,7 @@ from balancelab.analysis.frames import (
     seats_frame,
     sides,
 )
+from balancelab.simulate import runner
 
 
 def with_interval(df: pl.DataFrame, k: str = "wins", n: str = "games",
@@ -178,15 +180,19 @@ def outcome_rates(source: Source, level: float = stats.LEVEL) -> pl.DataFrame:
         declares (``Game.outcomes``, or the sides when the engine cannot be loaded) and
         ``capped`` appear even at 0; the counts of a variant sum to its games.
     """
-    df = games_frame(source)
-    observed = (
-        df.with_columns(
-            pl.when(pl.col("winner") == CAPPED).then(pl.lit("capped"))
-            .otherwise(pl.col("winner")).alias("outcome")
-        )
-        .group_by(["variant", "outcome"])
-        .agg(pl.len().cast(pl.Int64).alias("count"))
-    )
+    outcome = (pl.when(pl.col("winner") == CAPPED).then(pl.lit("capped"))
+               .otherwise(pl.col("winner")).alias("outcome"))
+    if isinstance(source, (str, Path)):
+        # a run folder is aggregated lazily: memory stays flat in the number of games (the
+        # counts read two columns; one game per variant stands for its labels and options)
+        lf = runner.scan_games(Path(source))
+        observed = (lf.select("variant", outcome).group_by(["variant", "outcome"])
+                    .agg(pl.len().cast(pl.Int64).alias("count")).collect())
+        df = _first_games(lf)
+    else:
+        df = games_frame(source)
+        observed = (df.with_columns(outcome).group_by(["variant", "outcome"])
+                    .agg(pl.len().cast(pl.Int64).alias("count")))
     names = [*_declared_outcomes(df), "capped"]
     names += sorted(set(observed.get_column("outcome").to_list()) - set(names))
     order = {o: i for i, o in enumerate(names)}
@@ -207,6 +213,15 @@ def outcome_rates(source: Source, level: float = stats.LEVEL) -> pl.DataFrame:
     out = with_interval(out, k="count", level=level)
     return _labels(df).select("variant", "variant_label").join(out, on="variant", how="right") \
         .select("variant", "variant_label", "outcome", "count", "games", "rate", "lo", "hi")
+
+
+def _first_games(lf: pl.LazyFrame) -> pl.DataFrame:
+    """The first game of each variant (all columns), read without loading the others."""
+    firsts = lf.group_by("variant").agg(pl.col("game_index").min()).collect()
+    cond = pl.lit(False)
+    for v, i in firsts.iter_rows():
+        cond = cond | ((pl.col("variant") == v) & (pl.col("game_index") == i))
+    return lf.filter(cond).collect().sort("variant")
 
 
 def fair_shares(source: Source) -> pl.DataFrame:

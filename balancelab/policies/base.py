@@ -6,11 +6,27 @@ seat's :class:`~balancelab.simulate.core.View` only, never the state.
 
 Policies are named by specs: ``default``, ``random``, ``search:rollouts=400,depth=40``. A run
 assigns a spec to each side (``crew=search``) or seat (``seat2=random``).
+
+Typed parameters. A policy class declares its parameters in ``params``: name → :class:`Param`
+(type, default, allowed range or values, help), or name → a plain default whose type gives the
+parameter's (``3`` an integer, ``0.5`` a number, ``True`` true/false, ``"squad"`` text)::
+
+    class Expedition(Policy):
+        params = {"spread": Param(3, low=0, high=6, help="how far escorts may lead"),
+                  "plan": Param("squad", choices=("squad", "dash")),
+                  "danger": 1.0}
+
+:func:`resolve` checks every value of a spec against the declaration before a run starts and
+writes the spec canonically with the typed values (``squad:spread=2.5`` is refused: "takes an
+integer", never truncated to 2); ``Policy.cfg`` then holds typed values only (an ``int``
+parameter is an ``int``). :func:`param_specs` gives a class's declarations.
 """
 
 from __future__ import annotations
 
 import abc
+import difflib
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeAlias
@@ -27,6 +43,153 @@ class PolicyError(ValueError):
     """An unknown policy, a policy that cannot play a seat, or a bad policy parameter."""
 
 
+#: The types a policy parameter may have (how it is parsed from a spec).
+PARAM_TYPES: tuple[str, ...] = ("int", "float", "bool", "str")
+
+
+@dataclass
+class Param:
+    """One declared policy parameter (a value of a policy class's ``params``).
+
+    Args:
+        default: the value when the spec does not give one.
+        type: ``"int"``, ``"float"``, ``"bool"`` or ``"str"``; ``""`` (the default) takes the
+            default's type.
+        low, high: inclusive bounds of a number (None: unbounded).
+        choices: the allowed values, if a closed set.
+        help: one line for ``balancelab games``.
+
+    Raises:
+        PolicyError: an unknown type, or a default outside its own declaration.
+    """
+
+    default: Any
+    type: str = ""
+    low: float | None = None
+    high: float | None = None
+    choices: tuple[Any, ...] | None = None
+    help: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.type:
+            self.type = _type_of(self.default)
+        if self.type not in PARAM_TYPES:
+            raise PolicyError(f"parameter type {self.type!r} is not one of "
+                              f"{', '.join(PARAM_TYPES)}")
+
+    def words(self) -> str:
+        """What the parameter accepts, in words: ``an integer in [1, 10000]``."""
+        if self.choices is not None:
+            return "one of " + ", ".join(_format(c) for c in self.choices)
+        kind = {"int": "an integer", "float": "a number", "bool": "true or false",
+                "str": "text"}[self.type]
+        if self.low is not None or self.high is not None:
+            lo = "-inf" if self.low is None else _format(self.low)
+            hi = "inf" if self.high is None else _format(self.high)
+            kind += f" in [{lo}, {hi}]"
+        return kind
+
+    def parse(self, raw: Any, policy: str, name: str) -> Any:
+        """The typed value of ``raw`` (a spec's string, or a typed value).
+
+        Raises:
+            PolicyError: naming the policy, the parameter, what it accepts and what was given.
+        """
+        value = _coerce(raw, self.type)
+        bad = value is None
+        if not bad and self.choices is not None and value not in self.choices:
+            bad = True
+        if not bad and self.type in ("int", "float") and (
+                (self.low is not None and value < self.low)
+                or (self.high is not None and value > self.high)):
+            bad = True
+        if bad:
+            raise PolicyError(f"policy {policy!r} parameter {name!r} takes {self.words()}; "
+                              f"got {_format(raw)}")
+        return value
+
+
+def _type_of(value: Any) -> str:
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, int):
+        return "int"
+    if isinstance(value, float):
+        return "float"
+    return "str"
+
+
+def _coerce(raw: Any, kind: str) -> Any:
+    """``raw`` as ``kind``, or None when it is not one (no truncation, no numpy scalars)."""
+    if isinstance(raw, str):
+        s = raw.strip()
+        if kind == "str":
+            return s
+        if kind == "bool":
+            low = s.lower()
+            if low in ("true", "yes", "on", "1"):
+                return True
+            if low in ("false", "no", "off", "0"):
+                return False
+            return None
+        if kind == "int":
+            try:
+                return int(s)
+            except ValueError:
+                return None
+        try:
+            f = float(s)
+        except ValueError:
+            return None
+        return f if math.isfinite(f) else None
+    if kind == "str":
+        return raw if type(raw) is str else None
+    if kind == "bool":
+        return raw if type(raw) is bool else None
+    if kind == "int":
+        return raw if type(raw) is int else None
+    if type(raw) is int or type(raw) is float:
+        f = float(raw)
+        return f if math.isfinite(f) else None
+    return None
+
+
+def _format(value: Any) -> str:
+    """A parameter value as written in specs and records (``2.5``, ``3``, ``True``)."""
+    if isinstance(value, float):
+        r = repr(value)
+        return r[:-2] if r.endswith(".0") else r
+    return str(value)
+
+
+def param_specs(factory: Any) -> dict[str, Param]:
+    """A policy class's parameters as :class:`Param` (plain defaults typed by their value)."""
+    raw = getattr(factory, "params", None) or {}
+    ranges = getattr(factory, "param_ranges", None) or {}
+    out: dict[str, Param] = {}
+    for k, v in raw.items():
+        if isinstance(v, Param):
+            out[k] = v
+        elif k in ranges and not isinstance(v, bool):
+            lo, hi = ranges[k]
+            out[k] = Param(v, low=lo, high=hi)
+        else:
+            out[k] = Param(v)
+    return out
+
+
+#: policy class → its parameters' defaults (filled on first use)
+_DEFAULTS: dict[Any, dict[str, Any]] = {}
+
+
+def param_defaults(factory: Any) -> dict[str, Any]:
+    """A policy class's parameter defaults (name → value)."""
+    hit = _DEFAULTS.get(factory)
+    if hit is None:
+        hit = _DEFAULTS[factory] = {k: p.default for k, p in param_specs(factory).items()}
+    return hit
+
+
 #: A seat's Generator, or a function making it on first use (see :class:`Policy`).
 RngSource: TypeAlias = Generator | Callable[[], Generator]
 
@@ -37,11 +200,12 @@ class Policy(abc.ABC):
 
     Class attributes:
         name: registry name.
-        params: parameter name → default; the spec ``name:key=value`` overrides them. A
-            value's type is its default's: bool, int, float or str.
-        param_ranges: numeric parameter name → (lowest, highest) allowed value (inclusive);
-            these are the parameters ``balancelab tune`` searches. :func:`resolve` rejects a
-            value outside its range or of the wrong type with a one-line error.
+        params: parameter name → :class:`Param` (or a plain default, typed by its value); the
+            spec ``name:key=value`` overrides them. ``cfg`` holds the typed values.
+        param_ranges: numeric parameter name → (lowest, highest) allowed value (inclusive) of
+            a plain default; these are the parameters ``balancelab tune`` searches.
+            :func:`resolve` rejects a value outside its range or of the wrong type with a
+            one-line error.
 
     Args:
         game: the game being played.
@@ -77,7 +241,7 @@ class Policy(abc.ABC):
         else:
             raise PolicyError(f"policy {self.name!r}: rng must be a numpy Generator or a "
                               f"function making one; got {type(rng).__name__}")
-        self.cfg = {**self.params, **params}
+        self.cfg = {**param_defaults(type(self)), **params}
 
     @property
     def rng(self) -> np.random.Generator:
@@ -191,6 +355,24 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     return name.strip(), params
 
 
+def _split_spec(spec: str) -> tuple[str, dict[str, str]]:
+    """Split a spec into its name and its parameters' raw strings.
+
+    Raises:
+        PolicyError: a parameter is not ``key=value``, or a parameter is given twice.
+    """
+    name, _, rest = spec.strip().partition(":")
+    params: dict[str, str] = {}
+    for part in filter(None, (p.strip() for p in rest.split(","))):
+        key, eq, value = part.partition("=")
+        if not eq or not key.strip():
+            raise PolicyError(f"policy parameter {part!r} in {spec!r} must be key=value")
+        if key.strip() in params:
+            raise PolicyError(f"policy parameter {key.strip()!r} is given twice in {spec!r}")
+        params[key.strip()] = value.strip()
+    return name.strip(), params
+
+
 def _typed(value: str) -> Any:
     for cast in (int, float):
         try:
@@ -217,7 +399,9 @@ def resolve(game: Game, side: str, spec: str) -> str:
         PolicyError: unknown policy (the message lists those that can play the side), or an
             unknown parameter (the message lists the valid ones).
     """
-    name, params = parse_spec(spec)
+    name, params = _split_spec(spec)
+    if not name:
+        raise PolicyError(f"policy spec {spec!r} has no policy name (e.g. default, random)")
     if name == "default":
         name = game.default_policies[side]
     options = entries_for(game.name, side)
@@ -227,55 +411,42 @@ def resolve(game: Game, side: str, spec: str) -> str:
             f"valid: default, {', '.join(sorted(options))}"
         )
     factory = options[name].factory
-    valid = getattr(factory, "params", {})
+    typed = typed_params(name, factory, {k: v for k, v in params.items() if k != PRESET_KEY})
     if PRESET_KEY in params:
         from balancelab.policies.presets import preset_params
 
-        preset_params(game.name, name, str(params[PRESET_KEY]))  # raises on an unknown one
-    bad = sorted(set(params) - set(valid) - {PRESET_KEY})
-    if bad:
-        listed = ", ".join(f"{k} (default {v})" for k, v in valid.items()) or "none"
-        raise PolicyError(f"policy {name!r} has no parameter {bad[0]!r}; parameters: {listed}")
-    ranges = getattr(factory, "param_ranges", {})
-    for key, value in params.items():
-        if key != PRESET_KEY:
-            params[key] = check_param(name, key, valid[key], ranges.get(key), value)
-    return canonical_spec(name + (":" + ",".join(f"{k}={v}" for k, v in params.items())
-                                  if params else ""))
+        preset_params(game.name, name, params[PRESET_KEY])  # raises on an unknown one
+        typed[PRESET_KEY] = params[PRESET_KEY]
+    if not typed:
+        return name
+    return name + ":" + ",".join(f"{k}={_format(typed[k])}" for k in sorted(typed))
+
+
+def typed_params(name: str, factory: Any, params: dict[str, Any]) -> dict[str, Any]:
+    """Check a spec's parameters against the policy's declaration; their typed values.
+
+    Raises:
+        PolicyError: an unknown parameter ("did you mean", the valid ones listed) or a value
+            of the wrong type or outside the allowed values (naming the parameter, what it
+            accepts and what was given).
+    """
+    specs = param_specs(factory)
+    out: dict[str, Any] = {}
+    for key, raw in params.items():
+        p = specs.get(key)
+        if p is None:
+            close = difflib.get_close_matches(key, list(specs), n=1)
+            hint = f"did you mean {close[0]!r}? " if close else ""
+            listed = ", ".join(f"{k} (default {_format(v.default)})"
+                               for k, v in specs.items()) or "none"
+            raise PolicyError(f"policy {name!r} has no parameter {key!r}; {hint}"
+                              f"parameters: {listed}")
+        out[key] = p.parse(raw, name, key)
+    return out
 
 
 #: the spec key naming a stored parameter set: ``crew-team:preset=tuned``
 PRESET_KEY = "preset"
-
-
-def check_param(policy: str, key: str, default: Any, bounds: tuple[float, float] | None,
-                value: Any) -> Any:
-    """``value`` as the type of the parameter's ``default``, checked against ``bounds``.
-
-    Raises:
-        PolicyError: one line naming the parameter, its type and range, and the value.
-    """
-    rng = f" in [{bounds[0]:g}, {bounds[1]:g}]" if bounds is not None else ""
-    if isinstance(default, bool):
-        if not isinstance(value, bool):
-            raise PolicyError(f"policy {policy!r}: parameter {key} must be true or false; "
-                              f"got {value!r}")
-        return value
-    if isinstance(default, int):
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise PolicyError(f"policy {policy!r}: parameter {key} must be an integer{rng}; "
-                              f"got {value!r}")
-        out: Any = value
-    elif isinstance(default, float):
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise PolicyError(f"policy {policy!r}: parameter {key} must be a number{rng}; "
-                              f"got {value!r}")
-        out = float(value)
-    else:
-        return value if isinstance(value, str) else str(value)
-    if bounds is not None and not bounds[0] <= out <= bounds[1]:
-        raise PolicyError(f"policy {policy!r}: parameter {key} must be{rng}; got {value!r}")
-    return out
 
 
 def build(
@@ -298,12 +469,15 @@ def _factory_and_params(game: str, side: str, spec: str
     key = (game, side, spec)
     hit = _FACTORIES.get(key)
     if hit is None:
-        name, params = parse_spec(spec)
-        if PRESET_KEY in params:
+        name, raw = _split_spec(spec)
+        factory = entries_for(game, side)[name].factory
+        preset = raw.pop(PRESET_KEY, None)
+        typed = typed_params(name, factory, raw)
+        if preset is not None:
             from balancelab.policies.presets import preset_params
 
-            params = {**preset_params(game, name, str(params.pop(PRESET_KEY))), **params}
-        hit = _FACTORIES[key] = (entries_for(game, side)[name].factory, params)
+            typed = {**preset_params(game, name, preset), **typed}
+        hit = _FACTORIES[key] = (factory, typed)
     return hit[0], dict(hit[1])
 
 

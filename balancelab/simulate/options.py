@@ -30,6 +30,7 @@ def option(
     low: float | None = None,
     high: float | None = None,
     key: bool = False,
+    data: str = "",
 ) -> Any:
     """Declare one rule option (a dataclass field with balancelab metadata).
 
@@ -41,7 +42,12 @@ def option(
         low, high: inclusive bounds for a number.
         key: True for the options that answer a game's key question; they always appear in the
             variant label, even at their default.
+        data: ``"file"`` or ``"dir"`` for an option naming a user's data file or directory
+            (a board, card tables): its content's hash enters the run's identity and manifest
+            (:meth:`RuleOptions.data_paths`), so an edited file is never mixed into a run.
     """
+    if data not in ("", "file", "dir"):
+        raise ValueError(f"option data kind must be '', 'file' or 'dir'; got {data!r}")
     meta = {
         "source": source,
         "help": help,
@@ -49,6 +55,7 @@ def option(
         "low": low,
         "high": high,
         "key": key,
+        "data": data,
     }
     if isinstance(default, (list, dict, set)):
         raise TypeError("rule option defaults must be immutable (use a tuple)")
@@ -68,7 +75,10 @@ class RuleOptions:
 
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):
-            _check_value(self.GAME, f, getattr(self, f.name))
+            value = _check_type(self.GAME, f, getattr(self, f.name))
+            if value is not getattr(self, f.name):
+                object.__setattr__(self, f.name, value)
+            _check_value(self.GAME, f, value)
         self.check()
 
     def check(self) -> None:
@@ -119,6 +129,17 @@ class RuleOptions:
         """Every option as ``{name: value}`` (tuples kept as tuples)."""
         return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
 
+    def data_paths(self) -> dict[str, tuple[str, str]]:
+        """The data files this variant reads: option name → (``"file"``/``"dir"``, path), for
+        the options declared with ``data=`` and set (non-empty)."""
+        out = {}
+        for f in dataclasses.fields(self):
+            kind = f.metadata.get("data", "")
+            value = getattr(self, f.name)
+            if kind and value:
+                out[f.name] = (kind, str(value))
+        return out
+
     def columns(self) -> dict[str, Any]:
         """Flat parquet columns: tuples become comma-joined strings."""
         return {k: _flat(v) for k, v in self.as_dict().items()}
@@ -166,6 +187,74 @@ def _base_type(f: dataclasses.Field[Any]) -> Any:
     if isinstance(t, str):
         t = {"int": int, "float": float, "bool": bool, "str": str}.get(t, t)
     return t
+
+
+def _check_type(game: str, f: dataclasses.Field[Any], v: Any) -> Any:
+    """``v`` as the option's declared type, exactly: a numpy integer becomes an ``int``, an
+    ``int`` a ``float`` for a number option; anything else of the wrong type (``3.0`` or
+    ``True`` for an integer, a string for a number) is refused, never truncated.
+
+    Raises:
+        OptionError: naming the option, what it takes and what was given.
+    """
+    t = _base_type(f)
+    name = getattr(t, "__name__", str(t))
+    if name.startswith("tuple"):
+        if not isinstance(v, tuple):
+            raise _type_error(game, f, v)
+        inner = int if "int" in name else (float if "float" in name else str)
+        return tuple(_scalar(game, f, x, inner, v) for x in v)
+    scalar = {"int": int, "float": float, "bool": bool, "str": str}.get(name)
+    if scalar is None:
+        return v
+    return _scalar(game, f, v, scalar, v)
+
+
+def _scalar(game: str, f: dataclasses.Field[Any], x: Any, kind: type, whole: Any) -> Any:
+    import numbers
+
+    if kind is bool:
+        if type(x) is bool:
+            return x
+        if type(x).__name__ == "bool_":  # numpy.bool_
+            return bool(x)
+        raise _type_error(game, f, whole)
+    if kind is int:
+        if isinstance(x, bool) or type(x).__name__ == "bool_":
+            raise _type_error(game, f, whole)
+        if type(x) is int:
+            return x
+        if isinstance(x, numbers.Integral):  # numpy integers
+            return int(x)
+        raise _type_error(game, f, whole)
+    if kind is float:
+        if isinstance(x, bool) or type(x).__name__ == "bool_":
+            raise _type_error(game, f, whole)
+        if isinstance(x, (numbers.Integral, numbers.Real)):
+            out = float(x)
+            if out != out or out in (float("inf"), float("-inf")):
+                raise _type_error(game, f, whole)
+            return out
+        raise _type_error(game, f, whole)
+    if type(x) is str:
+        return x
+    raise _type_error(game, f, whole)
+
+
+def _type_error(game: str, f: dataclasses.Field[Any], v: Any) -> OptionError:
+    shown = format_value(v) if isinstance(v, (bool, int, float, str, tuple)) else repr(v)
+    m = f.metadata
+    allowed = ""
+    if m.get("choices") is not None:
+        allowed = " (one of " + ", ".join(format_value(c) for c in m["choices"]) + ")"
+    elif m.get("low") is not None or m.get("high") is not None:
+        lo = "-inf" if m.get("low") is None else format_value(m["low"])
+        hi = "inf" if m.get("high") is None else format_value(m["high"])
+        allowed = f" in [{lo}, {hi}]"
+    return OptionError(
+        f"option {f.name!r} of game {game!r} takes {_article(_type_name(f))}{allowed}; "
+        f"got {shown} ({type(v).__name__})"
+    )
 
 
 def parse_value(game: str, f: dataclasses.Field[Any], raw: Any) -> Any:

@@ -19,8 +19,10 @@ import functools
 import gc
 import itertools
 import multiprocessing
+import os
 import signal
 import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -115,10 +117,38 @@ def seat_assignment(specs: Sequence[str], sides: Sequence[str], game_index: int,
     return out
 
 
-def worker_ready() -> bool:
+def worker_ready(driver_pid: int = 0) -> bool:
     """A no-op task: the driver runs one per worker to start them (see
-    ``runner._start_workers_deaf_to_ctrl_c``)."""
+    ``runner._start_workers_deaf_to_ctrl_c``); the worker starts watching its driver."""
+    watch_driver(driver_pid)
     return True
+
+
+#: Seconds between two looks at the driver (a worker outlives its driver by at most this).
+WATCH_EVERY = 0.5
+_watching: list[int] = []
+
+
+def watch_driver(driver_pid: int) -> None:
+    """In a worker process whose parent is the run's driver (a loky worker, a local dask
+    cluster's worker), start a daemon thread that exits the process as soon as the driver is
+    gone, however it went (kill -9, SIGTERM, a crash): the worker is then re-parented, so its
+    parent pid changes. A no-op in the driver itself, on a remote dask worker (its parent is
+    not the driver), or once started.
+    """
+    if not driver_pid or _watching or os.getpid() == driver_pid:
+        return
+    if os.getppid() != driver_pid:
+        return
+    _watching.append(driver_pid)
+
+    def watch() -> None:
+        while True:
+            if os.getppid() != driver_pid:
+                os._exit(0)  # the driver is gone: nobody will read this worker's results
+            time.sleep(WATCH_EVERY)
+
+    threading.Thread(target=watch, name="balancelab-watch-driver", daemon=True).start()
 
 
 def _leave_ctrl_c_to_the_driver() -> None:
@@ -157,6 +187,7 @@ def play_chunk(
     start: int,
     stop: int,
     labels: dict[str, Any],
+    driver_pid: int = 0,
 ) -> tuple[Columns, Columns | None, int]:
     """Play games ``[start, stop)`` of one variant (runs in a worker).
 
@@ -167,8 +198,12 @@ def play_chunk(
         game for the seats): Python ``str``/``int``/``bool``/``float``, ``None`` for a value
         the game did not report (or a label not given). The driver turns them into frames
         with :func:`balancelab.simulate.runner.chunk_frame`.
+
+    ``driver_pid``: the driver's process id; a worker process started by it exits when it
+    dies (:func:`watch_driver`).
     """
     _leave_ctrl_c_to_the_driver()
+    watch_driver(driver_pid)
     game = get_game(game_name)
     options = game.options_type.from_strings(options_dict)
     seat_names = game.seats(options)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from balancelab.simulate.errors import DataError
 from balancelab.simulate.iss.rules import (
     ACTION_NAMES,
     COMP_CODES,
@@ -89,9 +90,34 @@ class CardData:
     goal_texts: tuple[str, ...]
 
 
-def _load(path: Path) -> dict[str, Any]:
-    with path.open("rb") as fh:
-        return tomllib.load(fh)
+def _load(base: Path, name: str, validated: bool) -> Any:
+    """One table of a data directory (a user's: validated against its schema,
+    :data:`~balancelab.simulate.datafiles.ISS_FILES`; the package's: checked by the tests,
+    so that a worker does not import pydantic), with the schema's defaults."""
+    if validated:
+        from balancelab.simulate.datafiles import ISS_FILES
+        from balancelab.simulate.schema import load_toml
+
+        model = load_toml(base / name, ISS_FILES[name])
+        return _Rows(model.model_dump())
+    with (base / name).open("rb") as fh:
+        return _Rows(tomllib.load(fh))
+
+
+_DEFAULTS: dict[str, Any] = {"initial": False, "covered": True, "reshuffle": False}
+
+
+class _Rows:
+    """A table file read by attribute (``.experiment`` → rows read by attribute)."""
+
+    def __init__(self, d: Any) -> None:
+        self._d = d
+
+    def __getattr__(self, key: str) -> Any:
+        v = self._d[key] if key in self._d else _DEFAULTS.get(key)
+        if isinstance(v, list):
+            return [_Rows(x) if isinstance(x, dict) else x for x in v]
+        return v
 
 
 @functools.cache
@@ -102,45 +128,48 @@ def load_cards(data_dir: str = "") -> CardData:
         data_dir: directory holding ``iss_experiments.toml``, ``iss_modules.toml``,
             ``iss_shuttles.toml``, ``iss_fedor.toml`` and ``iss_goals.toml``; ``""`` = package data.
 
+    Each file is validated against its schema (:mod:`balancelab.simulate.datafiles`): every
+    key typed, unknown keys refused with "did you mean".
+
     Raises:
-        FileNotFoundError: a table is missing.
-        ValueError: a table holds an unknown compartment, nation, type or action.
+        DataError: (a ValueError) one line naming the file and key: a table is missing,
+            unreadable, not TOML, has an unknown, missing or mistyped key, an unknown
+            compartment, nation, type or FEDOR action, or goals out of order.
     """
     base = Path(data_dir) if data_dir else DATA_DIR
+    if data_dir and not base.is_dir():
+        raise DataError(f"data_dir {data_dir!r}: no such directory")
+    user = bool(data_dir)
     codes = {c: i for i, c in enumerate(COMP_CODES)}
-    try:
-        exps = tuple(
-            Experiment(
-                e["id"], int(e["level"]), int(e["iss"]), int(e["ext"]), e["task"] == "long",
-                tuple(codes[c] for c in e["compartments"]), int(e["points"]),
-            )
-            for e in _load(base / "iss_experiments.toml")["experiment"]
-        )
-        mods = tuple(
-            Module(int(m["number"]), m["name"], tuple(codes[c] for c in m["compartments"]),
-                   bool(m.get("initial", False)), bool(m.get("covered", True)))
-            for m in _load(base / "iss_modules.toml")["module"]
-        )
-        shuttles = tuple(
-            Shuttle(s["id"], NATIONS.index(s["nation"]), SHUTTLE_TYPES.index(s["type"]),
-                    int(s["astronauts"]), bool(s["materials"]), bool(s["replacement"]),
-                    bool(s["module"]))
-            for s in _load(base / "iss_shuttles.toml")["shuttle"]
-        )
-        action_codes = {n.upper().replace(" ", "_"): i for i, n in enumerate(ACTION_NAMES)}
-        action_codes["INSTALL"] = action_codes["INSTALL_COMPARTMENTS"]
-        action_codes["OUTSIDE"] = action_codes["OUTSIDE_JOBS"]
-        action_codes["EXPERIMENT"] = action_codes["CONDUCT_EXPERIMENTS"]
-        fedor = tuple(
-            FedorCard(f["id"], action_codes[f["action"]] if f["action"] else -1,
-                      NATIONS.index(f["back"]), bool(f.get("reshuffle", False)))
-            for f in _load(base / "iss_fedor.toml")["fedor"]
-        )
-        goals = _load(base / "iss_goals.toml")["goal"]
-    except (KeyError, ValueError) as exc:
-        raise ValueError(f"bad iss card data in {base}: {exc!r}") from None
-    kinds = tuple(g["kind"] for g in goals)
+    exps = tuple(
+        Experiment(e.id, e.level, e.iss, e.ext, e.task == "long",
+                   tuple(codes[c] for c in e.compartments), e.points)
+        for e in _load(base, "iss_experiments.toml", user).experiment
+    )
+    mods = tuple(
+        Module(m.number, m.name, tuple(codes[c] for c in m.compartments), m.initial, m.covered)
+        for m in _load(base, "iss_modules.toml", user).module
+    )
+    shuttles = tuple(
+        Shuttle(s.id, NATIONS.index(s.nation), SHUTTLE_TYPES.index(s.type), s.astronauts,
+                s.materials, s.replacement, s.module)
+        for s in _load(base, "iss_shuttles.toml", user).shuttle
+    )
+    action_codes = {n.upper().replace(" ", "_"): i for i, n in enumerate(ACTION_NAMES)}
+    action_codes["INSTALL"] = action_codes["INSTALL_COMPARTMENTS"]
+    action_codes["OUTSIDE"] = action_codes["OUTSIDE_JOBS"]
+    action_codes["EXPERIMENT"] = action_codes["CONDUCT_EXPERIMENTS"]
+    fedor = []
+    for i, f in enumerate(_load(base, "iss_fedor.toml", user).fedor):
+        if f.action and f.action not in action_codes:
+            raise DataError(f"{base / 'iss_fedor.toml'}: key 'fedor[{i}].action' should be "
+                            f"'' or one of {', '.join(sorted(action_codes))}; got {f.action!r}")
+        fedor.append(FedorCard(f.id, action_codes[f.action] if f.action else -1,
+                               NATIONS.index(f.back), f.reshuffle))
+    goals = _load(base, "iss_goals.toml", user).goal
+    kinds = tuple(g.kind for g in goals)
     if kinds != GOAL_KINDS:
-        raise ValueError(f"iss_goals.toml must list the goals in order {GOAL_KINDS}")
+        raise DataError(f"{base / 'iss_goals.toml'}: the goals' key 'kind' must list "
+                        f"{', '.join(GOAL_KINDS)} in this order; got {', '.join(kinds)}")
     mods = tuple(sorted(mods, key=lambda m: m.number))
-    return CardData(exps, mods, shuttles, fedor, tuple(g["text"] for g in goals))
+    return CardData(exps, mods, shuttles, tuple(fedor), tuple(g.text for g in goals))

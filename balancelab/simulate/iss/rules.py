@@ -252,7 +252,7 @@ class IssOptions(RuleOptions):
         low=1, high=100000, help="turn cap")
     data_dir: str = option(
         "", source="what-if: a directory with replacement iss_*.toml card tables",
-        help="directory of iss_*.toml card data ('' = the package's)")
+        help="directory of iss_*.toml card data ('' = the package's)", data="dir")
 
     def check(self) -> None:
         """Cross-field validation.

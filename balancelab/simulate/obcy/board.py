@@ -18,6 +18,7 @@ from typing import Final
 
 with resources.files("balancelab.data").joinpath("obcy_map.json").open("r") as _fh:
     MAP = json.load(_fh)
+# (checked against datafiles.ObcyMap by the tests; a worker does not import pydantic)
 
 # -- space kinds -------------------------------------------------------------------------------
 CORRIDOR: Final = 0

@@ -16,6 +16,8 @@ from balancelab.simulate.options import OptionError, RuleOptions, option
 
 
 def _load(name: str) -> dict[str, Any]:
+    """A package data table (checked against its schema, :mod:`~balancelab.simulate.
+    datafiles`, by the tests; a worker does not import pydantic)."""
     with resources.files("balancelab.data").joinpath(name).open("rb") as fh:
         return tomllib.load(fh)
 

@@ -11,11 +11,13 @@ Abilities (Hunter).
 
 from __future__ import annotations
 
+import difflib
 import tomllib
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from balancelab.simulate.odyssey.cards import SYSTEMS
 
@@ -136,20 +138,29 @@ def _distances(board: Board, closed_mask: int) -> tuple[tuple[int, ...], ...]:
 def load_board(path: str = "") -> Board:
     """Load a board from TOML: the built-in assumed board when ``path`` is empty.
 
+    The file is validated against :class:`~balancelab.simulate.datafiles.BoardFile` (every
+    key typed, unknown keys refused with "did you mean").
+
     Raises:
-        BoardError: the file is missing or unreadable, or it names an unknown space or system,
-            lacks a start, a Core, a Picturephone, a space per system, or has a door number
-            outside 1..7 or used twice.
+        BoardError: one line naming the file and, where it applies, the key: the file is
+            missing, unreadable or not TOML, a key is unknown, missing or of the wrong type,
+            or it names an unknown space, lacks a start, a Core, a Picturephone or a space
+            per system, or has a door number outside 1..7 or used twice.
     """
-    try:
-        if path:
-            data = tomllib.loads(Path(path).read_text())
-        else:
-            ref = resources.files("balancelab") / "data" / "odyssey_board.toml"
-            data = tomllib.loads(ref.read_text())
-    except (OSError, tomllib.TOMLDecodeError) as exc:
-        raise BoardError(f"cannot read board file {path or '<built-in>'!r}: {exc}") from None
-    return _build(data, path or "<built-in>")
+    where = path or "<built-in board>"
+    if path:  # a user's file: validated strictly (pydantic is imported only then)
+        from balancelab.simulate.datafiles import BoardFile
+        from balancelab.simulate.schema import DataError, load_toml
+
+        try:
+            data = load_toml(Path(path), BoardFile, where).model_dump()
+        except DataError as exc:
+            raise BoardError(f"board file {exc}") from None
+    else:  # package data, checked against the same schema by the tests (no pydantic in a
+        # worker: ~17 MB a process)
+        ref = resources.files("balancelab") / "data" / "odyssey_board.toml"
+        data = tomllib.loads(ref.read_text())
+    return _build(data, where)
 
 
 @cache
@@ -158,54 +169,69 @@ def default_board() -> Board:
     return load_board("")
 
 
-def _build(data: dict, where: str) -> Board:
-    spaces = data.get("spaces", [])
-    names = tuple(str(s["name"]) for s in spaces)
-    if len(set(names)) != len(names) or not names:
-        raise BoardError(f"{where}: space names must be unique and non-empty")
-    system = []
-    for s in spaces:
-        sys_name = s.get("system")
-        if sys_name is None:
-            system.append(-1)
-        elif sys_name in SYSTEMS:
-            system.append(SYSTEMS.index(sys_name))
-        else:
-            raise BoardError(f"{where}: unknown system {sys_name!r}; valid: {', '.join(SYSTEMS)}")
+#: the defaults of a space's and an edge's keys (datafiles.BoardSpace / BoardEdge)
+_DEFAULTS: dict[str, Any] = {"draw": 0, "system": None, "capacity": 0, "picturephone": False,
+                             "cancel": False, "disconnect": False, "start": False, "door": 0}
+
+
+class _Row:
+    """A table row read by attribute, with the schema's defaults."""
+
+    def __init__(self, d: dict[str, Any]) -> None:
+        self._d = d
+
+    def __getattr__(self, key: str) -> Any:
+        return self._d.get(key, _DEFAULTS.get(key))
+
+
+def _build(data: dict[str, Any], where: str) -> Board:
+    """The board of a (validated) board file's tables; missing keys take their defaults."""
+    spaces = [_Row(s) for s in data.get("spaces", [])]
+    names = tuple(str(s.name) for s in spaces)
+    if len(set(names)) != len(names):
+        dup = next(n for n in names if names.count(n) > 1)
+        raise BoardError(f"board file {where}: space name {dup!r} is used twice")
+    system = [-1 if s.system is None else SYSTEMS.index(s.system) for s in spaces]
     if sorted(k for k in system if k >= 0) != [0, 1, 2, 3]:
-        raise BoardError(f"{where}: each of GRV, MEM, COM, LIF needs exactly one space")
+        raise BoardError(f"board file {where}: each of GRV, MEM, COM, LIF needs exactly one "
+                         "space (key 'system')")
     edges = []
     doors_seen = set()
     adj: list[list[tuple[int, int]]] = [[] for _ in names]
     door_spaces = [(-1, -1)] * (N_DOORS + 1)
-    for e in data.get("edges", []):
-        try:
-            a, b = names.index(e["a"]), names.index(e["b"])
-        except ValueError:
-            raise BoardError(f"{where}: edge {e} names an unknown space") from None
-        door = int(e.get("door", 0))
+    for i, e in enumerate(_Row(e) for e in data.get("edges", [])):
+        for end in (e.a, e.b):
+            if end not in names:
+                close = difflib.get_close_matches(end, names, n=1)
+                hint = f" (did you mean {close[0]!r}?)" if close else ""
+                raise BoardError(f"board file {where}: edges[{i}] names an unknown space "
+                                 f"{end!r}{hint}; spaces: {', '.join(names)}")
+        a, b = names.index(e.a), names.index(e.b)
+        door = e.door
         if door:
-            if not 1 <= door <= N_DOORS or door in doors_seen:
-                raise BoardError(f"{where}: door {door} outside 1..7 or used twice")
+            if door in doors_seen:
+                raise BoardError(f"board file {where}: edges[{i}].door {door} is used twice")
             doors_seen.add(door)
             door_spaces[door] = (a, b)
         edges.append((a, b, door))
         adj[a].append((b, door))
         adj[b].append((a, door))
-    starts = [i for i, s in enumerate(spaces) if s.get("start")]
-    cores = [i for i, s in enumerate(spaces) if s.get("disconnect")]
+    starts = [i for i, s in enumerate(spaces) if s.start]
+    cores = [i for i, s in enumerate(spaces) if s.disconnect]
     if len(starts) != 1 or len(cores) != 1:
-        raise BoardError(f"{where}: needs exactly one start space and one disconnect space")
-    if not any(s.get("picturephone") for s in spaces):
-        raise BoardError(f"{where}: needs at least one picturephone space")
+        raise BoardError(f"board file {where}: needs exactly one space with start = true and "
+                         f"one with disconnect = true (has {len(starts)} and {len(cores)})")
+    if not any(s.picturephone for s in spaces):
+        raise BoardError(f"board file {where}: needs at least one space with "
+                         "picturephone = true")
     return Board(
         names=names,
-        draw=tuple(int(s.get("draw", 0)) for s in spaces),
+        draw=tuple(s.draw for s in spaces),
         system=tuple(system),
-        capacity=tuple(int(s.get("capacity", 0)) for s in spaces),
-        picturephone=tuple(bool(s.get("picturephone", False)) for s in spaces),
-        cancel=tuple(bool(s.get("cancel", False)) for s in spaces),
-        disconnect=tuple(bool(s.get("disconnect", False)) for s in spaces),
+        capacity=tuple(s.capacity for s in spaces),
+        picturephone=tuple(s.picturephone for s in spaces),
+        cancel=tuple(s.cancel for s in spaces),
+        disconnect=tuple(s.disconnect for s in spaces),
         start=starts[0],
         edges=tuple(edges),
         adj=tuple(tuple(a) for a in adj),

@@ -147,7 +147,8 @@ class OdysseyOptions(RuleOptions):
         help="false: a crewmember always draws the full number")
     board_file: str = option(
         "", source="assumed: design notes 1(d) (package data balancelab/data/odyssey_board.toml)",
-        help="path of a board TOML replacing the assumed Discovery Board ('' = built-in)")
+        help="path of a board TOML replacing the assumed Discovery Board ('' = built-in)",
+        data="file")
 
     # -- what-if (not in the rulebook) -------------------------------------------------------
     hal_turn_every: int = option(

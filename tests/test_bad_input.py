@@ -1,0 +1,260 @@
+"""Table-driven bad input across every command (issue 17): each case is one line on stderr,
+exit code 1 (a domain error) or 2 (a usage error), no traceback, and no folder left behind.
+
+The cases run the real entry point (``balancelab.cli.main``, as the console script does) in
+this process, from an empty working directory, so a command that wrongly created
+``runs/...`` before refusing would leave it there.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import signal
+import sys
+from pathlib import Path
+
+import pytest
+
+from balancelab.simulate.runner import RunConfig, run
+
+RANDOM = {"hal": "random", "crew": "random"}
+
+
+@pytest.fixture(scope="module")
+def places(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """Run folders and files the cases point at (made once)."""
+    base = tmp_path_factory.mktemp("bad-input")
+    good = base / "good"
+    run(RunConfig(game="odyssey", variants=[], policies=RANDOM, games=20, chunk_games=10),
+        good, jobs=1, backend="sequential")
+    iss = base / "issrun"
+    run(RunConfig(game="iss", variants=[], games=2, chunk_games=1), iss, jobs=1,
+        backend="sequential")
+    damaged = base / "damaged"
+    shutil.copytree(good, damaged)
+    (damaged / "games" / "variant=0" / "chunk-000001.parquet").write_bytes(b"PAR1 garbage")
+    edited = base / "edited"
+    shutil.copytree(good, edited)
+    m = json.loads((edited / "run.json").read_text())
+    m["config"]["seed"] = 99
+    (edited / "run.json").write_text(json.dumps(m))
+    listed = base / "listed"
+    shutil.copytree(good, listed)
+    (listed / "run.json").write_text("[1, 2]")
+    nulled = base / "nulled"
+    shutil.copytree(good, nulled)
+    (nulled / "run.json").write_text("null")
+    noconfig = base / "noconfig"
+    shutil.copytree(good, noconfig)
+    m = json.loads((noconfig / "run.json").read_text())
+    del m["config"]
+    (noconfig / "run.json").write_text(json.dumps(m))
+    notrun = base / "notrun"
+    notrun.mkdir()
+    (notrun / "notes.txt").write_text("mine")
+    afile = base / "afile.txt"
+    afile.write_text("x")
+    board = base / "board.toml"
+    from importlib import resources
+
+    text = (resources.files("balancelab") / "data" / "odyssey_board.toml").read_text()
+    board.write_text(text.replace("picturephone = true", "picturefone = true", 1))
+    board2 = base / "board2.toml"
+    board2.write_text(text.replace("draw = 1", 'draw = "one"', 1))
+    return {"good": good, "iss": iss, "damaged": damaged, "edited": edited, "listed": listed,
+            "nulled": nulled, "noconfig": noconfig, "notrun": notrun, "afile": afile,
+            "board": board, "board2": board2, "missing": base / "does-not-exist"}
+
+
+S = ["--quiet", "--jobs", "1"]
+# (case id, argv with {place} placeholders, exit code, words the message must hold)
+CASES: list[tuple[str, list[str], int, str]] = [
+    # -- the command line itself
+    ("no-such-command", ["simulat"], 2, "No such command"),
+    ("games-unknown", ["games", "chess"], 1, "unknown game 'chess'"),
+    ("games-extra-arg", ["games", "odyssey", "iss"], 2, "unexpected extra argument"),
+    # -- simulate: games, flags, numbers
+    ("sim-unknown-game", ["simulate", "chess", *S], 1, "unknown game 'chess'"),
+    ("sim-no-game", ["simulate"], 2, "Missing argument"),
+    ("sim-games-text", ["simulate", "odyssey", "--games", "many"], 2, "'--games'"),
+    ("sim-games-zero", ["simulate", "odyssey", "--games", "0"], 2, "'--games'"),
+    ("sim-games-negative", ["simulate", "odyssey", "--games", "-5"], 2, "'--games'"),
+    ("sim-games-huge", ["simulate", "odyssey", "--games", "10000000000"], 2, "1000000000"),
+    ("sim-games-float", ["simulate", "odyssey", "--games", "2.5"], 2, "'--games'"),
+    ("sim-seed-negative", ["simulate", "odyssey", "--seed", "-1"], 2, "'--seed'"),
+    ("sim-seed-2-63", ["simulate", "odyssey", "--seed", str(2**63)], 2,
+     "9223372036854775807"),
+    ("sim-seed-text", ["simulate", "odyssey", "--seed", "abc"], 2, "'--seed'"),
+    ("sim-jobs-zero", ["simulate", "odyssey", "--jobs", "0", "-q"], 1, "--jobs must be -1"),
+    ("sim-jobs-neg", ["simulate", "odyssey", "--jobs", "-3", "-q"], 1, "--jobs must be -1"),
+    ("sim-chunk-zero", ["simulate", "odyssey", "--chunk-games", "0"], 2, "--chunk-games"),
+    ("sim-misspelt-flag", ["simulate", "odyssey", "--gmaes", "5"], 1,
+     "did you mean --games?"),
+    ("sim-backend", ["simulate", "odyssey", "--backend", "spark", *S], 1,
+     "unknown backend 'spark'; valid: loky, threading, sequential, dask"),
+    ("sim-scheduler-no-dask", ["simulate", "odyssey", "--scheduler", "tcp://x:1", *S], 1,
+     "--scheduler needs --backend dask"),
+    ("sim-stray-arg", ["simulate", "odyssey", "crew", *S], 1, "unexpected argument 'crew'"),
+    # -- simulate: rule options (typed, ranged, did you mean)
+    ("opt-unknown", ["simulate", "odyssey", "--crw", "3", *S], 1, "did you mean crew"),
+    ("opt-range", ["simulate", "odyssey", "--crew", "7", *S], 1,
+     "option 'crew' of game 'odyssey' must be one of 2, 3, 4; got 7"),
+    ("opt-float-for-int", ["simulate", "odyssey", "--crew", "3.0", *S], 1,
+     "takes an integer"),
+    ("opt-text-for-int", ["simulate", "odyssey", "--hal-extra-turns", "one", *S], 1,
+     "'hal_extra_turns' of game 'odyssey' takes an integer"),
+    ("opt-bool", ["simulate", "odyssey", "--optional-draw", "maybe", *S], 1,
+     "takes a true/false"),
+    ("opt-set-no-eq", ["simulate", "odyssey", "--set", "crew", *S], 1,
+     "--set takes key=value"),
+    ("opt-set-unknown", ["simulate", "odyssey", "--set", "crews=3", *S], 1,
+     "did you mean crew"),
+    ("opt-twice", ["simulate", "odyssey", "--crew", "3", "--set", "crew=4", *S], 1,
+     "crew is given twice"),
+    ("opt-iss-players", ["simulate", "iss", "--players", "9", *S], 1, "'players'"),
+    ("opt-obcy-variant", ["simulate", "obcy", "--queen-variant", "kings", *S], 1,
+     "'queen_variant'"),
+    ("opt-iss-tuple", ["simulate", "iss", "--countdowns", "1,x", *S], 1,
+     "comma-separated integers"),
+    # -- data files
+    ("board-missing", ["simulate", "odyssey", "--board-file", "{missing}", *S], 1,
+     "does-not-exist: no such file"),
+    ("board-misspelt-key", ["simulate", "odyssey", "--board-file", "{board}", *S], 1,
+     "did you mean 'picturephone'"),
+    ("board-bad-type", ["simulate", "odyssey", "--board-file", "{board2}", *S], 1,
+     "should be a valid integer; got 'one'"),
+    ("iss-data-dir-missing", ["simulate", "iss", "--data-dir", "{missing}", *S], 1,
+     "data_dir: no such directory"),
+    # -- policies (typed parameters)
+    ("pol-no-eq", ["simulate", "odyssey", "--policy", "crew", *S], 1,
+     "--policy takes SIDE=POLICY"),
+    ("pol-unknown-side", ["simulate", "odyssey", "--policy", "aliens=random", *S], 1,
+     "unknown side or seat 'aliens'"),
+    ("pol-unknown", ["simulate", "odyssey", "--policy", "crew=genius", *S], 1,
+     "unknown policy 'genius'"),
+    ("pol-param-unknown", ["simulate", "odyssey", "--policy", "crew=search:rolouts=5", *S], 1,
+     "did you mean 'rollouts'"),
+    ("pol-param-type", ["simulate", "odyssey", "--policy", "crew=search:rollouts=abc", *S], 1,
+     "parameter 'rollouts' takes an integer; got abc"),
+    ("pol-param-truncated", ["simulate", "obcy", "--policy", "expedition=squad:spread=2.5",
+                             *S], 1, "parameter 'spread' takes an integer in [1, 6]; got 2.5"),
+    ("pol-param-int-text", ["simulate", "obcy", "--policy", "expedition=squad:arm=abc", *S],
+     1, "parameter 'arm' takes an integer in [0, 1]; got abc"),
+    ("pol-param-no-value", ["simulate", "odyssey", "--policy", "crew=search:rollouts", *S], 1,
+     "must be key=value"),
+    ("pol-no-name", ["simulate", "odyssey", "--policy", "crew=:x=1", *S], 1,
+     "has no policy name"),
+    ("pol-search-range", ["simulate", "odyssey", "--policy", "crew=search:rollouts=0", *S], 1,
+     "rollouts"),
+    # -- existing folders
+    ("out-not-a-run", ["simulate", "odyssey", "--out", "{notrun}", *S], 1,
+     "is not a balancelab run folder"),
+    ("out-a-file", ["simulate", "odyssey", "--out", "{afile}", *S], 1,
+     "is not a balancelab run folder"),
+    ("out-another-game", ["simulate", "odyssey", "--out", "{iss}", "--resume", *S], 1,
+     "holds a run of 'iss', not 'odyssey'"),
+    ("out-other-run", ["simulate", "odyssey", "--crew", "4", "--out", "{good}", *S], 1,
+     "holds another run"),
+    ("out-edited", ["simulate", "odyssey", "--out", "{edited}", "--resume", *S], 1,
+     "was edited"),
+    # -- resume
+    ("resume-missing", ["resume", "{missing}", *S], 1, "no run folder at"),
+    ("resume-not-run", ["resume", "{notrun}", *S], 1, "is not a balancelab run"),
+    ("resume-a-file", ["resume", "{afile}", *S], 1, "is a file, not a run folder"),
+    ("resume-list-json", ["resume", "{listed}", *S], 1, "must hold a JSON object"),
+    ("resume-null-json", ["resume", "{nulled}", *S], 1, "it holds null"),
+    ("resume-no-config", ["resume", "{noconfig}", *S], 1, "missing key 'config'"),
+    ("resume-edited-seed", ["resume", "{edited}", *S], 1, "was edited: its seed"),
+    ("resume-shrink", ["resume", "{good}", "--games", "5", *S], 1, "can only extend it"),
+    ("resume-games-huge", ["resume", "{good}", "--games", "10000000000", *S], 1,
+     "--games must be in"),
+    ("resume-backend", ["resume", "{good}", "--backend", "mpi", "--games", "30", *S], 1,
+     "unknown backend 'mpi'"),
+    ("resume-jobs", ["resume", "{good}", "--jobs", "0"], 1, "--jobs must be -1"),
+    # -- trace
+    ("trace-nothing", ["trace", "{missing}"], 1, "is neither a game"),
+    ("trace-index-range", ["trace", "{good}", "--index", "50"], 1,
+     "game index must be in [0, 19]"),
+    ("trace-variant-range", ["trace", "{good}", "--variant", "3"], 1,
+     "variant must be in [0, 0]"),
+    ("trace-edited", ["trace", "{edited}", "--index", "3"], 1, "was edited"),
+    ("trace-run-with-options", ["trace", "{good}", "--crew", "3"], 1,
+     "options and policies come from the run"),
+    ("trace-seed-huge", ["trace", "odyssey", "--seed", str(2**64)], 2, "'--seed'"),
+    ("trace-bad-option", ["trace", "odyssey", "--crew", "9"], 1, "must be one of 2, 3, 4"),
+    ("trace-bad-policy", ["trace", "odyssey", "--policy", "crew=x"], 1, "unknown policy 'x'"),
+    # -- report and compare
+    ("report-missing", ["report", "{missing}"], 1, "no run folder at"),
+    ("report-not-run", ["report", "{notrun}"], 1, "is not a balancelab run"),
+    ("report-damaged", ["report", "{damaged}"], 1,
+     "is damaged: truncated: games/variant=0/chunk-000001.parquet; repair it with"),
+    ("report-edited", ["report", "{edited}"], 1, "was edited"),
+    ("report-list-json", ["report", "{listed}"], 1, "must hold a JSON object"),
+    ("compare-one", ["compare", "{good}"], 1, "at least two run folders"),
+    ("compare-missing", ["compare", "{good}", "{missing}"], 1, "no run folder at"),
+    ("compare-damaged", ["compare", "{good}", "{damaged}"], 1, "is damaged"),
+    # -- sweep and study
+    ("sweep-no-grid", ["sweep", "odyssey"], 2, "Missing option '--grid'"),
+    ("sweep-grid-unknown", ["sweep", "odyssey", "--grid", "crw=2,3", "-q"], 1, "crw"),
+    ("sweep-grid-value", ["sweep", "odyssey", "--grid", "crew=2,9", "-q"], 1,
+     "must be one of 2, 3, 4"),
+    ("sweep-grid-no-eq", ["sweep", "odyssey", "--grid", "crew", "-q"], 1, "crew"),
+    ("sweep-seed-huge", ["sweep", "odyssey", "--grid", "crew=2,3", "--seed", str(2**63)], 2,
+     "'--seed'"),
+    ("sweep-bad-policy", ["sweep", "odyssey", "--grid", "crew=2,3", "-p", "crew=x", "-q"], 1,
+     "unknown policy 'x'"),
+    ("sweep-jobs", ["sweep", "odyssey", "--grid", "crew=2,3", "--jobs", "0"], 1,
+     "--jobs must be -1"),
+    ("study-unknown", ["study", "chess-openings", "-q"], 1, "chess-openings"),
+    ("study-jobs", ["study", "hal-difficulty", "--jobs", "0"], 1, "--jobs must be -1"),
+    ("study-games-zero", ["study", "hal-difficulty", "--games", "0"], 2, "'--games'"),
+    # -- bench
+    ("bench-unknown", ["bench", "chess", "--memory-games", "0"], 1, "unknown game 'chess'"),
+    ("bench-memory-games", ["bench", "odyssey", "--memory-games", "lots"], 1,
+     "--memory-games takes comma-separated numbers"),
+    ("bench-seconds", ["bench", "odyssey", "--seconds", "0"], 2, "'--seconds'"),
+    ("bench-json-folder", ["bench", "odyssey", "--json", "{missing}/x/b.json"], 1,
+     "does not exist"),
+]
+
+
+def test_the_suite_is_large_and_covers_every_command() -> None:
+    assert len(CASES) >= 60
+    assert len({c[0] for c in CASES}) == len(CASES)
+    commands = {c[1][0] for c in CASES}
+    assert {"games", "simulate", "resume", "trace", "report", "compare", "sweep", "study",
+            "bench"} <= commands
+
+
+def _snapshot(root: Path) -> set[str]:
+    return {p.relative_to(root).as_posix() for p in root.rglob("*")}
+
+
+@pytest.mark.parametrize("case, argv, code, words", CASES, ids=[c[0] for c in CASES])
+def test_bad_input(case: str, argv: list[str], code: int, words: str,
+                   places: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                   capsys: pytest.CaptureFixture[str]) -> None:
+    from balancelab import cli
+
+    args = [a.format(**{k: str(v) for k, v in places.items()}) for a in argv]
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("COLUMNS", "100")  # a narrow terminal: the message must still be 1 line
+    monkeypatch.setattr(sys, "argv", ["balancelab", *args])
+    before = _snapshot(places["good"].parent)
+    handlers = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
+    try:
+        with pytest.raises(SystemExit) as exc:
+            cli.main()
+    finally:
+        signal.signal(signal.SIGINT, handlers[0])
+        signal.signal(signal.SIGTERM, handlers[1])
+    captured = capsys.readouterr()
+    errtext = captured.err
+    assert exc.value.code == code, errtext
+    lines = [ln for ln in errtext.strip().splitlines() if ln.strip()]
+    assert len(lines) == 1, errtext
+    assert lines[0].startswith("error: ") and words in lines[0], lines[0]
+    assert "Traceback" not in errtext + captured.out
+    assert list(tmp_path.iterdir()) == [], "a rejected command left a folder behind"
+    assert _snapshot(places["good"].parent) == before, "a rejected command changed a folder"

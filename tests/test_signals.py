@@ -1,0 +1,308 @@
+"""Real processes and real signals (issue 17): workers die with their driver, Ctrl-C and
+SIGTERM are clean at any moment, one writer per run folder, disk errors are one line.
+
+Each test starts ``python -m balancelab`` in its own session (as a terminal would, Ctrl-C goes
+to the whole process group), waits until the run has written something, then signals it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import psutil
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+#: Long enough that every signal lands mid-run, on any machine.
+LONG = ["odyssey", "--games", "200000", "--seed", "3", "--quiet"]
+
+
+def _env() -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    env["MPLBACKEND"] = "Agg"
+    env["COLUMNS"] = "200"
+    return env
+
+
+def _start(*args: str, preexec_fn: object = None) -> subprocess.Popen[str]:
+    return subprocess.Popen([sys.executable, "-m", "balancelab", *args], cwd=ROOT, env=_env(),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True, preexec_fn=preexec_fn)  # type: ignore[arg-type]
+
+
+def _wait_written(path: Path, proc: subprocess.Popen[str], games: int = 1,
+                  timeout: float = 120) -> None:
+    """Until the run's manifest records ``games`` games (the run is under way)."""
+    t0 = time.monotonic()
+    while time.monotonic() - t0 < timeout:
+        if proc.poll() is not None:
+            raise AssertionError(f"the run ended early: {proc.communicate()}")
+        try:
+            if json.loads((path / "run.json").read_text())["games_written"] >= games:
+                return
+        except (OSError, ValueError, KeyError):
+            pass
+        time.sleep(0.1)
+    raise AssertionError("the run wrote nothing in time")
+
+
+def _wait_workers(proc: subprocess.Popen[str], n: int, timeout: float = 60) -> list[int]:
+    """The pids of the driver's descendants once there are at least ``n``."""
+    p = psutil.Process(proc.pid)
+    t0 = time.monotonic()
+    while time.monotonic() - t0 < timeout:
+        kids = [c.pid for c in p.children(recursive=True)]
+        if len(kids) >= n:
+            return kids
+        time.sleep(0.1)
+    raise AssertionError("the workers did not start")
+
+
+def _all_gone(pids: list[int], timeout: float = 10) -> list[int]:
+    """The pids still alive (zombies count as gone) after waiting up to ``timeout``."""
+    t0 = time.monotonic()
+    alive = pids
+    while time.monotonic() - t0 < timeout:
+        alive = []
+        for pid in pids:
+            try:
+                if psutil.Process(pid).status() != psutil.STATUS_ZOMBIE:
+                    alive.append(pid)
+            except psutil.NoSuchProcess:
+                pass
+        if not alive:
+            return []
+        time.sleep(0.2)
+    for pid in alive:  # do not leave them behind for the other tests
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    return alive
+
+
+def _no_traceback(text: str) -> None:
+    assert "Traceback" not in text and "Error:" not in text.replace("error:", ""), text
+
+
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM])
+def test_loky_workers_die_with_their_driver(tmp_path: Path, sig: int) -> None:
+    out = tmp_path / "run"
+    proc = _start("simulate", *LONG, "--jobs", "2", "--out", str(out))
+    _wait_written(out, proc)
+    kids = _wait_workers(proc, 2)
+    os.kill(proc.pid, sig)
+    _, err = proc.communicate(timeout=60)
+    assert _all_gone(kids) == [], "workers outlived their driver"
+    if sig == signal.SIGTERM:  # handled like Ctrl-C: chunks kept, the command to continue
+        assert proc.returncode == 143
+        assert f"balancelab resume {out}" in err
+        _no_traceback(err)
+    m = json.loads((out / "run.json").read_text())
+    assert 0 < m["games_written"] < m["games_total"]
+
+
+@pytest.mark.parametrize("after", [0.0, 0.4, 1.5, "written"])
+def test_ctrl_c_at_any_moment_is_clean(tmp_path: Path, after: float | str) -> None:
+    out = tmp_path / "run"
+    proc = _start("simulate", *LONG, "--jobs", "2", "--out", str(out))
+    if after == "written":
+        _wait_written(out, proc)
+    else:
+        time.sleep(float(after))
+    os.killpg(proc.pid, signal.SIGINT)  # a terminal's Ctrl-C: the whole process group
+    _, err = proc.communicate(timeout=60)
+    if "init_import_site" in err:  # CPython's own start-up, before any balancelab code ran
+        pytest.skip("the signal landed while the interpreter imported its site packages")
+    # -2: the signal arrived while the interpreter itself was starting, before any Python
+    # ran (a shell shows that as exit status 130 too); nothing printed then
+    assert proc.returncode == 130 or (proc.returncode == -signal.SIGINT and not err), err
+    _no_traceback(err)
+    assert len(err.strip().splitlines()) <= 2, err
+    if (out / "run.json").exists():
+        assert "balancelab resume" in err
+
+
+@pytest.mark.slow
+def test_ctrl_c_then_resume_gives_the_uninterrupted_bytes(tmp_path: Path) -> None:
+    args = ["odyssey", "--games", "3000", "--seed", "5", "--quiet"]
+    full = tmp_path / "full" / "r"
+    done = subprocess.run([sys.executable, "-m", "balancelab", "simulate", *args, "--jobs", "1",
+                           "--out", str(full)], cwd=ROOT, env=_env(), capture_output=True,
+                          text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    part = tmp_path / "part" / "r"
+    proc = _start("simulate", *args, "--jobs", "2", "--out", str(part))
+    _wait_written(part, proc)
+    os.killpg(proc.pid, signal.SIGINT)
+    proc.communicate(timeout=60)
+    assert proc.returncode in (0, 130)
+    res = subprocess.run([sys.executable, "-m", "balancelab", "resume", str(part), "--jobs",
+                          "1", "--quiet"], cwd=ROOT, env=_env(), capture_output=True, text=True,
+                         timeout=600)
+    assert res.returncode == 0, res.stderr
+
+    def files(p: Path) -> dict[str, bytes]:
+        return {str(f.relative_to(p)): f.read_bytes() for f in sorted(p.rglob("*.parquet"))
+                if "report" not in f.parts}
+
+    assert files(part) == files(full)
+
+
+def test_one_writer_per_run_folder_and_a_killed_writer_leaves_no_stuck_lock(
+        tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    first = _start("simulate", *LONG, "--jobs", "1", "--out", str(out))
+    _wait_written(out, first)
+    for args in (["resume", str(out), "--jobs", "1", "-q"],
+                 ["simulate", *LONG, "--jobs", "1", "--out", str(out), "--resume"],
+                 ["simulate", *LONG, "--jobs", "1", "--out", str(out), "--force"]):
+        second = subprocess.run([sys.executable, "-m", "balancelab", *args], cwd=ROOT,
+                                env=_env(), capture_output=True, text=True, timeout=300)
+        assert second.returncode == 1, second.stderr
+        assert f"being written by another balancelab (process {first.pid})" in second.stderr
+        assert len(second.stderr.strip().splitlines()) == 1
+    assert first.poll() is None  # the first writer was not disturbed
+    os.kill(first.pid, signal.SIGKILL)
+    first.communicate(timeout=60)
+    # the dead writer's lock file is still there, and is taken over
+    assert (out / ".lock").exists()
+    before = json.loads((out / "run.json").read_text())["games_written"]
+    again = _start("resume", str(out), "--jobs", "1", "-q")
+    _wait_written(out, again, games=before + 1)  # the new writer took the lock and plays
+    os.kill(again.pid, signal.SIGKILL)
+    again.communicate(timeout=60)
+
+
+def _dask() -> bool:
+    try:
+        import dask.distributed  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not _dask(), reason="needs dask.distributed")
+def test_dask_ctrl_c_is_clean_and_its_workers_die_with_a_killed_driver(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    proc = _start("simulate", *LONG, "--jobs", "2", "--backend", "dask", "--out", str(out))
+    _wait_written(out, proc)
+    os.killpg(proc.pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    _no_traceback(err)
+    assert len(err.strip().splitlines()) <= 2, err
+    assert "balancelab resume" in err
+    # kill -9: the local cluster's worker processes go too
+    proc = _start("resume", str(out), "--jobs", "2", "--backend", "dask", "-q")
+    kids = _wait_workers(proc, 2)
+    time.sleep(3)  # workers running chunks
+    kids = [c.pid for c in psutil.Process(proc.pid).children(recursive=True)] or kids
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.communicate(timeout=60)
+    assert _all_gone(kids, timeout=15) == []
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not _dask(), reason="needs dask.distributed")
+def test_dask_starts_no_more_workers_than_chunks(tmp_path: Path) -> None:
+    from balancelab.simulate import runner
+
+    seen: list[int] = []
+    real = runner._backend
+
+    def spy(backend: str, scheduler: str | None, jobs: int = -1,
+            max_workers: int | None = None):  # type: ignore[no-untyped-def]
+        seen.append(max_workers or 0)
+        return real(backend, scheduler, jobs, max_workers)
+
+    config = runner.RunConfig(game="odyssey", variants=[], games=8, chunk_games=2,
+                              policies={"hal": "random", "crew": "random"})
+    import unittest.mock
+
+    with unittest.mock.patch.object(runner, "_backend", spy):
+        runner.run(config, tmp_path / "r", jobs=30, backend="dask")
+    assert seen == [4]  # 4 chunks: a local cluster of 4 workers, not 30
+
+
+def _can_mount() -> bool:
+    if os.geteuid() != 0 or sys.platform != "linux":
+        return False
+    probe = Path("/tmp/balancelab-mount-probe")
+    probe.mkdir(exist_ok=True)
+    ok = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(probe)],
+                        capture_output=True).returncode == 0
+    if ok:
+        subprocess.run(["umount", str(probe)], capture_output=True)
+    return ok
+
+
+@pytest.fixture
+def small_disk(tmp_path: Path):  # type: ignore[no-untyped-def]
+    if not _can_mount():
+        pytest.skip("needs root and tmpfs mounts")
+    mnt = tmp_path / "disk"
+    mnt.mkdir()
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=96k", "tmpfs", str(mnt)], check=True)
+    try:
+        yield mnt
+    finally:
+        subprocess.run(["umount", "-l", str(mnt)], capture_output=True)
+
+
+def test_a_full_disk_is_one_line_with_the_path(small_disk: Path) -> None:
+    out = small_disk / "run"
+    res = subprocess.run([sys.executable, "-m", "balancelab", "simulate", "odyssey", "--games",
+                          "3000", "--jobs", "1", "--quiet", "--out", str(out)], cwd=ROOT,
+                         env=_env(), capture_output=True, text=True, timeout=600)
+    assert res.returncode == 1, res.stderr
+    _no_traceback(res.stderr)
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1, res.stderr
+    assert "No space left on device (ENOSPC)" in lines[0] and str(out) in lines[0]
+    assert f"balancelab resume {out}" in lines[0]
+
+
+def test_a_read_only_disk_is_one_line_with_the_path(small_disk: Path) -> None:
+    subprocess.run(["mount", "-o", "remount,ro", str(small_disk)], check=True)
+    out = small_disk / "run"
+    res = subprocess.run([sys.executable, "-m", "balancelab", "simulate", "odyssey", "--games",
+                          "10", "--jobs", "1", "--quiet", "--out", str(out)], cwd=ROOT,
+                         env=_env(), capture_output=True, text=True, timeout=600)
+    assert res.returncode == 1
+    _no_traceback(res.stderr)
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Read-only file system (EROFS)" in lines[0], res.stderr
+    assert str(out) in lines[0]
+
+
+def test_a_folder_without_permission_is_one_line_with_the_path(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # root ignores permissions, so the refusal is the operating system's error, injected
+    from typer.testing import CliRunner
+
+    from balancelab.cli import app
+    from balancelab.simulate import runner
+
+    out = tmp_path / "run"
+
+    def refuse(path: Path, data: object) -> None:
+        raise PermissionError(13, "Permission denied", str(path))
+
+    monkeypatch.setattr(runner, "_write_json_atomic", refuse)
+    res = CliRunner().invoke(app, ["simulate", "odyssey", "--games", "10", "--jobs", "1",
+                                   "--quiet", "--out", str(out)])
+    assert res.exit_code == 1
+    lines = res.output.strip().splitlines()
+    assert len(lines) == 1 and "Permission denied (EACCES)" in lines[0], res.output
+    assert str(out) in lines[0] and res.exception is None or isinstance(res.exception,
+                                                                       SystemExit)
+    assert not out.exists()  # a rejected run leaves no folder
