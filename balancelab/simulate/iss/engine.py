@@ -48,7 +48,7 @@ from balancelab.simulate.core import (
     IllegalActionError,
     State,
     View,
-    copy_generator,
+    PLACEHOLDER_RNG,
 )
 from balancelab.simulate.iss.cards import CardData
 from balancelab.simulate.iss.rules import (
@@ -414,7 +414,8 @@ class IssState(State):
         self._apply(action)
 
     def copy(self) -> IssState:
-        s = IssState(self.st, copy_generator(self.rng))
+        s = IssState(self.st, PLACEHOLDER_RNG)
+        self.copy_rng_to(s)
         s._legal = None if self._legal is None else list(self._legal)
         # scalars and immutable values
         s.cur_action = self.cur_action
