@@ -118,7 +118,7 @@ class State(abc.ABC):
             assert snap is not None
             g = self._rng_live = _generator_from(snap)
             self._rng_snap = None  # the Generator may draw now: the snapshot is stale
-        return g  # type: ignore[no-any-return]
+        return g
 
     @rng.setter
     def rng(self, rng: np.random.Generator) -> None:
@@ -354,7 +354,9 @@ def play(
         on_step: called with (state before the action, action) at every decision, for traces.
 
     Returns:
-        The finished game. A seat with a single legal action is not asked.
+        The finished game. A seat with a single legal action is not asked. A policy sees
+        its seat's view only, except one whose ``sees_state`` is set (the ``oracle`` cheat),
+        which is handed a copy of the true state.
 
     Raises:
         IllegalActionError: a policy chose an action that is not legal.
@@ -367,13 +369,17 @@ def play(
         if len(legal) == 1:
             action = legal[0]
         else:
-            chosen = policies[seat].act(state.view(seat), legal)
+            pol = policies[seat]
+            if pol.sees_state:  # a cheat (``oracle``): a copy of the true state, not the view
+                chosen = pol.act_on_state(state.copy(), legal)
+            else:
+                chosen = pol.act(state.view(seat), legal)
             decisions += 1
             try:  # the engine's own value: a numpy integer equal to a legal int becomes it
                 action = legal[legal.index(chosen)]
             except ValueError:
                 raise IllegalActionError(
-                    f"policy {policies[seat].name!r} chose illegal action {chosen!r} "
+                    f"policy {pol.name!r} chose illegal action {chosen!r} "
                     f"for seat {seat}"
                 ) from None
         if on_step is not None:

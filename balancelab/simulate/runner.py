@@ -327,6 +327,21 @@ class RunSummary:
     games_played: int = 0
 
 
+def cheating_specs(config: RunConfig) -> list[str]:
+    """The run's policy specs that CHEAT (``Policy.sees_state``: they are handed the true
+    state, every hand and the deck order, not their seat's view), sorted; empty for a fair
+    run. Manifests record them and reports warn about them."""
+    g = config.game_obj
+    out = set()
+    for v in config.variants:
+        for seat, spec in enumerate(config.seat_specs(v)):
+            side = g.side_of_seat(v, seat)
+            factory, _ = policies._factory_and_params(g.name, side, spec)
+            if getattr(factory, "sees_state", False):
+                out.add(spec)
+    return sorted(out)
+
+
 def _versions() -> dict[str, str]:
     out = {"python": platform.python_version()}
     for pkg in ("balancelab", "numpy", "polars", "pyarrow", "joblib"):
@@ -592,6 +607,8 @@ def run(
             for i, v in enumerate(config.variants)
         ],
         "versions": _versions(),
+        # policies that see the true state instead of their seat's view (``oracle``)
+        "cheats": cheating_specs(config),
         "created": created,
         "games_total": total,
         "games_written": written,

@@ -44,11 +44,11 @@ from typing import Any, ClassVar, Final
 import numpy as np
 
 from balancelab.simulate.core import (
+    PLACEHOLDER_RNG,
     GameRecord,
     IllegalActionError,
     State,
     View,
-    PLACEHOLDER_RNG,
 )
 from balancelab.simulate.iss.cards import CardData
 from balancelab.simulate.iss.rules import (
