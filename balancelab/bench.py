@@ -12,8 +12,9 @@ For each game, with its default policies and with ``random`` on every side:
 - **memory** (default policies): peak RSS of a full run of N games in a fresh process — the
   driver's own peak (``ru_maxrss``) and the peak sum of driver + worker processes (sampled
   every 50 ms with psutil when installed);
-- **search primitives**: ``State.copy()``/s on a mid-game state and random rollouts/s from it
-  (copy, then uniformly random legal actions to the end), which bound a search policy.
+- **search primitives**: ``State.copy()``/s on a mid-game state, random rollouts/s from it
+  (copy, then uniformly random legal actions to the end), which bound a search policy, and
+  ISMCTS iterations/s at the next decision (:func:`ismcts_rate`).
 
 Decisions count the moves where a policy was asked (more than one legal action), as in the
 games table's ``decisions`` column.
@@ -354,7 +355,39 @@ def search_primitives(game_name: str, *, seconds: float = 1.0, seed: int = 0,
         "rollouts_per_s": rollouts / t_roll,
         "rollout_steps_per_s": steps / t_roll,
         "steps_per_rollout": steps / max(rollouts, 1),
+        "ismcts_iterations_per_s": ismcts_rate(
+            game, state, game.options_type.from_strings(options or {}), seconds=budget,
+            seed=seed),
     }
+
+
+#: The ISMCTS spec :func:`ismcts_rate` measures (the ladders' small rungs use depths 8-12).
+ISMCTS_BENCH = {"iterations": 16, "depth": 10}
+
+
+def ismcts_rate(game: Game, state: State, options: RuleOptions, *, seconds: float = 0.5,
+                seed: int = 0) -> float:
+    """ISMCTS iterations/s (determinize, select, expand, scripted rollout cut at depth 10,
+    evaluate) at the first decision from ``state`` with more than one legal action, by the
+    seat to move there (decisions of :data:`ISMCTS_BENCH` iterations, repeated until
+    ``seconds`` have passed)."""
+    from balancelab.policies.ismcts import IsmctsPolicy
+
+    s = state.copy()
+    while not s.is_terminal() and len(s.legal_actions()) == 1:
+        s._apply(s.legal_actions()[0])
+    if s.is_terminal():
+        return float("nan")
+    seat = s.current_seat
+    view, legal = s.view(seat), s.legal_actions()
+    done = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds or done == 0:
+        pol = IsmctsPolicy(game, options, seat, np.random.default_rng(seed + done),
+                           reuse=False, **ISMCTS_BENCH)
+        pol.act(view, legal)
+        done += pol.iterations_run
+    return done / (time.perf_counter() - t0)
 
 
 # -- the suite -------------------------------------------------------------------------------
@@ -486,7 +519,7 @@ def tables(results: dict[str, Any]) -> list[Any]:
                   title=f"Throughput: 1 worker, then {n} workers "
                   f"({results['machine']['cpus']} cores; engine "
                   f"{results['machine'].get('engine', 'unknown')})")
-    other = Table("game", "copy()/s", "rollouts/s", "steps/rollout", "run games",
+    other = Table("game", "copy()/s", "rollouts/s", "steps/rollout", "ismcts it/s", "run games",
                   "driver MB", f"driver+{n}w MB", "run games/s",
                   title="Search primitives; peak memory of runs (default policies)")
     missing = []
@@ -504,10 +537,11 @@ def tables(results: dict[str, Any]) -> list[Any]:
                           f"{sc['efficiency']:.2f}")
         sr = g["search"]
         first = [name, f"{sr['copies_per_s']:,.0f}", f"{sr['rollouts_per_s']:,.0f}",
-                 f"{sr['steps_per_rollout']:.0f}"]
+                 f"{sr['steps_per_rollout']:.0f}",
+                 f"{sr.get('ismcts_iterations_per_s', float('nan')):,.0f}"]
         mems = g["memory"] or [{"games": 0, "skipped": "not measured"}]
         for i, m in enumerate(mems):
-            lead = first if i == 0 else [""] * 4
+            lead = first if i == 0 else [""] * 5
             if "skipped" in m:
                 other.add_row(*lead, f"{m['games']:,}", f"[dim]skipped: {m['skipped']}[/]",
                               "", "")

@@ -747,8 +747,10 @@ def sweep(
 @app.command(short_help="Run a named balance study and answer its question in words.")
 @domain_errors
 def study(
-    name: Annotated[str, typer.Argument(help="hal-difficulty, queen-variants or "
-                                             "iss-shuttle-removal.")],
+    name: Annotated[str, typer.Argument(help="hal-difficulty, queen-variants, "
+                                             "iss-shuttle-removal or skill-ladder.")],
+    game: Annotated[str | None, typer.Argument(
+        help="skill-ladder only: the game (odyssey, iss or obcy).")] = None,
     games: Annotated[
         int | None, typer.Option("--games", "-n", min=1,
                                  help="Games per variant (default 2000).")
@@ -782,17 +784,38 @@ def study(
         typer.Option("--set", help="Hold a rule option fixed in every variant, KEY=VALUE "
                      "(repeatable), e.g. hal_turn_every=2."),
     ] = None,
+    verdict_games: Annotated[int | None, typer.Option(
+        min=1, help="skill-ladder: games per variant of the verdict runs (default: the "
+        "game's ladder's).")] = None,
+    budget_scale: Annotated[float, typer.Option(
+        min=0.0001, help="skill-ladder: multiply the search rungs' iterations (0.1 for a "
+        "quick try).")] = 1.0,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
 ) -> None:
     """Run a named study: the games it needs, a report per policy pairing, and a study
     report whose first lines answer the question in plain words with numbers.
 
+    [bold]skill-ladder GAME[/] plays each side at rising skill (random, scripted, tuned,
+    ismcts at two budgets, and the oracle, a cheat that sees every hand) against the other
+    side's scripted default and its strongest fair rung, on paired seeds, and recomputes the
+    game's key verdict at the top two fair rungs; --games sets games per rung (default
+    sizes take about 10 minutes a game on 2 cores).
+
     Example: balancelab study hal-difficulty --policies "crew=default" --policies
-    "crew=search:rollouts=100" --set hal_turn_every=2"""
+    "crew=search:rollouts=100" --set hal_turn_every=2
+
+    Example: balancelab study skill-ladder obcy --games 10"""
     from balancelab import studies
 
     if jobs == 0 or jobs < -1:
         raise ValueError(f"--jobs must be -1 (all cores) or at least 1; got {jobs}")
+    if name == "skill-ladder":
+        _skill_ladder(game, games=games, verdict_games=verdict_games, seed=seed, jobs=jobs,
+                      out=out, force=force, budget_scale=budget_scale, quiet=quiet)
+        return
+    if game is not None:
+        raise ValueError(f"study {name} takes no game argument (got {game!r}); only "
+                         "skill-ladder does")
     st, _ = studies.check_study(name)
     studies.check_sizes(games, precision, max_games, precision_diff, decide)
     fixed = parse_game_args([], set_ or [])
@@ -812,6 +835,27 @@ def study(
         err.print(f"[yellow]interrupted:[/] finished chunks kept in {escape(str(res.path))}; "
                   f"continue with: {escape(_continue_with_resume_flag())}", soft_wrap=True)
         raise typer.Exit(_interrupted_exit())
+    console.print(res.report.headline, highlight=False, markup=False)
+    console.print(f"Study: {res.path}\nMarkdown: {res.report.markdown}\n"
+                  f"HTML: {res.report.html}")
+
+
+def _skill_ladder(game: str | None, *, games: int | None, verdict_games: int | None,
+                  seed: int, jobs: int, out: Path | None, force: bool, budget_scale: float,
+                  quiet: bool) -> None:
+    from balancelab import ladder
+
+    ladder.check_game(game)
+    assert game is not None
+    bar, progress = _study_progress(quiet)
+    with bar:
+        res = ladder.run_ladder(game, out, seed=seed, games=games, verdict_games=verdict_games,
+                                budget_scale=budget_scale, jobs=jobs, force=force,
+                                progress=progress)
+    if res.interrupted:
+        err.print(f"[yellow]interrupted:[/] finished chunks kept in {res.path}; run the same "
+                  "command again to continue")
+        raise typer.Exit(130)
     console.print(res.report.headline, highlight=False, markup=False)
     console.print(f"Study: {res.path}\nMarkdown: {res.report.markdown}\n"
                   f"HTML: {res.report.html}")

@@ -24,7 +24,8 @@ def _pairings(name: str) -> list[dict[str, str]]:
     for side in g.sides:
         for pol in entries_for(name, side):
             if pol not in ("random", "search"):
-                out.append({**dict.fromkeys(g.sides, "default"), side: pol})
+                spec = f"{pol}:iterations=2,depth=4" if pol in ("ismcts", "oracle") else pol
+                out.append({**dict.fromkeys(g.sides, "default"), side: spec})
     return out
 
 

@@ -35,7 +35,7 @@ import numpy as np
 from mypy_extensions import mypyc_attr
 from numpy.random import Generator
 
-from balancelab.simulate.core import Action, Game, View
+from balancelab.simulate.core import Action, Game, State, View
 from balancelab.simulate.options import RuleOptions
 
 
@@ -220,6 +220,10 @@ class Policy(abc.ABC):
     name: ClassVar[str] = ""
     params: ClassVar[dict[str, Any]] = {}
     param_ranges: ClassVar[dict[str, tuple[float, float]]] = {}
+    #: True only for a policy that CHEATS: the game loop then calls :meth:`act_on_state` with
+    #: a copy of the true state (every hand, the deck order) instead of :meth:`act` with the
+    #: seat's view. Only ``oracle`` sets it; runs, manifests and reports label it a cheat.
+    sees_state: ClassVar[bool] = False
 
     def __init__(
         self,
@@ -259,6 +263,15 @@ class Policy(abc.ABC):
     @abc.abstractmethod
     def act(self, view: View, legal: Sequence[Action]) -> Action:
         """Choose one of ``legal`` (a non-empty sequence) from what ``view`` shows."""
+
+    def act_on_state(self, state: State, legal: Sequence[Action]) -> Action:
+        """Choose one of ``legal`` from a copy of the true state: called instead of
+        :meth:`act` for a policy with :attr:`sees_state` (a cheat), never otherwise.
+
+        Raises:
+            NotImplementedError: the policy does not see the state.
+        """
+        raise NotImplementedError(f"policy {self.name!r} plays from its view, not the state")
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -481,4 +494,5 @@ def _factory_and_params(game: str, side: str, spec: str
     return hit[0], dict(hit[1])
 
 
+import balancelab.policies.ismcts  # noqa: E402, F401  (registers "ismcts" and "oracle")
 import balancelab.policies.search  # noqa: E402, F401  (registers "search" for every game)

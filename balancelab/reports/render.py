@@ -648,6 +648,10 @@ def build_run_report(path: Path, level: float = stats.LEVEL) -> Report:
     if stop:
         headline.append(stop)
     warns = warnings_for(rates, outs, game)
+    if manifest.get("cheats"):
+        warns.insert(0, f"CHEAT: {', '.join(manifest['cheats'])} sees the true state (every "
+                     "hand, the deck order), not its seat's view. Its win rate is an upper "
+                     "bound on what a player could do, not a fair result.")
 
     sections: list[Section] = []
     sec = Section("Win rates", [

@@ -27,13 +27,15 @@ game index or the rules' stream.
 This module is compiled with mypyc by ``pip install`` (see :mod:`balancelab.build`). Games
 written in plain Python subclass :class:`View`, :class:`State` and :class:`Game` as usual; a
 State subclass sets ``current_seat`` and ``rng`` as attributes (they belong to the compiled
-base: do not list them in ``__slots__``), and values must have their declared types (a numpy
+base: do not list them in ``__slots__``; ``rng`` is a property, and ``copy()`` hands it on
+with :meth:`State.copy_rng_to`), and values must have their declared types (a numpy
 integer where an ``int`` is declared raises ``TypeError``).
 """
 
 from __future__ import annotations
 
 import abc
+import copy
 import hashlib
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
@@ -42,6 +44,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final, Literal
 import numpy as np
 from mypy_extensions import mypyc_attr
 from numpy.random import Generator, SeedSequence, default_rng
+from numpy.random.bit_generator import ISeedSequence
 
 from balancelab.simulate.options import RuleOptions
 
@@ -98,7 +101,52 @@ class State(abc.ABC):
     """A game in progress. See the module docstring for the contract."""
 
     current_seat: int
-    rng: np.random.Generator
+    #: The rules' Generator, when this state holds one (else None: see :attr:`rng`).
+    _rng_live: Any
+    #: A snapshot ``(bit generator type, bit generator state)`` to build the Generator from on
+    #: first use, or None when ``_rng_live`` holds it.
+    _rng_snap: tuple[Any, Any] | None
+
+    @property
+    def rng(self) -> np.random.Generator:
+        """The state's own Generator: every chance event draws from it.
+
+        A copy does not build its Generator when it is made (:meth:`copy_rng_to`): it keeps
+        a snapshot of its parent's and builds the Generator from it on the first draw, so a
+        copy that is played without chance, or copied again, costs no Generator at all.
+        """
+        g = self._rng_live
+        if g is None:
+            snap = self._rng_snap
+            assert snap is not None
+            g = self._rng_live = _generator_from(snap)
+            self._rng_snap = None  # the Generator may draw now: the snapshot is stale
+        return g
+
+    @rng.setter
+    def rng(self, rng: np.random.Generator) -> None:
+        self._rng_live = rng
+        self._rng_snap = None
+
+    def copy_rng_to(self, other: State) -> None:
+        """Give ``other`` (a copy being made by :meth:`copy`) a Generator in this state's
+        rng state, independent of this one: both then draw the same numbers.
+
+        Neither Generator is built here. This state's rng state is snapshotted once, and both
+        states build their Generator from the snapshot at their next draw; further copies of
+        a state that has not drawn since share the same snapshot for free. (A search copies
+        one sampled world once per candidate action: the rng state is read once.)
+        """
+        snap = self._rng_snap
+        if snap is None:
+            g = self._rng_live
+            if not isinstance(g, Generator):  # a test's stand-in: copy it plainly
+                other.rng = copy.deepcopy(g)
+                return
+            snap = self._rng_snap = (type(g.bit_generator), g.bit_generator.state)
+            self._rng_live = None
+        other._rng_live = None
+        other._rng_snap = snap
 
     @abc.abstractmethod
     def legal_actions(self) -> list[Action]:
@@ -269,12 +317,37 @@ def game_streams(
             [seat_stream(run_seed, game_index, k) for k in range(n_seats)])
 
 
-def copy_generator(rng: np.random.Generator) -> np.random.Generator:
-    """An independent Generator in the same state as ``rng`` (for ``State.copy``): both then
-    draw the same numbers. Seeds nothing from the operating system."""
-    bit_generator = type(rng.bit_generator)()
-    bit_generator.state = rng.bit_generator.state
+class _NoEntropy:
+    """A seed sequence that asks the operating system for nothing: all-zero seed words. A
+    bit generator built from it is overwritten with a real state at once (:func:`copy_generator`);
+    the default constructor would first read OS entropy and hash it through a SeedSequence,
+    which cost 70-90% of a ``State.copy()``."""
+
+    def generate_state(self, n_words: int, dtype: Any = np.uint32) -> Any:
+        return np.zeros(n_words, dtype=dtype)
+
+
+ISeedSequence.register(_NoEntropy)  # what a bit generator's constructor accepts as a seed
+_NO_ENTROPY: Final = _NoEntropy()
+
+
+def _generator_from(snap: tuple[Any, Any]) -> np.random.Generator:
+    """A Generator of bit generator type ``snap[0]`` in the state ``snap[1]``."""
+    bit_generator = snap[0](_NO_ENTROPY)
+    bit_generator.state = snap[1]
     return Generator(bit_generator)
+
+
+def copy_generator(rng: np.random.Generator) -> np.random.Generator:
+    """An independent Generator in the same state as ``rng``: both then draw the same
+    numbers. Seeds nothing from the operating system. (Engines' ``copy()`` use the cheaper
+    :meth:`State.copy_rng_to`.)"""
+    return _generator_from((type(rng.bit_generator), rng.bit_generator.state))
+
+
+#: A Generator a ``copy()`` may pass to a constructor that requires one, before
+#: :meth:`State.copy_rng_to` replaces it (never drawn from).
+PLACEHOLDER_RNG: Final = Generator(np.random.PCG64(0))
 
 
 # -- the one game loop -----------------------------------------------------------------------
@@ -306,7 +379,9 @@ def play(
         on_step: called with (state before the action, action) at every decision, for traces.
 
     Returns:
-        The finished game. A seat with a single legal action is not asked.
+        The finished game. A seat with a single legal action is not asked. A policy sees
+        its seat's view only, except one whose ``sees_state`` is set (the ``oracle`` cheat),
+        which is handed a copy of the true state.
 
     Raises:
         IllegalActionError: a policy chose an action that is not legal.
@@ -319,13 +394,17 @@ def play(
         if len(legal) == 1:
             action = legal[0]
         else:
-            chosen = policies[seat].act(state.view(seat), legal)
+            pol = policies[seat]
+            if pol.sees_state:  # a cheat (``oracle``): a copy of the true state, not the view
+                chosen = pol.act_on_state(state.copy(), legal)
+            else:
+                chosen = pol.act(state.view(seat), legal)
             decisions += 1
             try:  # the engine's own value: a numpy integer equal to a legal int becomes it
                 action = legal[legal.index(chosen)]
             except ValueError:
                 raise IllegalActionError(
-                    f"policy {policies[seat].name!r} chose illegal action {chosen!r} "
+                    f"policy {pol.name!r} chose illegal action {chosen!r} "
                     f"for seat {seat}"
                 ) from None
         if on_step is not None:

@@ -465,6 +465,21 @@ class RunSummary:
     set_aside: list[str] = field(default_factory=list)
 
 
+def cheating_specs(config: RunConfig) -> list[str]:
+    """The run's policy specs that CHEAT (``Policy.sees_state``: they are handed the true
+    state, every hand and the deck order, not their seat's view), sorted; empty for a fair
+    run. Manifests record them and reports warn about them."""
+    g = config.game_obj
+    out = set()
+    for v in config.variants:
+        for seat, spec in enumerate(config.seat_specs(v)):
+            side = g.side_of_seat(v, seat)
+            factory, _ = policies._factory_and_params(g.name, side, spec)
+            if getattr(factory, "sees_state", False):
+                out.add(spec)
+    return sorted(out)
+
+
 def _versions() -> dict[str, str]:
     out = {"python": platform.python_version()}
     for pkg in ("balancelab", "numpy", "polars", "pyarrow", "joblib"):
@@ -1216,6 +1231,8 @@ def _run_locked(config: RunConfig, path: Path, game: Game, data_files: list[dict
             for i, v in enumerate(config.variants)
         ],
         "versions": _versions(),
+        # policies that see the true state instead of their seat's view (``oracle``)
+        "cheats": cheating_specs(config),
         "created": created,
         "games_total": total,
         "games_written": written,

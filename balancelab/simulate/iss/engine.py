@@ -45,11 +45,11 @@ from typing import Any, ClassVar, Final
 import numpy as np
 
 from balancelab.simulate.core import (
+    PLACEHOLDER_RNG,
     GameRecord,
     IllegalActionError,
     State,
     View,
-    copy_generator,
 )
 from balancelab.simulate.iss.cards import CardData
 from balancelab.simulate.iss.rules import (
@@ -433,7 +433,8 @@ class IssState(State):
         self._apply(action)
 
     def copy(self) -> IssState:
-        s = IssState(self.st, copy_generator(self.rng))
+        s = IssState(self.st, PLACEHOLDER_RNG)
+        self.copy_rng_to(s)
         s._legal = None if self._legal is None else list(self._legal)
         s._hl_memo = self._hl_memo
         # scalars and immutable values

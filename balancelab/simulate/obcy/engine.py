@@ -59,6 +59,15 @@ class ObcyGame(Game):
         assert isinstance(options, ObcyOptions)
         return ObcyState(options, rng)
 
+    def evaluate(self, state: State, seat: int) -> float:
+        """The estimated chance in (0, 1) that ``seat`` wins from an unfinished ``state``:
+        task progress and strength left, discounted toward the round cap
+        (``balancelab.simulate.obcy.evaluate``; rulebook: 7., 8., 10., 11.)."""
+        from balancelab.simulate.obcy.evaluate import evaluate
+
+        assert isinstance(state, ObcyState)
+        return evaluate(state, seat)
+
     def determinize(self, view: View, rng: np.random.Generator) -> State:
         """A full state consistent with ``view``: the mission deck re-shuffled, and for the
         ALIENS seat the open mission cards re-dealt from the cards it has not seen."""

@@ -18,7 +18,7 @@ from typing import Any, ClassVar, Final
 
 import numpy as np
 
-from balancelab.simulate.core import GameRecord, State, View, copy_generator
+from balancelab.simulate.core import PLACEHOLDER_RNG, GameRecord, State, View
 from balancelab.simulate.obcy import board as B
 from balancelab.simulate.obcy.actions import (
     A_MOVE,
@@ -1612,7 +1612,8 @@ class ObcyState(State):
 
     # == copy / view / result ==
     def copy(self) -> ObcyState:
-        s = ObcyState(self.opt, copy_generator(self.rng), blank=True)
+        s = ObcyState(self.opt, PLACEHOLDER_RNG, blank=True)
+        self.copy_rng_to(s)
         # scalars and immutable values
         s._trace = self._trace
         s._valien = self._valien

@@ -74,6 +74,15 @@ class OdysseyGame(Game):
     def new_initial_state(self, options: Any, rng: np.random.Generator) -> State:
         return OdysseyState.new(options, rng)
 
+    def evaluate(self, state: State, seat: int) -> float:
+        """The estimated chance in (0, 1) that ``seat``'s side wins from an unfinished
+        ``state``: a logistic of the two sides' progress toward their wins
+        (``balancelab.simulate.odyssey.evaluate``; rulebook: End of the Game)."""
+        from balancelab.simulate.odyssey.evaluate import evaluate
+
+        assert isinstance(state, OdysseyState)
+        return evaluate(state, seat)
+
     def determinize(self, view: View, rng: np.random.Generator) -> State:
         """A full state consistent with ``view``: every card the seat cannot see re-dealt at
         random (other hands, HAL's hidden hand, both Draw and Discard piles), each pile and

@@ -40,7 +40,7 @@ from typing import Any, ClassVar, Final
 
 import numpy as np
 
-from balancelab.simulate.core import GameRecord, State, View, copy_generator
+from balancelab.simulate.core import GameRecord, State, View
 from balancelab.simulate.odyssey import cards as C
 from balancelab.simulate.odyssey.board import Board, default_board, load_board
 from balancelab.simulate.odyssey.rules import CREWMEMBERS, OdysseyOptions
@@ -440,7 +440,7 @@ class OdysseyState(State):
     """A game in progress. Build with :meth:`new` (setup) or :meth:`OdysseyGame.determinize`."""
 
     __slots__ = (
-        "ctx", "rng", "roles", "pos", "hands", "hand_n", "crew_draw", "crew_disc", "crew_trash",
+        "ctx", "roles", "pos", "hands", "hand_n", "crew_draw", "crew_disc", "crew_trash",
         "hal_draw", "hal_disc", "hal_trash", "hal_hidden", "hal_rev", "mal", "doors",
         "closed_mask", "marker", "sequences", "logic_trashed", "monolith", "crew_turns",
         "hal_turns", "stack", "actor", "used", "repair_open", "start_pos", "current_seat",
@@ -573,7 +573,7 @@ class OdysseyState(State):
     def copy(self) -> OdysseyState:
         s = OdysseyState.__new__(OdysseyState)
         s.ctx = self.ctx
-        s.rng = copy_generator(self.rng)
+        self.copy_rng_to(s)
         s.roles = self.roles
         s.pos = self.pos[:]
         s.hands = [h[:] for h in self.hands]

@@ -1,0 +1,506 @@
+"""The skill-ladder study behind ``balancelab study skill-ladder GAME``.
+
+Every answer balancelab gives is conditional on its players. The ladder plays each side of a
+game at rising skill and says whether the game's key verdict survives stronger players:
+
+1. **Rungs** (:data:`LADDERS`, the one table of rungs per game and side): ``random``, the
+   scripted default, the tuned scripted player, ``ismcts`` at two budgets, and ``oracle`` (a
+   CHEAT that sees every hand and the deck order: an upper bound, never a fair result).
+2. **Win rates**: each rung plays against the other side's scripted default and against the
+   other side's strongest non-cheating rung, on the same seeds (game *i* of every run deals the
+   same cards and rolls the same dice), with 95% Wilson intervals, and the paired difference
+   between each rung and the rung below it (Newcombe's paired score interval).
+   In 1998 ISS, whose seats are all on one side, a rung plays one seat (rotated through the
+   seats) against the scripted default or the strongest rung at the other seats.
+3. **The key verdict** (the game's study: 2001's HAL difficulty per crew count, ISS's shuttle
+   removal on length and seats, Obcy's Variant 1 against Variant 2) is recomputed with every
+   side at its strongest and at its second-strongest non-cheating rung, and the report says
+   whether it holds ("the verdict is stable across the top two rungs") or how it changes.
+
+Everything is an ordinary run folder under the study folder (``report`` and polars read them),
+played by :func:`balancelab.studies.sweep`; a finished run is reused when the study is run again.
+
+Errors are :class:`balancelab.studies.StudyError` with one-line messages.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from balancelab import analysis, studies
+from balancelab.analysis import stats
+from balancelab.reports import games as hooks
+from balancelab.reports import render
+from balancelab.simulate import runner
+from balancelab.simulate.worker import seat_assignment
+
+#: The study's name on the command line.
+NAME = "skill-ladder"
+
+
+@dataclass(frozen=True)
+class Rung:
+    """One rung of a side's ladder.
+
+    Attributes:
+        name: the rung's name in reports (``scripted``, ``ismcts small``…).
+        spec: the policy spec, or None for an empty slot (skipped).
+        cheat: True for a policy that sees the true state (``oracle``).
+    """
+
+    name: str
+    spec: str | None
+    cheat: bool = False
+
+
+@dataclass(frozen=True)
+class Ladder:
+    """A game's ladder: its rungs per side, its setting, its key verdict and default sizes.
+
+    Attributes:
+        game: game name.
+        rungs: side → rungs, weakest first (THE table: edit it here).
+        study: the study (:data:`balancelab.studies.STUDIES`) whose verdict is recomputed.
+        grid: the verdict's grid of options (the study's, or the part the ladder can afford).
+        base: rule options of every ladder game (the game's default setting unless named).
+        games: default games per rung and opponent.
+        verdict_games: default games per variant of the verdict runs.
+        seat_game: True where all seats are one side (1998 ISS): a rung plays one seat.
+        verdict: the key verdict in words.
+    """
+
+    game: str
+    rungs: dict[str, list[Rung]]
+    study: str
+    grid: dict[str, list[Any]]
+    games: int
+    verdict_games: int
+    verdict: str
+    base: dict[str, Any] = field(default_factory=dict)
+    seat_game: bool = False
+
+
+def _search_rungs(small: str, large: str) -> list[Rung]:
+    return [Rung("ismcts small", f"ismcts:{small}"), Rung("ismcts large", f"ismcts:{large}"),
+            Rung("oracle (CHEAT)", f"oracle:{large}", cheat=True)]
+
+
+# THE TABLE OF RUNGS, per game and side. Budgets are iterations per decision (never seconds);
+# the small rung is sized for <= 2 s a game on one core (odyssey, iss) and <= 10 s (obcy)
+# (measured compiled, on a loaded machine: odyssey 0.9 s, iss 1.0 s, obcy 2-4 s). Default
+# sizes: about 1,200 core-seconds per game (10 minutes on 2 cores); both sides search in the
+# runs against the strongest rung and in the verdict runs, which is where the time goes.
+# The tuned rung: `balancelab tune` (issue 13, section 1) found sets that beat the hand-set
+# numbers for HAL (`hal_turn_every=2`) and the Obcy expedition, and these became the defaults
+# (`preset=classic` keeps the hand-set ones), so the "scripted" rung of those sides is the
+# tuned player; no tuned set beat the 2001 crew's or the ISS player's defaults at the default
+# setting. A `Rung("tuned", None)` is skipped; put a preset's spec there when one beats its
+# side's default (`balancelab.policies.presets.tuned_spec`).
+LADDERS: dict[str, Ladder] = {
+    "odyssey": Ladder(
+        "odyssey",
+        {
+            "hal": [Rung("random", "random"), Rung("scripted", "hal-pressure"),
+                    Rung("tuned", None),  # the default is the tuned set
+                    *_search_rungs("iterations=16,depth=12", "iterations=48,depth=12")],
+            "crew": [Rung("random", "random"), Rung("scripted", "crew-team"),
+                     Rung("tuned", None),  # no tuned set beats the default
+                     *_search_rungs("iterations=16,depth=12", "iterations=48,depth=12")],
+        },
+        study="hal-difficulty", grid={"crew": [2, 3, 4], "hal_extra_turns": [-1, 0, 1]},
+        games=16, verdict_games=4,
+        verdict="the effect of each HAL difficulty step (hal_extra_turns) at 2, 3 and 4 crew",
+    ),
+    "iss": Ladder(
+        "iss",
+        {
+            "player": [Rung("random", "random"), Rung("scripted", "builder"),
+                       Rung("tuned", None),  # no tuned set beats the default
+                       *_search_rungs("iterations=16,depth=10", "iterations=48,depth=10")],
+        },
+        study="iss-shuttle-removal", grid={"remove_shuttles": [False, True]},
+        games=30, verdict_games=20, seat_game=True,
+        verdict="the effect of returning two shuttles to the box (remove_shuttles) on game "
+        "length and on the seats' win rates, at 2 players",
+    ),
+    "obcy": Ladder(
+        "obcy",
+        {
+            "expedition": [Rung("random", "random"), Rung("scripted", "dash"),
+                           Rung("tuned", None),  # the default is the tuned set
+                           *_search_rungs("iterations=6,depth=8", "iterations=16,depth=8")],
+            "aliens": [Rung("random", "random"), Rung("scripted", "hunter"),
+                       Rung("tuned", None),  # no tuned set beats the default
+                       *_search_rungs("iterations=6,depth=8", "iterations=16,depth=8")],
+        },
+        study="queen-variants", grid={"queen_variant": ["roll", "tasks"]},
+        games=8, verdict_games=6,
+        verdict="Variant 1 (the Queen's die roll) against Variant 2 (3 tasks)",
+    ),
+}
+
+
+def check_game(game: str | None) -> Ladder:
+    """The ladder of ``game``.
+
+    Raises:
+        StudyError: no game named, or a game without a ladder (names the valid ones).
+    """
+    valid = ", ".join(sorted(LADDERS))
+    if not game:
+        raise studies.StudyError(f"study {NAME} needs a game: balancelab study {NAME} GAME "
+                                 f"(one of {valid})")
+    if game not in LADDERS:
+        raise studies.StudyError(f"no skill ladder for game {game!r}; valid: {valid}")
+    studies.load_game(game)
+    return LADDERS[game]
+
+
+def scaled(spec: str, factor: float) -> str:
+    """``spec`` with its ``iterations`` multiplied by ``factor`` (at least 1); other specs
+    unchanged. For quick trial runs (``--budget-scale``)."""
+    from balancelab.policies.base import parse_spec
+
+    name, params = parse_spec(spec)
+    if "iterations" not in params or factor == 1.0:
+        return spec
+    params["iterations"] = max(1, round(params["iterations"] * factor))
+    return name + ":" + ",".join(f"{k}={v}" for k, v in params.items())
+
+
+def rungs(lad: Ladder, side: str, budget_scale: float = 1.0) -> list[Rung]:
+    """The filled rungs of a side (empty slots left out), budgets scaled."""
+    return [Rung(r.name, scaled(r.spec, budget_scale), r.cheat)
+            for r in lad.rungs[side] if r.spec is not None]
+
+
+def strongest(lad: Ladder, side: str, budget_scale: float = 1.0, k: int = 0) -> Rung:
+    """The side's ``k``-th strongest non-cheating rung (0: the strongest)."""
+    fair = [r for r in rungs(lad, side, budget_scale) if not r.cheat]
+    return fair[max(0, len(fair) - 1 - k)]
+
+
+@dataclass
+class LadderResult:
+    """What :func:`run_ladder` wrote: the study folder, its report, the tables."""
+
+    path: Path
+    report: render.ReportPaths
+    rates: pl.DataFrame
+    stable: bool
+    interrupted: bool = False
+
+
+def _workers(jobs: int) -> int:
+    import os
+
+    return (os.cpu_count() or 1) if jobs < 0 else jobs
+
+
+def _outcomes(lad: Ladder, path: Path, side: str, workers: int) -> tuple[list[bool], float]:
+    """Per game (by game index) whether the laddered side or seat won, and the run's
+    seconds of play per game (wall time × workers / games: core-seconds)."""
+    df = runner.load_games(path).sort("game_index")
+    winners = df.get_column("winner").to_list()
+    if lad.seat_game:
+        g = studies.load_game(lad.game)
+        opts = g.options_type.from_strings({k: str(v) for k, v in lad.base.items()})
+        seats = g.seats(opts)
+        sides = [g.side_of_seat(opts, i) for i in range(len(seats))]
+        marks = ["rung"] + ["other"] * (len(seats) - 1)
+        won = []
+        for i, w in zip(df.get_column("game_index").to_list(), winners, strict=True):
+            at = seat_assignment(marks, sides, int(i), True).index("rung")
+            won.append(w == seats[at])
+    else:
+        won = [w == side for w in winners]
+    m = runner.read_manifest(path)
+    used = min(workers, int(m.get("chunks_total", 1) or 1))
+    per_game = float(m.get("wall_seconds", 0.0)) * used / max(1, len(won))
+    return won, per_game
+
+
+def _pairing(lad: Ladder, side: str, spec: str, opp: str) -> dict[str, str]:
+    if lad.seat_game:
+        g = studies.load_game(lad.game)
+        seat0 = g.seats(g.options_type.from_strings(
+            {k: str(v) for k, v in lad.base.items()}))[0]
+        return {seat0: spec, side: opp}
+    g = studies.load_game(lad.game)
+    return {side: spec, **{s: opp for s in g.sides if s != side}}
+
+
+def run_ladder(
+    game: str,
+    out: Path | None = None,
+    *,
+    seed: int = 0,
+    games: int | None = None,
+    verdict_games: int | None = None,
+    budget_scale: float = 1.0,
+    jobs: int = -1,
+    backend: str = "loky",
+    force: bool = False,
+    progress: Callable[[int, int], None] | None = None,
+    log: Callable[[str], None] | None = None,
+) -> LadderResult:
+    """Run the skill ladder of ``game`` and write its report (see the module docstring).
+
+    Args:
+        game: ``odyssey``, ``iss`` or ``obcy``.
+        out: the study folder (default ``runs/study-skill-ladder-<game>-seed<seed>``).
+        seed: run seed, shared by every run (paired games).
+        games: games per rung and opponent (default: the ladder's).
+        verdict_games: games per variant of the verdict runs (default: the ladder's).
+        budget_scale: multiply the search rungs' iterations (quick trial runs).
+        jobs, backend, force: as for :func:`balancelab.studies.sweep`.
+        progress: called with (games written, total) after each chunk of each run.
+        log: called with a line naming each run as it starts.
+
+    Raises:
+        StudyError: no ladder for the game, or bad sizes.
+    """
+    lad = check_game(game)
+    n = games if games is not None else lad.games
+    nv = verdict_games if verdict_games is not None else lad.verdict_games
+    if n < 2 or nv < 1:
+        raise studies.StudyError("--games must be at least 2 (paired differences need two "
+                                 "games) and --verdict-games at least 1")
+    if not budget_scale > 0:
+        raise studies.StudyError(f"--budget-scale must be > 0; got {budget_scale}")
+    folder = Path(out) if out is not None else Path("runs") / f"study-{NAME}-{game}-seed{seed}"
+    folder.mkdir(parents=True, exist_ok=True)
+    workers = _workers(jobs)
+    if workers == 1:
+        backend = "sequential"  # no worker pool for one worker
+    sides = list(lad.rungs)
+    say = log or (lambda _msg: None)
+
+    def play(path: Path, pairing: dict[str, str], grid: dict[str, list[Any]], k: int,
+             search: bool) -> studies.SweepResult:
+        chunk = max(1, math.ceil(k / (4 * workers))) if search else None
+        say(f"{path.name}: {studies.pairing_name(pairing)}")
+        return studies.sweep(game, grid, path, base=lad.base, policies=pairing, seed=seed,
+                             games=k, jobs=jobs, backend=backend, chunk_games=chunk,
+                             force=force, progress=progress,
+                             study={"study": NAME, "game": game, "pairing":
+                                    studies.pairing_name(pairing)})
+
+    rows: list[dict[str, Any]] = []
+    t0 = time.perf_counter()
+    for side in sides:
+        others = [s for s in sides if s != side] or [side]
+        opponents = {"scripted default": rungs(lad, others[0], budget_scale)[1],
+                     "strongest fair": strongest(lad, others[0], budget_scale)}
+        for opp_name, opp in opponents.items():
+            prev: list[bool] | None = None
+            scripted: list[bool] | None = None
+            for r in rungs(lad, side, budget_scale):
+                assert r.spec is not None and opp.spec is not None
+                pairing = _pairing(lad, side, r.spec, opp.spec)
+                path = folder / studies._slug(studies.pairing_name(pairing))
+                search = any(p.split(":")[0] in ("ismcts", "oracle", "search")
+                             for p in pairing.values())
+                res = play(path, pairing, {}, n, search)
+                if res.interrupted:
+                    return LadderResult(folder, render.write_report(path), pl.DataFrame(),
+                                        False, True)
+                won, per_game = _outcomes(lad, path, side, workers)
+                lo, hi = (float(x) for x in stats.wilson(sum(won), len(won)))
+                row: dict[str, Any] = {
+                    "side": side, "opponent": f"{opp_name} ({opp.spec})", "rung": r.name,
+                    "policy": r.spec, "cheat": r.cheat, "games": len(won),
+                    "wins": sum(won), "rate": sum(won) / len(won), "lo": lo, "hi": hi,
+                    "seconds_per_game": per_game, "run": path.name,
+                    "diff": None, "diff_lo": None, "diff_hi": None,
+                    # paired gain over the side's scripted rung (same opponent, same seeds)
+                    "gain": None, "gain_lo": None, "gain_hi": None,
+                }
+                if prev is not None:
+                    d = stats.diff_paired(prev, won)
+                    row.update(diff=d.diff, diff_lo=d.lo, diff_hi=d.hi)
+                if r.name == "scripted":
+                    scripted = won
+                if scripted is not None:
+                    d = stats.diff_paired(scripted, won)
+                    row.update(gain=d.diff, gain_lo=d.lo, gain_hi=d.hi)
+                rows.append(row)
+                prev = won
+    rates = pl.DataFrame(rows)
+    # the key verdict at the top two fair rungs, every side at that rung
+    verdict_runs: dict[str, Path] = {}
+    for k, label in ((1, "second-strongest rungs"), (0, "strongest rungs")):
+        pairing = {s: strongest(lad, s, budget_scale, k).spec or "" for s in sides}
+        path = folder / ("verdict-" + ("top" if k == 0 else "second"))
+        res = play(path, pairing, lad.grid, nv, True)
+        if res.interrupted:
+            return LadderResult(folder, render.write_report(path), rates, False, True)
+        render.write_report(path)
+        verdict_runs[f"{label} ({studies.pairing_name(pairing)})"] = path
+    seconds = time.perf_counter() - t0
+    rep, stable = build_report(lad, rates, verdict_runs, n, nv, seconds)
+    studies._write_study(folder, {"study": NAME, "game": game, "seed": seed, "games": n,
+                                  "verdict_games": nv, "budget_scale": budget_scale,
+                                  "stable": stable, "rates": rates.to_dicts(),
+                                  "verdict_runs": {k: v.name for k, v in verdict_runs.items()}})
+    return LadderResult(folder, render.write(rep, folder / "report"), rates, stable)
+
+
+def _pct(x: float | None) -> str:
+    return "–" if x is None else f"{100 * x:.1f}%"
+
+
+def _pts(d: float | None, lo: float | None, hi: float | None) -> str:
+    if d is None or lo is None or hi is None:
+        return "–"
+    return f"{100 * d:+.1f} [{100 * lo:+.1f}, {100 * hi:+.1f}]"
+
+
+def verdict_rows(lad: Ladder, runs: dict[str, Path]) -> pl.DataFrame:
+    """The key verdict's comparisons (win rates of every side or seat, and the study's
+    measures) per verdict run, side by side, with ``holds`` (the same verdict in every run).
+
+    Returns:
+        Columns ``change``, ``held fixed``, ``what``, then per run its verdict and
+        difference, and ``holds`` (bool).
+    """
+    st = studies.STUDIES[lad.study]
+    focus = st.focus
+    parts: list[pl.DataFrame] = []
+    for name, path in runs.items():
+        df = analysis.games_frame(path)
+        comp = analysis.compare_variants(df).join(
+            render.adjacent_pairs(df), on=["option", "variant_a", "variant_b"], how="semi")
+        if focus:
+            comp = comp.filter(pl.col("option") == focus)
+        win = comp.select(
+            (pl.col("option") + " " + pl.col("value_a").cast(pl.String) + " → "
+             + pl.col("value_b").cast(pl.String)).alias("change"),
+            pl.col("context").alias("held fixed"),
+            pl.col("contender").map_elements(lambda c: f"{hooks.word(lad.game, c)}'s win rate",
+                                             return_dtype=pl.String).alias("what"),
+            pl.struct("verdict", "significant").map_elements(
+                lambda s: render.verdict_word(s["verdict"], s["significant"]),
+                return_dtype=pl.String).alias(name),
+            pl.struct("diff", "lo", "hi").map_elements(
+                lambda s: render.points(s["diff"], s["lo"], s["hi"]),
+                return_dtype=pl.String).alias(f"{name}: difference [95%]"),
+        )
+        keep = [m for m in st.measures if m in df.columns]
+        if keep:
+            mc = analysis.compare_measures(path, adjacent_only=True)
+            mc = mc.filter(pl.col("measure").is_in(keep)
+                           & (pl.col("option") == focus if focus else pl.lit(True)))
+            meas = mc.select(
+                (pl.col("option") + " " + pl.col("value_a").cast(pl.String) + " → "
+                 + pl.col("value_b").cast(pl.String)).alias("change"),
+                pl.col("context").alias("held fixed"),
+                ("mean " + pl.col("measure")).alias("what"),
+                pl.struct("verdict", "significant").map_elements(
+                    lambda s: render.verdict_word(s["verdict"], s["significant"]),
+                    return_dtype=pl.String).alias(name),
+                pl.struct("diff", "lo", "hi").map_elements(
+                    lambda s: f"{s['diff']:+.2f} [{s['lo']:+.2f}, {s['hi']:+.2f}]",
+                    return_dtype=pl.String).alias(f"{name}: difference [95%]"),
+            )
+            win = pl.concat([win, meas])
+        parts.append(win)
+    key = ["change", "held fixed", "what"]
+    merged = parts[0]
+    for p in parts[1:]:
+        merged = merged.join(p, on=key, how="full", coalesce=True, maintain_order="left")
+    names = list(runs)
+    return merged.with_columns(pl.concat_list([pl.col(c) for c in names]).list.n_unique()
+                               .eq(1).alias("holds"))
+
+
+def build_report(lad: Ladder, rates: pl.DataFrame, runs: dict[str, Path], n: int, nv: int,
+                 seconds: float) -> tuple[render.Report, bool]:
+    """The ladder's report, and whether the verdict is stable across the top two rungs."""
+    g = lad.game
+    vt = verdict_rows(lad, runs)
+    changed = vt.filter(~pl.col("holds"))
+    stable = changed.height == 0
+    names = list(runs)
+    headline = [f"Skill ladder of {studies.load_game(g).title}: each side at rising skill "
+                f"({n} paired games per rung and opponent), and the key verdict — "
+                f"{lad.verdict} — at the top two fair rungs ({nv} games per variant)."]
+    for side in lad.rungs:
+        sub = rates.filter((pl.col("side") == side)
+                           & pl.col("opponent").str.starts_with("scripted default"))
+        if sub.height == 0:
+            continue
+        fair = sub.filter(~pl.col("cheat"))
+        best = fair.row(fair.height - 1, named=True)  # the top fair rung of the table
+        base = sub.filter(pl.col("rung") == "scripted").row(0, named=True)
+        oracle = sub.filter(pl.col("cheat"))
+        words = hooks.word(g, side)
+        line = (f"{words}: scripted {_pct(base['rate'])}; the strongest fair rung, "
+                f"{best['rung']}, {_pct(best['rate'])} [{_pct(best['lo'])}, "
+                f"{_pct(best['hi'])}] against the other side's scripted default, "
+                f"{_pts(best['gain'], best['gain_lo'], best['gain_hi'])} points over the "
+                "scripted rung on the same seeds")
+        if oracle.height:
+            o = oracle.row(0, named=True)
+            line += (f"; the oracle (a cheat that sees every hand and the deck order) "
+                     f"{_pct(o['rate'])} [{_pct(o['lo'])}, {_pct(o['hi'])}]")
+        headline.append(line + ".")
+    if stable:
+        headline.append("The verdict is stable across the top two rungs: every comparison of "
+                        f"{lad.verdict} reads the same with every side at its strongest and at "
+                        "its second-strongest fair rung.")
+    else:
+        what = "; ".join(
+            f"{r['change']} at {r['held fixed'] or 'all settings'}, {r['what']}: "
+            + ", ".join(f"{nm.split(' (')[0]} {r[nm] or '–'}" for nm in names)
+            for r in changed.iter_rows(named=True))
+        headline.append(f"It changes: {what}.")
+    warns = []
+    if not stable:
+        warns.append(f"The verdict changes between the top two rungs in {changed.height} of "
+                     f"{vt.height} comparisons: it says more about the players than the rules.")
+    if rates.height and bool(rates.get_column("cheat").any()):
+        warns.append("CHEAT: the oracle rung sees the true state (every hand, the deck order); "
+                     "its win rate is an upper bound, not a fair result.")
+    table = rates.select(
+        pl.col("side").map_elements(lambda s: hooks.word(g, s), return_dtype=pl.String)
+        .alias("side"),
+        "opponent", "rung", "policy", "games",
+        pl.struct("rate", "lo", "hi").map_elements(
+            lambda s: f"{_pct(s['rate'])} [{_pct(s['lo'])}, {_pct(s['hi'])}]",
+            return_dtype=pl.String).alias("win rate [95%]"),
+        pl.struct("diff", "diff_lo", "diff_hi").map_elements(
+            lambda s: _pts(s["diff"], s["diff_lo"], s["diff_hi"]), return_dtype=pl.String)
+        .alias("vs rung below, points [95%]"),
+        pl.col("seconds_per_game").map_elements(lambda x: f"{x:.2f}", return_dtype=pl.String)
+        .alias("s/game (core)"),
+    )
+    vtab = vt.drop("holds").with_columns(
+        vt.get_column("holds").map_elements(lambda h: "yes" if h else "NO",
+                                            return_dtype=pl.String).alias("same at both rungs"))
+    sections = [
+        render.Section("Win rate per rung", [
+            "Each rung of each side against the other side's scripted default and against its "
+            "strongest fair rung, on the same seeds; the win rate with its 95% Wilson interval "
+            "and the paired difference from the rung below (Newcombe's paired score "
+            "interval). The oracle rung CHEATS (it sees the true state): an upper bound. "
+            "Seconds per game are core-seconds (wall time × workers / games).",
+            render.Table("Win rate per rung", table),
+        ]),
+        render.Section("The key verdict at the top two fair rungs", [
+            f"{lad.verdict}, with every side at its second-strongest and at its strongest "
+            "fair rung (verdict words as in the study reports: raises or lowers only when "
+            "the change survives Holm's correction). Full reports: "
+            + ", ".join(f"{p.name}/report/report.md" for p in runs.values()) + ".",
+            render.Table("Verdicts", vtab),
+        ]),
+    ]
+    headline.append(f"Played in {seconds / 60:.1f} minutes.")
+    return render.Report(f"balancelab study: {NAME} {g}", headline, warns, sections), stable

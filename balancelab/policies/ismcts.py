@@ -1,0 +1,359 @@
+"""Information-set Monte Carlo tree search for any seat of any game (``ismcts``), and its
+cheating twin ``oracle``.
+
+``ismcts`` is single-observer ISMCTS (Cowling, Powley & Whitehouse 2012, "Information Set
+Monte Carlo Tree Search", IEEE TCIAIG 4(2)): ONE tree over the searching seat's information
+sets, grown over ``iterations`` iterations per decision. Each iteration
+
+1. **determinizes**: samples a fresh world consistent with the seat's view through
+   ``Game.determinize(view, rng)`` (hidden hands and deck order re-dealt). The policy reads the
+   view and the legal actions only, never the real state, so two states that differ only in
+   what the seat cannot see give the same decisions for the same seed (tested);
+2. **selects** down the tree by UCB1 restricted to the actions legal in *this* world, with
+   availability counts: a child's exploration term uses the number of iterations in which it
+   was available, not its parent's visits (the paper's ISMCTS selection), so an action that is
+   rarely legal is not over-explored;
+3. **expands** one untried legal action (the seat's scripted default choice first, then in the
+   order of the legal actions), then **rolls out** with the scripted default policies of every
+   seat (``Game.default_policies``), cut after ``depth`` decisions and scored by
+   ``Game.evaluate`` (0.5 where a game offers none);
+4. **backs up** the value for the searching side (1 win, 0.5 tie or draw, 0 loss or a game
+   stopped by the round cap) along the path.
+
+Whose decisions are in the tree: the searching seat's, and its teammates' with
+``teammates=tree`` (a team game such as 2001's crew: the tree plays the teammates in the
+sampled world, one joint plan); every other seat is played by its scripted default, in the
+tree and in the rollouts, as part of the world (the paper's single-observer tree treats the
+opponents' moves the same way when they are unobserved). The tree is *open loop* below the
+root: a node is the sequence of tree decisions since the root, whatever the opponents and
+chance did between them; a multi-step turn (Obcy's pick a character, walk, act, end) is a
+path down the tree, so the search plans a whole turn, not its first step only.
+
+The decision is the root action visited most (ties: the scripted default's choice, then the
+first legal), which is the robust child of the paper.
+
+``oracle`` is the same search handed the TRUE state (every hand, the deck order) by the game
+loop (``Policy.sees_state``): each iteration copies it instead of determinizing, with a fresh
+stream for the chance still to come (future shuffles and dice are not known to it). It is a
+cheat, an upper bound on what any player could do with this search, and never a default.
+
+Budgets are counted in iterations, never in seconds, so results do not depend on machine load.
+Reproducibility: each iteration's world and rollout streams derive from the seat's own
+Generator, drawn in a fixed order.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from typing import Any, ClassVar
+
+import numpy as np
+
+from balancelab.policies import base
+from balancelab.policies.base import Policy, PolicyError, RngSource, register
+from balancelab.simulate.core import Action, Game, State, View
+from balancelab.simulate.options import RuleOptions
+
+#: Winner values that share the win.
+_SHARED = ("tie", "draw")
+#: Policy names that would recurse if used as a rollout or opponent policy.
+_SEARCHERS = ("search", "ismcts", "oracle")
+
+
+class _Node:
+    """One node of the tree: a decision of a tree seat, reached by a sequence of tree
+    decisions from the root. Children are keyed by action."""
+
+    __slots__ = ("children", "n", "w", "avail", "fav", "fav_known", "seat")
+
+    def __init__(self) -> None:
+        self.children: dict[Action, _Node] = {}
+        self.n = 0  # visits
+        self.w = 0.0  # sum of values (for the searching side)
+        self.avail = 0  # iterations in which this node's action was legal at its parent
+        self.fav: Action | None = None  # the scripted default's choice where first expanded
+        self.fav_known = False
+        self.seat = -1  # the seat deciding here (once reached)
+
+
+class IsmctsPolicy(Policy):
+    """Single-observer information-set MCTS (see the module docstring).
+
+    Parameters (spec ``ismcts:iterations=200,depth=20``):
+        iterations: iterations (determinizations) per decision (the budget; >= 1).
+        depth: decisions (with more than one legal action) per rollout after the tree is left;
+            a rollout cut there is scored by ``Game.evaluate``. ``0`` plays rollouts to the end.
+        c: UCB1 exploration constant (>= 0; values are in [0, 1]).
+        teammates: ``tree`` (the searcher's teammates' decisions are in the tree) or
+            ``default`` (they play their scripted default, like the opponents).
+        reuse: keep the subtree below the chosen action as the next decision's root (open
+            loop), and top its visits up to ``iterations`` (at least a quarter of them new).
+
+    Raises:
+        PolicyError: a bad parameter value (at construction).
+        NotImplementedError: the game offers no ``determinize`` (at the first decision).
+        RuntimeError: ``determinize`` returned a world in which this seat is not to move.
+    """
+
+    name: ClassVar[str] = "ismcts"
+    params: ClassVar[dict[str, Any]] = {"iterations": 200, "depth": 20, "c": 0.7,
+                                        "teammates": "tree", "reuse": True}
+
+    def __init__(self, game: Game, options: RuleOptions, seat: int, rng: RngSource,
+                 **params: Any) -> None:
+        super().__init__(game, options, seat, rng, **params)
+        self.iterations = _int_param(self.name, self.cfg, "iterations", low=1)
+        self.depth = _int_param(self.name, self.cfg, "depth", low=0)
+        c = self.cfg["c"]
+        if isinstance(c, bool) or not isinstance(c, (int, float)) or not 0.0 <= c < math.inf:
+            raise PolicyError(f"{self.name}: c must be a number >= 0; got {c!r}")
+        self.c = float(c)
+        self.teammates = str(self.cfg["teammates"])
+        if self.teammates not in ("tree", "default"):
+            raise PolicyError(
+                f"{self.name}: teammates must be tree or default; got {self.teammates!r}")
+        if not isinstance(self.cfg["reuse"], bool):
+            raise PolicyError(f"{self.name}: reuse must be true or false; "
+                              f"got {self.cfg['reuse']!r}")
+        self.reuse: bool = self.cfg["reuse"]
+        self.side = game.side_of_seat(options, seat)
+        self.seat_name = game.seats(options)[seat]
+        n_seats = len(game.seats(options))
+        self._n_seats = n_seats
+        sides = [game.side_of_seat(options, k) for k in range(n_seats)]
+        #: seats whose decisions the tree makes
+        self._tree_seat = [k == seat or (self.teammates == "tree" and sides[k] == self.side)
+                           for k in range(n_seats)]
+        self._factories = [_factory(game.name, sides[k], game.default_policies.get(
+            sides[k], "random")) for k in range(n_seats)]
+        self._evaluate: Callable[[State, int], float | None] = game.evaluate
+        #: This seat's scripted default, kept for the whole game and shown every decision
+        #: (scripted players remember: Obcy's expedition marks characters done for the
+        #: round, and a fresh one each decision stalls): the root's favourite.
+        f = self._factories[seat]
+        self._shadow: Policy | None = None if f is base.RandomPolicy else f(
+            game, options, seat, lambda: np.random.default_rng(
+                int(self.rng.integers(2**63))))
+        #: The subtree below the last decision's action, reused as the next root when
+        #: ``reuse`` is on (open loop: the tree's next decision after that action).
+        self._next: _Node | None = None
+        #: Iterations run by this policy so far (for benchmarks).
+        self.iterations_run = 0
+        #: Iterations whose sampled world did not offer the real legal actions at the root
+        #: (the view lacks something the legal actions show); they still inform the tree.
+        self.mismatches = 0
+
+    # -- the decision ------------------------------------------------------------------------
+
+    def act(self, view: View, legal: Sequence[Action]) -> Action:
+        """Choose one of ``legal`` by ISMCTS over worlds sampled from ``view``.
+
+        Args:
+            view: this seat's view (the only information read).
+            legal: the legal actions (non-empty).
+
+        Returns:
+            The most visited root action among ``legal``.
+        """
+        if len(legal) == 1:
+            return legal[0]
+        fav = self._favourite(view, legal)
+        return self._search(legal, fav, lambda rng: self._world_from_view(view, rng))
+
+    def _world_from_view(self, view: View, rng: np.random.Generator) -> State:
+        world = self.game.determinize(view, rng)
+        if world.current_seat != self.seat:
+            raise RuntimeError(
+                f"{self.game.name}.determinize gave a world where seat {world.current_seat} "
+                f"moves, but seat {self.seat} is to decide")
+        return world
+
+    def _search(self, legal: Sequence[Action], fav: Action | None,
+                world_of: Callable[[np.random.Generator], State]) -> Action:
+        nxt = self._next
+        root = nxt if self.reuse and nxt is not None and nxt.seat == self.seat else _Node()
+        root.fav, root.fav_known = fav, True
+        legal_set = set(legal)
+        # a reused subtree already holds visits: top it up to the budget (a quarter at least)
+        todo = max(self.iterations - root.n, -(-self.iterations // 4))
+        for _ in range(todo):
+            world_ss, roll_ss = np.random.SeedSequence(int(self.rng.integers(2**63))).spawn(2)
+            world = world_of(np.random.default_rng(world_ss))
+            self._iterate(root, world, np.random.default_rng(roll_ss), legal_set)
+            self.iterations_run += 1
+        best: Action | None = None
+        best_key: tuple[int, int] | None = None
+        for a in legal:
+            ch = root.children.get(a)
+            key = (ch.n if ch is not None else -1, 1 if a == fav else 0)
+            if best_key is None or key > best_key:
+                best, best_key = a, key
+        assert best is not None
+        self._next = root.children.get(best)
+        return best
+
+    def _iterate(self, root: _Node, s: State, rng: np.random.Generator,
+                 legal_set: set[Action]) -> None:
+        """One iteration from world ``s``: select, expand, roll out, back up."""
+        seeds = [int(x) for x in rng.integers(2**63, size=self._n_seats)]
+        pols = [f(self.game, self.options, k, _lazy_rng(seeds[k]))
+                for k, f in enumerate(self._factories)]
+        path = [root]
+        node: _Node | None = root
+        first = True
+        steps = 0
+        depth = self.depth or -1
+        tree_seat = self._tree_seat
+        while not s.is_terminal():
+            legal = s.legal_actions()
+            if len(legal) == 1:
+                s._apply(legal[0])
+                continue
+            seat = s.current_seat
+            if node is not None and tree_seat[seat]:
+                if first:
+                    first = False
+                    if any(a not in legal_set for a in legal) or len(legal) != len(legal_set):
+                        self.mismatches += 1
+                # the iteration's scripted player of this seat sees every decision (its
+                # memory stays whole for the rollout); its choice is the node's favourite
+                scripted = pols[seat].act(s.view(seat), legal)
+                node.seat = seat
+                if not node.fav_known:
+                    node.fav, node.fav_known = scripted, True
+                a = self._select(node, legal)
+                child = node.children.get(a)
+                if child is None:  # expansion: a new leaf, then the rollout
+                    child = node.children[a] = _Node()
+                    child.avail = 1
+                    path.append(child)
+                    node = None
+                else:
+                    path.append(child)
+                    node = child
+                s._apply(a)
+                continue
+            if node is None:  # rollout
+                if steps == depth:
+                    break
+                steps += 1
+            a = pols[seat].act(s.view(seat), legal)
+            s._apply(a)
+        value = self._value(s)
+        for nd in path:
+            nd.n += 1
+            nd.w += value
+
+    def _select(self, node: _Node, legal: Sequence[Action]) -> Action:
+        """The tree's action at ``node`` among this world's ``legal`` actions: an untried one
+        if any (the scripted default's choice first), else UCB1 with availability counts."""
+        children = node.children
+        untried: Action | None = None
+        fav = node.fav
+        if fav is not None and fav not in children and fav in legal:
+            untried = fav
+        best: Action | None = None
+        best_u = -math.inf
+        log = math.log
+        c = self.c
+        for a in legal:
+            ch = children.get(a)
+            if ch is None:
+                if untried is None:
+                    untried = a
+                continue
+            ch.avail += 1
+            u = ch.w / ch.n + c * math.sqrt(log(ch.avail) / ch.n)
+            if u > best_u:
+                best, best_u = a, u
+        if untried is not None:
+            return untried
+        assert best is not None
+        return best
+
+    def _value(self, s: State) -> float:
+        if not s.is_terminal():
+            estimate = self._evaluate(s, self.seat)
+            return 0.5 if estimate is None else min(1.0, max(0.0, float(estimate)))
+        winner = s.result().winner
+        if winner == self.side or winner == self.seat_name:
+            return 1.0
+        if winner in _SHARED:
+            return 0.5
+        return 0.0
+
+    def _favourite(self, view: View, legal: Sequence[Action]) -> Action | None:
+        """The scripted default's choice for this seat (on a stream drawn from the seat's
+        own), or None when the seat's default is not scripted."""
+        if self._shadow is None:
+            return None
+        a = self._shadow.act(view, legal)
+        return a if a in legal else None
+
+
+class OraclePolicy(IsmctsPolicy):
+    """A CHEAT: :class:`IsmctsPolicy` on the true state (every hand, the deck order) instead
+    of sampled worlds; future chance (shuffles, dice) is drawn afresh per iteration. An upper
+    bound for the designer ("even a player who sees everything wins at most X%"), never a
+    default; runs and reports that use it say so."""
+
+    name: ClassVar[str] = "oracle"
+    sees_state: ClassVar[bool] = True
+
+    def act(self, view: View, legal: Sequence[Action]) -> Action:
+        raise RuntimeError("oracle plays from the true state: the game loop must call "
+                           "act_on_state (core.play does, for a policy with sees_state)")
+
+    def act_on_state(self, state: State, legal: Sequence[Action]) -> Action:
+        """Choose one of ``legal`` by the tree search on copies of ``state`` (the truth)."""
+        if len(legal) == 1:
+            return legal[0]
+        fav = self._favourite(state.view(self.seat), legal)
+
+        def world_of(rng: np.random.Generator) -> State:
+            w = state.copy()
+            w.rng = rng  # the deck order is known; the chance to come is not
+            return w
+
+        return self._search(legal, fav, world_of)
+
+
+def _lazy_rng(seed: int) -> Callable[[], np.random.Generator]:
+    """A function making the Generator of ``seed`` (scripted policies rarely draw)."""
+    return lambda: np.random.default_rng(seed)
+
+
+def _factory(game: str, side: str, name: str) -> Callable[..., Policy]:
+    """The registered factory of policy ``name`` for ``side`` of ``game``; random when the name
+    is a searcher or is not registered for that side."""
+    if name not in _SEARCHERS:
+        for e in base._REGISTRY.get(name, []):
+            if (e.games is None or game in e.games) and (e.sides is None or side in e.sides):
+                return e.factory
+    return base.RandomPolicy
+
+
+def _int_param(policy: str, cfg: dict[str, Any], key: str, low: int) -> int:
+    v = cfg[key]
+    if isinstance(v, bool) or not isinstance(v, int) or v < low:
+        raise PolicyError(f"{policy}: {key} must be an integer >= {low}; got {v!r}")
+    return v
+
+
+#: The label cheating policies carry in the policy list, manifests and reports.
+CHEAT_LABEL = "CHEAT: sees the true state (all hands, deck order)"
+
+register(
+    "ismcts",
+    IsmctsPolicy,
+    help="information-set MCTS (one tree over the seat's information sets, a determinization "
+    "per iteration, scripted rollouts cut at depth and scored by the game's evaluate); params "
+    "iterations (per decision), depth, c (UCB exploration), teammates=tree|default",
+)
+register(
+    "oracle",
+    OraclePolicy,
+    help=f"{CHEAT_LABEL}: the ismcts search on the true state, an upper bound, never a default; "
+    "params as ismcts",
+)
