@@ -416,6 +416,8 @@ class BalanceConfig:
     trials: int = TRIALS
     confirm: int = CONFIRM_BEST
     max_games: int = CONFIRM_MAX
+    #: games per chunk of every run (default: the game's ``chunk_games`` / 8)
+    chunk: int | None = None
 
     def identity(self) -> str:
         g = runner.get_game(self.game)
@@ -427,7 +429,7 @@ class BalanceConfig:
             "seed": self.seed, "precision": self.precision, "batch": self.batch,
             "trials": self.trials if len(self.knobs) > 1 else 0,
             "confirm": self.confirm if len(self.knobs) > 1 else 0,
-            "max_games": self.max_games,
+            "max_games": self.max_games, "chunk": self.chunk,
         }
         return hashlib.sha1(json.dumps(d, sort_keys=True).encode()).hexdigest()[:8]
 
@@ -473,7 +475,7 @@ class _Session:
         self.jobs, self.backend, self.progress = jobs, backend, progress
         self.game = runner.get_game(cfg.game)
         self.base = self.game.options_type.from_strings(cfg.base)
-        self.chunk = max(1, self.game.chunk_games // runner.MAX_SPLIT)
+        self.chunk = cfg.chunk or max(1, self.game.chunk_games // runner.MAX_SPLIT)
         self.points: list[Point] = []
         self.games_played = 0
         self.t0 = time.perf_counter()
