@@ -121,6 +121,15 @@ class Knob:
     def label(self, v: Any) -> str:
         return f"{self.name}={format_value(v)}"
 
+    @property
+    def spec(self) -> str:
+        """The settings as typed: ``lo..hi`` for a run of consecutive integers, else a list."""
+        v = self.values
+        if len(v) > 2 and all(isinstance(x, int) and not isinstance(x, bool) for x in v) and \
+                list(v) == list(range(v[0], v[-1] + 1)):
+            return f"{self.name}={v[0]}..{v[-1]}"
+        return f"{self.name}={','.join(format_value(x) for x in v)}"
+
     def distance(self, v: Any) -> float:
         """How far ``v`` is from the rulebook's setting, in steps of this knob's range."""
         if v == self.default:
@@ -358,8 +367,8 @@ def measure(df: pl.DataFrame, target: Target, level: float = LEVEL) -> Measured:
     if target.kind == "mean":
         if target.name not in df.columns:
             raise BalanceError(f"these games have no measure {target.name!r}")
-        x = df.sort("game_index").get_column(target.name).cast(pl.Float64).drop_nulls()
-        e = estimate_of(x.to_numpy(), False, level)
+        col = df.sort("game_index").get_column(target.name).cast(pl.Float64).drop_nulls()
+        e = estimate_of(col.to_numpy(), False, level)
         return Measured(e, e)
     names, sh = seat_shares(df)
     means = sh.mean(axis=0)
@@ -626,11 +635,10 @@ class _Session:
         return [{knob.name: knob.values[a]}, {knob.name: knob.values[b]}]
 
     def unreachable_message(self, best: Point) -> str:
-        knobs = ", ".join(f"{k.name}={format_value(k.values[0])}..{format_value(k.values[-1])}"
-                          for k in self.cfg.knobs)
+        knobs = ", ".join(k.spec for k in self.cfg.knobs)
         self.save(complete=True, unreachable=True)
         return (f"no setting of {knobs} reaches {self.cfg.target.text}: the closest found is "
-                f"{self.label(best.setting)}, which gives {self.words(best.metric, best.metric_lo, best.metric_hi)} "
+                f"{self.label(best.setting)}, which gives {self.said(best)} "
                 f"on {best.n:,} games; widen the range or choose another knob")
 
     # -- search: several knobs -------------------------------------------------------------------
@@ -666,9 +674,40 @@ class _Session:
             study.tell(trial, obj)
         # settings whose search interval holds the target first, closest to the rulebook
         # first; then the others, closest to the target first
+        self.check_bracketed()
         ranked = sorted(latest.values(), key=lambda t: (
             (0, self.distance(t[1]), t[0]) if t[2] else (1, t[0], self.distance(t[1]))))
         return [s for _, s, _ in ranked[: self.cfg.confirm]]
+
+    def check_bracketed(self) -> None:
+        """Several knobs: the target must lie within the search's range of results.
+
+        Raises:
+            Unreachable: every setting tried is clearly on the same side of the target.
+        """
+        t = self.cfg.target
+        pts = [p for p in self.points if p.phase == "search"]
+        if t.kind == "equal" or not pts:
+            return
+        if all(p.lo > t.value for p in pts) or all(p.hi < t.value for p in pts):
+            best = min(pts, key=lambda p: abs(p.est - t.value))
+            raise Unreachable(self.unreachable_message(best))
+
+    def check_confirmed(self, confirmed: list[Point]) -> None:
+        """Several knobs: no confirmed setting reaches the target, and every setting played
+        (search estimates, confirmations) lies on the same side of it.
+
+        Raises:
+            Unreachable: naming the confirmed setting closest to the target.
+        """
+        t = self.cfg.target
+        if t.kind == "equal" or any(self.reaches(p) for p in confirmed):
+            return
+        signs = {p.est > t.value for p in self.points}
+        if len(signs) == 1:
+            best = min(confirmed, key=lambda p: abs(p.metric - t.value))
+            self.save(wall_seconds=round(time.perf_counter() - self.t0, 2))
+            raise Unreachable(self.unreachable_message(best))
 
     def reaches_search(self, m: Measured) -> bool:
         t = self.cfg.target
@@ -719,6 +758,10 @@ class _Session:
         return (f"a largest seat gap of {100 * est:.1f} points [{100 * lo:.1f}, "
                 f"{100 * hi:.1f}]")
 
+    def said(self, p: Point) -> str:
+        """A point's answer in words (its reported metric with the interval)."""
+        return self.words(p.metric, p.metric_lo, p.metric_hi)
+
     def run(self) -> BalanceResult:
         cfg = self.cfg
         try:
@@ -735,6 +778,8 @@ class _Session:
             base_pt = self.confirm(default, sd.get(self.label(default)))
         else:
             base_pt = next(p for p in confirmed if p.setting == default)
+        if len(cfg.knobs) > 1:
+            self.check_confirmed(confirmed + [base_pt])
         best = self.choose(confirmed)
         headline = self.headline(best, confirmed, base_pt)
         self.save(complete=True, recommended={k: _jsonable(v) for k, v in best.setting.items()},
@@ -772,9 +817,9 @@ class _Session:
         default_label = self.label(base_pt.setting)
         if len(self.cfg.knobs) == 1:
             default_label = format_value(base_pt.setting[self.cfg.knobs[0].name])
-        first = (f"{self.label(best.setting)} gives {self.words(best.metric, best.metric_lo, best.metric_hi)}"
+        first = (f"{self.label(best.setting)} gives {self.said(best)}"
                  f"{' at ' + ctx if ctx else ''}; the rulebook's {default_label} gives "
-                 f"{self.words(base_pt.metric, base_pt.metric_lo, base_pt.metric_hi)}{tag}.")
+                 f"{self.said(base_pt)}{tag}.")
         inside = self.reaches(best)
         goal = ("0 (equal seats)" if t.kind == "equal" else
                 render.pct(t.value) if t.kind == "rate" else f"{t.value:g}")
@@ -786,13 +831,13 @@ class _Session:
         if len(self.cfg.knobs) == 1 and len(confirmed) == 2:
             a, b = confirmed
             lines.append(f"Neighbouring settings bracket the target: {self.label(a.setting)} "
-                         f"gives {self.words(a.metric, a.metric_lo, a.metric_hi)}, "
+                         f"gives {self.said(a)}, "
                          f"{self.label(b.setting)} gives "
-                         f"{self.words(b.metric, b.metric_lo, b.metric_hi)}.")
+                         f"{self.said(b)}.")
         elif len(confirmed) > 1:
             others = [p for p in confirmed if p is not best]
             lines.append("Also confirmed: " + "; ".join(
-                f"{self.label(p.setting)} gives {self.words(p.metric, p.metric_lo, p.metric_hi)}"
+                f"{self.label(p.setting)} gives {self.said(p)}"
                 for p in others) + ".")
         if t.kind == "equal":
             seats = [k for k in best.detail if not k.startswith("_")]

@@ -133,8 +133,8 @@ def perturbations(game: Any, base: RuleOptions, *, only: Sequence[str] = (),
             d, word = _step_int(v)
             tries += [("down", v - d, word), ("up", v + d, word)]
         elif isinstance(v, float):
-            d = 0.1 * abs(v) or 0.1
-            tries += [("down", v - d, "±10%"), ("up", v + d, "±10%")]
+            dv = 0.1 * abs(v) or 0.1
+            tries += [("down", v - dv, "±10%"), ("up", v + dv, "±10%")]
         elif isinstance(v, tuple) and v and all(isinstance(x, int) for x in v):
             lo, hi = f.metadata.get("low"), f.metadata.get("high")
             down = tuple(x - 1 if lo is None or x - 1 >= lo else x for x in v)
@@ -193,7 +193,7 @@ def headline_contender(game: Any, base: RuleOptions, rate: str | None) -> str:
         prim = hooks.hook_for(game.name).primary
         if game.name == "odyssey":
             prim = "crew"  # the side the balance question is about
-        return prim if prim in valid else valid[0]
+        return prim if prim is not None and prim in valid else str(valid[0])
     if rate not in valid:
         raise SensitivityError(f"unknown side or seat {rate!r}; valid: {', '.join(valid)}")
     return rate
@@ -213,6 +213,7 @@ def run(game_name: str, base_values: dict[str, Any], out: Path | None = None, *,
     from balancelab import studies
 
     g = studies.load_game(game_name)
+    focus: str | None = None
     base = g.options_type.from_strings(base_values)
     st = None
     focus_vals: list[Any] = [None]
@@ -222,6 +223,7 @@ def run(game_name: str, base_values: dict[str, Any], out: Path | None = None, *,
         if sg.name != g.name:
             raise SensitivityError(f"study {study!r} is about {sg.name}, not {g.name}")
         assert st.focus is not None
+        focus = st.focus
         focus_vals = [g.options_type.from_strings({st.focus: str(v)}).as_dict()[st.focus]
                       for v in st.grid[st.focus]]
         fixed = list(st.grid)
@@ -235,8 +237,8 @@ def run(game_name: str, base_values: dict[str, Any], out: Path | None = None, *,
     for pi in range(-1, len(perts)):
         for fv in focus_vals:
             o = base if pi < 0 else base.replace(**{perts[pi].option: perts[pi].value})
-            if fv is not None:
-                o = o.replace(**{st.focus: fv})  # type: ignore[union-attr]
+            if fv is not None and focus is not None:
+                o = o.replace(**{focus: fv})
             variants.append(o)
             index.append((pi, fv))
     config = runner.RunConfig(g.name, variants, dict(policies or {}), seed, games)
@@ -259,7 +261,7 @@ def _wins(df: pl.DataFrame, who: str) -> dict[int, np.ndarray]:
     out: dict[int, np.ndarray] = {}
     for (v,), part in rows.sort("variant", "game_index").group_by(["variant"],
                                                                    maintain_order=True):
-        out[int(v)] = part.get_column("win").to_numpy().astype(bool)  # type: ignore[arg-type]
+        out[int(str(v))] = part.get_column("win").to_numpy().astype(bool)
     return out
 
 

@@ -147,3 +147,17 @@ def test_cli_sensitivity_end_to_end(tmp_path: Path) -> None:
     r = CliRunner().invoke(app, ["sensitivity", "coin", "--rate", "green", "--games", "10",
                                  "--backend", "sequential", "--out", str(tmp_path / "d"), "-q"])
     assert r.exit_code == 1 and r.output.startswith("error: unknown side or seat 'green'")
+
+
+def test_study_verdicts_under_each_perturbation(tmp_path: Path) -> None:
+    res = S.run("odyssey", {"crew": "3"}, tmp_path / "h", study="hal-difficulty",
+                only=["limit_lif"], games=40, backend="sequential")
+    t = res.table
+    assert set(t.get_column("focus")) == {"-1", "0", "1"}  # every focus value, paired
+    assert t.height == 6  # limit_lif 6 and 8 at three difficulties
+    text = " ".join(res.headline)
+    assert "The study hal-difficulty's verdict on hal_extra_turns -1 → 0" in text
+    assert "perturbation" in text
+    with pytest.raises(S.SensitivityError, match="focus option"):
+        S.run("odyssey", {"hal_extra_turns": "1"}, tmp_path / "x", study="hal-difficulty",
+              games=10, backend="sequential")
