@@ -851,7 +851,8 @@ def _sd_of(p: Point, target: Target) -> float:
     if target.kind == "rate":
         return math.sqrt(max(p.metric * (1 - p.metric), 0.01 * 0.99))
     z = float(sps.t.ppf(0.5 + LEVEL / 2, max(p.n - 1, 1)))
-    return max((p.metric_hi - p.metric_lo) / 2 / z * math.sqrt(p.n), 1e-6)
+    # the search statistic's interval is a plain 95% one (the largest seat gap's is widened)
+    return max((p.hi - p.lo) / 2 / z * math.sqrt(p.n), 1e-6)
 
 
 def _games_in(folder: Path) -> int:
@@ -896,6 +897,7 @@ def balance(cfg: BalanceConfig, path: Path | None = None, *, jobs: int = -1,
         res = BalanceResult(folder, [str(exc)], None, s.points,
                             _games_in(folder / "search") + _games_in(folder / "confirm"),
                             unreachable=True)
+        s.save(games=res.games)
         res.report = write_balance_report(s, res)
         raise
     res.report = write_balance_report(s, res)
@@ -925,8 +927,10 @@ def response_figure(s: _Session) -> Any:
     for p in s.points:
         g = _fmt_setting({k.name: p.setting[k.name] for k in rest}) if rest else ""
         groups.setdefault(f"{p.phase}|{g}", []).append(p)
-    for ci, (key, pts) in enumerate(sorted(groups.items())):
+    gnames = sorted({k.split("|")[1] for k in groups})
+    for key, pts in sorted(groups.items()):
         phase, g = key.split("|")
+        ci = gnames.index(g)
         last: dict[Any, Point] = {}
         for p in pts:
             last[p.setting[knob.name]] = p  # the most games at each setting
@@ -946,10 +950,12 @@ def response_figure(s: _Session) -> Any:
                label=f"rulebook {knob.label(knob.default)}")
     if not _numeric(knob.values[0]):
         ax.set_xticks(range(len(knob.values)), [format_value(v) for v in knob.values])
+    elif len(knob.values) <= 16:
+        ax.set_xticks([float(v) for v in knob.values], [format_value(v) for v in knob.values])
     ax.set_xlabel(knob.name + (" (what-if)" if knob.what_if else ""))
     if t.kind == "rate":
         plots._pct_axis(ax)
-        ax.set_ylabel(f"{hooks.word(s.cfg.game, t.name)} win rate")
+        ax.set_ylabel(f"{hooks.word(s.cfg.game, t.name)}'s win rate")
     elif t.kind == "mean":
         ax.set_ylabel(f"mean {t.name}")
     else:

@@ -355,14 +355,17 @@ def headline_lines(g: Any, base: RuleOptions, who: str, table: pl.DataFrame,
         return f"{what}: {_pts(r['diff'], r['lo'], r['hi'])} points{per}"
 
     base_rate = render.pct(t0["rate"])
-    rests = assumed.head(3).to_dicts()
+    rests = top.filter(~pl.col("source").str.starts_with("rulebook")).head(3).to_dicts()
+    n_det = assumed.height
     if rests:
-        lines.append(f"The answer rests on these assumptions (the largest detectable effects "
-                     f"of values the rulebook does not print on {name}'s win rate, "
-                     f"{base_rate} at {ctx}): " + "; ".join(part(r) for r in rests) + ".")
-    else:
-        lines.append(f"No assumed value moves {name}'s win rate ({base_rate} at {ctx}) "
-                     "detectably by one step (Holm-corrected, 95%).")
+        lines.append(
+            f"The answer ({name} {base_rate} at {ctx}) rests most on these assumptions (values "
+            "the rulebook does not print): " + "; ".join(
+                part(r) + ("" if r["significant"] else " (not detectable after Holm)")
+                for r in rests)
+            + (f"; {n_det} assumption{'s' if n_det != 1 else ''} "
+               f"move{'s' if n_det == 1 else ''} it detectably."
+               if n_det else "; none moves it detectably (Holm-corrected, 95%)."))
     if sig.height:
         lines.append(f"{name[0].upper() + name[1:]}'s win rate moves most with " + "; ".join(
             part(r) for r in sig.head(3).to_dicts()) + f" ({sig.height} of {top.height} "
@@ -407,8 +410,8 @@ def tornado(table: pl.DataFrame, who: str, n: int = 20) -> Any:
     ax.set_yticks([ys[o] for o in opts], [f"{o} ({_kind(s)})" for o, s in zip(
         opts, top.get_column("source").to_list(), strict=True)], fontsize=7)
     ax.axvline(0, color="#444", linewidth=0.8)
-    ax.set_xlabel(f"change in {who}'s win rate, points (blue: one step down, red: up, green: "
-                  "alternative)")
+    ax.set_xlabel(f"change in {who}'s win rate, points\n(blue: one step down, red: one step "
+                  "up, green: a reading or data alternative)")
     ax.set_title("Sensitivity (paired 95% intervals)")
     return fig
 

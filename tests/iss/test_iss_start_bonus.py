@@ -28,7 +28,8 @@ def test_points_go_to_later_seats_in_turn_order() -> None:
     plain = make_state(4, seed=3)
     s = make_state(4, seed=3, start_bonus=2)
     assert s.sp == 0
-    for p in range(4):
+    assert "start_bonus" not in s.score_parts(0)  # the start player gets nothing
+    for p in range(1, 4):
         assert s.score_parts(p)["start_bonus"] == 2 * p
         assert s.score_parts(p)["score"] == plain.score_parts(p)["score"] + 2 * p
     assert s.res == plain.res == [8, 8, 8, 8]
@@ -42,4 +43,4 @@ def test_cubes_go_to_later_seats_at_setup() -> None:
 
 def test_no_bonus_in_solo_mode() -> None:
     s = make_state(1, seed=2, start_bonus=3)
-    assert all(s.score_parts(p).get("start_bonus", 0) == 0 for p in range(2))
+    assert all("start_bonus" not in s.score_parts(p) for p in range(2))

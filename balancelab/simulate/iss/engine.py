@@ -1052,8 +1052,9 @@ class IssState(State):
             "experiments": exp_pts,
             "penalties": -o.unperformed_penalty * len(self.hand[p]),
         }
-        if o.start_bonus_kind == "points":  # what-if seat compensation (IssOptions.start_bonus)
-            parts["start_bonus"] = o.seat_bonus(p, self.sp)
+        bonus = o.seat_bonus(p, self.sp)
+        if bonus and o.start_bonus_kind == "points":  # what-if seat compensation (start_bonus)
+            parts["start_bonus"] = bonus
         parts["score"] = sum(parts.values())
         return parts
 
