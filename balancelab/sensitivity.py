@@ -310,7 +310,11 @@ def analyse(path: Path, g: Any, perts: list[Perturbation], index: list[tuple[int
                 "diff": d.diff, "lo": d.lo, "hi": d.hi, "p_value": d.p_value,
             })
     ver = pl.DataFrame(vrows)
-    ver = ver.with_columns(pl.Series("p_holm", stats.holm(ver.get_column("p_value").to_numpy())))
+    # Holm within each perturbation: the study's own family (its comparisons along the focus
+    # option), as the study would report it were that perturbation the rule
+    ver = ver.with_columns(pl.col("p_value").map_batches(
+        lambda p: pl.Series(stats.holm(p.to_numpy())), return_dtype=pl.Float64)
+        .over("perturbation").alias("p_holm"))
     ver = ver.with_columns(pl.struct("lo", "hi", "p_holm").map_elements(
         lambda s: render.verdict_word(stats.verdict(s["lo"], s["hi"]), s["p_holm"] < 0.05),
         return_dtype=pl.String).alias("verdict"))
@@ -318,8 +322,23 @@ def analyse(path: Path, g: Any, perts: list[Perturbation], index: list[tuple[int
                  .select("change", "verdict").iter_rows())
     ver = ver.with_columns(pl.col("change").replace_strict(basev, return_dtype=pl.String)
                            .alias("baseline_verdict"))
-    ver = ver.with_columns((pl.col("verdict") == pl.col("baseline_verdict")).alias("holds"))
+    # a verdict holds when it still raises, still lowers, or still does neither
+    ver = ver.with_columns((_category(pl.col("verdict")) == _category(pl.col("baseline_verdict")))
+                           .alias("holds"))
     return eff, ver
+
+
+def _category(col: pl.Expr) -> pl.Expr:
+    return pl.when(col.is_in(["raises", "lowers"])).then(col).otherwise(pl.lit("neither"))
+
+
+def _verdict_words(verdict: str, thing: str) -> str:
+    """``raises the crew's win rate``, ``makes no detectable change to …``."""
+    if verdict in ("raises", "lowers"):
+        return f"{verdict} {thing}"
+    if verdict.startswith("moves"):
+        return f"moves {thing}, not significantly after Holm's correction"
+    return f"makes no detectable change to {thing}"
 
 
 def _pts(d: float, lo: float, hi: float) -> str:
@@ -341,6 +360,8 @@ def headline_lines(g: Any, base: RuleOptions, who: str, table: pl.DataFrame,
                    verdicts: pl.DataFrame | None, games: int, st: Any) -> list[str]:
     name = hooks.word(g.name, who)
     ctx = base.label()
+    if st is not None and st.focus:  # the headline speaks of the base's own focus value
+        table = table.filter(pl.col("focus") == format_value(getattr(base, st.focus)))
     t0 = table.row(0, named=True)
     top = ranked(table)
     sig = top.filter(pl.col("significant"))
@@ -377,14 +398,16 @@ def headline_lines(g: Any, base: RuleOptions, who: str, table: pl.DataFrame,
         for change, part_df in verdicts.group_by("change", maintain_order=True):
             bv = part_df.get_column("baseline_verdict")[0]
             broken = part_df.filter(~pl.col("holds"))
-            head = f"The study {st.name}'s verdict on {change[0]} ({bv} {name}'s win rate)"
+            head = (f"The study {st.name}'s verdict on {change[0]} (it "
+                    f"{_verdict_words(bv, name + chr(39) + 's win rate')})")
             if broken.height == 0:
                 lines.append(f"{head} holds under every perturbation tried "
                              f"({part_df.height - 1}).")
             else:
                 lines.append(f"{head} changes under {broken.height} of {part_df.height - 1} "
-                             "perturbations: " + ", ".join(
-                                 f"{r['perturbation']} ({r['verdict']})"
+                             "perturbations: " + "; ".join(
+                                 f"{r['perturbation']} ({r['verdict'].split(' (')[0]}, "
+                                 f"{_pts(r['diff'], r['lo'], r['hi'])} points)"
                                  for r in broken.head(6).to_dicts())
                              + (" …" if broken.height > 6 else "") + ".")
     return lines
