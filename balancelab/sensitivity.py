@@ -130,6 +130,8 @@ def perturbations(game: Any, base: RuleOptions, *, only: Sequence[str] = (),
             if src.startswith("assumed"):
                 tries.append((format_value(not v), not v, "reading"))
         elif isinstance(v, int):
+            if v == 0 and "0 = unlimited" in str(f.metadata.get("help", "")):
+                continue  # 0 means no limit: one step from it is no small change
             d, word = _step_int(v)
             tries += [("down", v - d, word), ("up", v + d, word)]
         elif isinstance(v, float):

@@ -67,6 +67,8 @@ def test_bad_input() -> None:
     with pytest.raises(S.SensitivityError, match="no file or folder"):
         S.perturbations(g, g.options_type(), data=["/nonexistent/board.toml"])
     obcy = get_game("obcy")
+    # 0 = unlimited is not a number one step from 1
+    assert "alien_token_limit" not in {p.option for p in S.perturbations(obcy, obcy.options_type())}
     with pytest.raises(S.SensitivityError, match="takes no data file"):
         S.perturbations(obcy, obcy.options_type(), data=[__file__])
 
