@@ -861,6 +861,176 @@ def _skill_ladder(game: str | None, *, games: int | None, verdict_games: int | N
                   f"HTML: {res.report.html}")
 
 
+# -- balance and sensitivity (issue 14) ------------------------------------------------------
+
+
+def _named_progress(quiet: bool) -> Any:
+    """A progress bar that names the setting being played and the games left in it."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+    )
+
+    bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                   TimeElapsedColumn(), console=err, disable=quiet, transient=False)
+    task = bar.add_task("starting", total=None)
+
+    def progress(label: str, done: int, total: int) -> None:
+        bar.update(task, completed=done, total=total,
+                   description=f"[bold]{escape(label)}[/]: {total - done:,} games left")
+
+    return bar, progress
+
+
+@app.command(context_settings=GAME_OPTION_CONTEXT,
+             short_help="Find the setting of a rule that makes a game fair (or hits a target).")
+@domain_errors
+def balance(
+    ctx: typer.Context,
+    game: Annotated[str, typer.Argument(help="odyssey, iss or obcy.")],
+    target: Annotated[str, typer.Option(
+        "--target", "-t", help="SIDE=RATE or SEAT=RATE (crew=0.5), seats=equal, or "
+        "MEASURE=VALUE (turns=40).")],
+    knob: Annotated[list[str], typer.Option(
+        "--knob", "-k", help="A rule option to move: OPTION=LO..HI or OPTION=V1,V2,… "
+        "(repeatable: several knobs are searched with optuna).")],
+    precision: Annotated[float, typer.Option(
+        help="Confirm until the 95% interval is within ±E, in win-rate units (0.015 = ±1.5 "
+        "percentage points; for a measure, a fraction of the target).")] = 0.015,
+    batch: Annotated[int, typer.Option(min=10, help="Search games per look at a setting "
+                                       "(and per optuna trial).")] = 400,
+    trials: Annotated[int, typer.Option(min=1, help="Settings optuna proposes (several "
+                                        "knobs).")] = 24,
+    confirm: Annotated[int, typer.Option(min=1, help="Best settings confirmed on fresh seeds "
+                                         "(several knobs).")] = 3,
+    max_games: Annotated[int, typer.Option(min=1, help="Most confirmation games per "
+                                           "setting.")] = 200_000,
+    seed: Annotated[int, typer.Option(min=0, help="Search seed (confirmation: seed + "
+                                      "1,000,003).")] = 0,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Workers; -1 = all cores.")] = -1,
+    backend: Annotated[str, typer.Option(help="loky (default), sequential, threading or "
+                                         "dask.")] = "loky",
+    policy: Annotated[list[str] | None, typer.Option(
+        "--policy", "-p", help="SIDE=POLICY or SEAT=POLICY, repeatable.")] = None,
+    set_: Annotated[list[str] | None, typer.Option(
+        "--set", help="A fixed rule option KEY=VALUE (repeatable).")] = None,
+    out: Annotated[Path | None, typer.Option(help="Balance folder (default: "
+                                             "runs/balance-<game>-…).")] = None,
+    force: Annotated[bool, typer.Option(help="Replace a folder holding another balance "
+                                        "run.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+) -> None:
+    """Find which setting of a rule option (a knob) reaches a target: a side's or seat's win
+    rate, equal seats, or a measure's mean; confirm it on fresh seeds to --precision and write
+    a report whose first line is the answer.
+
+    One knob: a noisy bisection on common seeds, ending with the two neighbouring settings
+    that bracket the target. Several knobs: optuna proposes settings, the best few are
+    confirmed. Running the same command again continues an interrupted run.
+
+    Example: balancelab balance odyssey --crew 3 --target crew=0.5 --knob limit_lif=7..14
+    """
+    from balancelab import balance as bal
+    from balancelab.games import get_game
+
+    if jobs == 0 or jobs < -1:
+        raise ValueError(f"--jobs must be -1 (all cores) or at least 1; got {jobs}")
+    g = get_game(game)
+    values = parse_game_args(_game_flags(ctx), set_ or [])
+    base = g.options_type.from_strings(values)
+    knobs = [bal.parse_knob(g.options_type, base, k) for k in knob]
+    names = [k.name for k in knobs]
+    if len(set(names)) < len(names):
+        raise ValueError("a knob is given twice")
+    fixed = {k.replace("-", "_") for k in values}
+    clash = sorted(fixed & set(names))
+    if clash:
+        raise ValueError(f"{clash[0]} is given both as a --knob and as a fixed option")
+    cfg = bal.BalanceConfig(game, base.changed() | {k: v for k, v in base.as_dict().items()
+                                                    if k in fixed},
+                            knobs, bal.parse_target(g, base, target),
+                            parse_policies(policy or []), seed, precision, batch, trials,
+                            confirm, max_games)
+    bar, progress = _named_progress(quiet)
+    try:
+        with bar:
+            res = bal.balance(cfg, out, jobs=jobs, backend=backend, progress=progress,
+                              force=force)
+    except bal.Interrupted:
+        path = out or cfg.default_folder()
+        err.print(f"[yellow]interrupted:[/] finished chunks kept in {path}; continue with "
+                  "the same command")
+        raise typer.Exit(130) from None
+    console.print("\n".join(res.headline), highlight=False, markup=False)
+    assert res.report is not None
+    console.print(f"Games: {res.games:,}\nFolder: {res.path}\nMarkdown: "
+                  f"{res.report.markdown}\nHTML: {res.report.html}", highlight=False)
+
+
+@app.command(context_settings=GAME_OPTION_CONTEXT,
+             short_help="Which rule numbers and assumptions does the answer rest on?")
+@domain_errors
+def sensitivity(
+    ctx: typer.Context,
+    game: Annotated[str, typer.Argument(help="odyssey, iss or obcy.")],
+    games: Annotated[int, typer.Option("--games", "-n", min=1,
+                                       help="Games per setting (common seeds).")] = 1000,
+    rate: Annotated[str | None, typer.Option(
+        help="The side or seat whose win rate to follow (default: odyssey crew, obcy "
+        "expedition, iss seat0).")] = None,
+    study: Annotated[str | None, typer.Option(
+        help="Also recompute this study's verdicts under every perturbation "
+        "(hal-difficulty, queen-variants, iss-shuttle-removal).")] = None,
+    only: Annotated[list[str] | None, typer.Option(
+        "--only", help="Perturb only these options (repeatable).")] = None,
+    data: Annotated[list[str] | None, typer.Option(
+        "--data", help="Your own data file or folder (odyssey board TOML, iss card-table "
+        "folder), tried besides the shipped alternatives (repeatable).")] = None,
+    seed: Annotated[int, typer.Option(min=0, help="Run seed.")] = 0,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Workers; -1 = all cores.")] = -1,
+    backend: Annotated[str, typer.Option(help="loky (default), sequential, threading or "
+                                         "dask.")] = "loky",
+    policy: Annotated[list[str] | None, typer.Option(
+        "--policy", "-p", help="SIDE=POLICY or SEAT=POLICY, repeatable.")] = None,
+    set_: Annotated[list[str] | None, typer.Option(
+        "--set", help="A fixed rule option KEY=VALUE (repeatable).")] = None,
+    out: Annotated[Path | None, typer.Option(help="Run folder (default: "
+                                             "runs/sensitivity-<game>-…).")] = None,
+    force: Annotated[bool, typer.Option(help="Replace an existing run folder.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+) -> None:
+    """Move every rule number and assumed value of a game one step each way (assumed boards
+    and card tables through named alternatives), all on common seeds, and report how much
+    the headline win rate (and with --study a study's verdicts) moves: paired 95% intervals,
+    Holm across rows, a tornado plot. Running the same command again continues an
+    interrupted run.
+
+    Example: balancelab sensitivity odyssey --crew 3
+    """
+    from balancelab import sensitivity as sens
+
+    if jobs == 0 or jobs < -1:
+        raise ValueError(f"--jobs must be -1 (all cores) or at least 1; got {jobs}")
+    values = parse_game_args(_game_flags(ctx), set_ or [])
+    bar, progress = _study_progress(quiet)
+    with bar:
+        res = sens.run(game, values, out, rate=rate, study=study, only=[
+            o.replace("-", "_") for o in only or []], data=data or [],
+            policies=parse_policies(policy or []), seed=seed, games=games, jobs=jobs,
+            backend=backend, force=force, progress=progress)
+    if res.interrupted:
+        err.print(f"[yellow]interrupted:[/] finished chunks kept in {res.path}; continue "
+                  "with the same command")
+        raise typer.Exit(130)
+    console.print("\n".join(res.headline), highlight=False, markup=False)
+    assert res.report is not None
+    console.print(f"Games: {res.games:,}\nRun: {res.path}\nMarkdown: {res.report.markdown}"
+                  f"\nHTML: {res.report.html}", highlight=False)
+
+
 # -- bench -----------------------------------------------------------------------------------
 
 

@@ -313,6 +313,8 @@ class IssState(State):
         self.pgoals: list[list[int]] = [[] for _ in range(n)]
         self.owned: list[list[int]] = [[] for _ in range(n)]
         self.res = [o.cubes] * n
+        if o.start_bonus_kind == "cubes":  # what-if seat compensation (IssOptions.start_bonus)
+            self.res = [o.cubes + o.seat_bonus(p, self.sp) for p in range(n)]
         self.xsp = [-1] * 8
         self.drawn: list[int] = []
         self.xq: list[int] = []
@@ -1091,6 +1093,9 @@ class IssState(State):
             "experiments": exp_pts,
             "penalties": -o.unperformed_penalty * len(self.hand[p]),
         }
+        bonus = o.seat_bonus(p, self.sp)
+        if bonus and o.start_bonus_kind == "points":  # what-if seat compensation (start_bonus)
+            parts["start_bonus"] = bonus
         parts["score"] = sum(parts.values())
         return parts
 

@@ -69,6 +69,8 @@ GOAL_KINDS = (
 FEDOR_CHOICES = ("human", "first", "random")
 #: when a goal may be taken in your turn (rulebook: Goals, "once per turn"; see ``goal_timing``)
 GOAL_TIMINGS = ("end_of_turn", "before_countdown", "either")
+#: What the what-if ``start_bonus`` gives the later seats.
+START_BONUS_KINDS = ("points", "cubes")
 
 
 @dataclass(frozen=True)
@@ -246,6 +248,16 @@ class IssOptions(RuleOptions):
         help="points for 1..5 different shuttle types")
     unperformed_penalty: int = option(
         1, source="rulebook: Endgame", low=0, high=20, help="minus points per experiment in hand")
+    # what-if: seat compensation (issue 14)
+    start_bonus: int = option(
+        0, source="what-if: not in the rulebook; compensation for the seat order (Setup 11-12: "
+        "the start player begins, with 1 ISS material instead of 2)", low=0, high=20,
+        help="the k-th seat after the start player gets k x start_bonus extra points (or "
+        "action cubes, see start_bonus_kind) at setup; 0 = the rulebook")
+    start_bonus_kind: str = option(
+        "points", source="what-if: what start_bonus gives (not in the rulebook)",
+        choices=START_BONUS_KINDS,
+        help="start_bonus as end-of-game points or as extra action cubes in the reserve")
     # engine
     max_turns: int = option(
         300, source="what-if: safety cap on turns; a game stopped there ends with reason 'cap'",
@@ -274,6 +286,14 @@ class IssOptions(RuleOptions):
             raise OptionError("option 'long_stay_points' of game 'iss' needs at least 2 values")
         if sum(self.hand_start) > self.hand_max:
             raise OptionError("option 'hand_start' of game 'iss' deals more than hand_max")
+
+    def seat_bonus(self, p: int, start: int) -> int:
+        """What-if compensation of player ``p`` when ``start`` is the start player: its
+        position after the start player in turn order times ``start_bonus`` (0 in solo mode:
+        FEDOR's seat is not compensated; 0 at the rulebook's default)."""
+        if self.players < 2 or self.start_bonus == 0:
+            return 0
+        return ((p - start) % self.players) * self.start_bonus
 
     def goal_needs(self) -> tuple[int, ...]:
         """Threshold of each goal card (index = goal id) at this player count (solo: 2p values).

@@ -60,8 +60,9 @@ class OdysseyOptions(RuleOptions):
                             low=1, high=5)
     limit_com: int = option(4, source="rulebook: System Tiles", help="COM malfunction limit",
                             low=1, high=5)
-    limit_lif: int = option(7, source="rulebook: System Tiles", help="LIF malfunction limit",
-                            low=1, high=8)
+    limit_lif: int = option(7, source="rulebook: System Tiles",
+                            help="LIF malfunction limit (above the printed 7 is a what-if "
+                            "longer tile, e.g. for balancelab balance)", low=1, high=16)
     systems_to_win: int = option(3, source="rulebook: End of the Game",
                                  help="terminated systems with which HAL wins", low=1, high=4)
     sequences_to_win: int = option(3, source="rulebook: End of the Game",
