@@ -10,7 +10,10 @@ ship's landing pad and the transporter (4.2), three computers (6. Computers), th
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections import deque
+from pathlib import Path
 from typing import Any
 
 #: Space classes of the grid (design/obcy.md 3(d)).
@@ -28,6 +31,44 @@ FEATURES = (
 
 class MapError(ValueError):
     """A map that breaks a rule of the rulebook or the map format."""
+
+
+_CHECKED: set[str] = set()
+
+
+def load(path: str) -> dict[str, Any]:
+    """Read a map file, validate it against its schema
+    (:class:`~balancelab.simulate.datafiles.ObcyMap`) and :func:`check` it (once per content).
+
+    Raises:
+        MapError: one line naming the file and what is wrong (missing, not JSON, a key
+            unknown, missing or mistyped, a rule of the rulebook broken).
+    """
+    try:
+        raw = Path(path).read_bytes()
+    except OSError as exc:
+        raise MapError(f"map file {path!r}: {exc.strerror or exc}") from None
+    try:
+        data = json.loads(raw)
+    except ValueError as exc:
+        raise MapError(f"map file {path!r} is not JSON: {exc}") from None
+    key = hashlib.sha256(raw).hexdigest()
+    if key not in _CHECKED:
+        from balancelab.simulate.datafiles import ObcyMap
+        from balancelab.simulate.schema import DataError, validate
+
+        try:
+            validate(ObcyMap, data, path)
+        except DataError as exc:
+            raise MapError(f"map file {exc}") from None
+        try:
+            check(data)
+        except MapError as exc:
+            raise MapError(f"map file {path!r}: {exc}") from None
+        except (KeyError, IndexError, TypeError, ValueError) as exc:
+            raise MapError(f"map file {path!r}: bad entry {exc}") from None
+        _CHECKED.add(key)
+    return dict(data)
 
 
 def hex_neighbours(x: int, y: int) -> list[tuple[int, int]]:
