@@ -56,7 +56,7 @@ def test_the_connection_rule_reproduces_the_base_map() -> None:
 
 def test_two_alternatives_ship_and_pass_every_constraint() -> None:
     alts = _alts()
-    assert sorted(alts) == ["map-centre-corridor-cut", "map-doors-hatching-moved"]
+    assert sorted(alts) == ["map-doors-hatching-moved", "map-south-corridor-cut"]
     for m in alts.values():
         validate(D.ObcyMap, m, "alternative")
         maps.check(m)
@@ -75,12 +75,70 @@ def test_the_alternatives_change_what_they_say() -> None:
         [16, 6], [20, 6], [21, 8], [20, 15], [18, 13]]
     assert [12, 6] not in moved["doors"] and [12, 8] in moved["doors"]
     assert len(moved["doors"]) == len(base["doors"]) == 11
-    cut = alts["map-centre-corridor-cut"]
+    cut = alts["map-south-corridor-cut"]
     pad = tuple(base["landing_pad"])
     comp2 = tuple(base["features"]["COMPUTER_2"])
-    # the design notes' 18 steps to computer 2 on the base map; longer once the centre is cut
+    # the design notes' 18 steps to computer 2 on the base map; by corridors, doors and rooms
+    # alone 25 once the south corridor is cut, 19 through the duct grate joining the Supply
+    # Depot and the Armoury; airlock 5: 18 -> 23
     assert _walk(base, pad, comp2) == B.DIST[B.PAD_SPACE][B.FEATURE["COMPUTER_2"]] == 18
-    assert _walk(cut, pad, comp2) > 18
+    assert _walk(cut, pad, comp2) == 25
+    bc = B.board_of(sensitivity.alternatives("obcy")["map-south-corridor-cut"])
+    assert bc.DIST[bc.PAD_SPACE][bc.FEATURE["COMPUTER_2"]] == 19
+    assert (B.DIST[B.PAD_SPACE][B.AIRLOCKS[4]], bc.DIST[bc.PAD_SPACE][bc.AIRLOCKS[4]]) == (18, 23)
+    assert (sum(B.TRANSPORT_OK), sum(bc.TRANSPORT_OK), bc.N) == (228, 220, 294)
+    bm = B.board_of(sensitivity.alternatives("obcy")["map-doors-hatching-moved"])
+    # hatching 5 now in the south-east duct: 18 steps from the ship's corridor (base: 14)
+    assert bm.DIST[bm.HATCHES[4]][bm.idx(2, 17)] == 18
+
+
+def test_a_board_is_built_once_per_file_content(tmp_path: Any) -> None:
+    src = sensitivity.alternatives("obcy")["map-south-corridor-cut"]
+    copy_ = tmp_path / "mine.json"
+    copy_.write_bytes(open(src, "rb").read())
+    assert B.board_of(src) is B.board_of(str(copy_))
+    assert B.board_of("") is B.DEFAULT
+
+
+@pytest.mark.parametrize("alt", ["map-doors-hatching-moved", "map-south-corridor-cut"])
+def test_games_on_each_alternative_map_play_to_the_end(alt: str) -> None:
+    """Scripted players on both sides, both Queen variants: every game ends (a winner or
+    the round cap) and its moves stay on the alternative's spaces."""
+    import numpy as np
+
+    from balancelab.games import get_game
+    from balancelab.simulate.obcy.rules import ObcyOptions
+    from balancelab.simulate.runner import RunConfig
+    from balancelab.simulate.worker import play_chunk
+
+    path = sensitivity.alternatives("obcy")[alt]
+    bd = B.board_of(path)
+    for variant in ("tasks", "roll"):
+        o = ObcyOptions(map_file=path, queen_variant=variant)
+        specs = RunConfig(game="obcy", variants=[o], policies={}, games=4).seat_specs(o)
+        cols, _, _ = play_chunk("obcy", o.as_dict(), specs, True, 3, 0, 4, {})
+        assert len(cols["winner"]) == 4
+        for w, why in zip(cols["winner"], cols["end_reason"], strict=True):
+            assert w in ("expedition", "aliens", "draw") or why == "cap"
+    s = get_game("obcy").new_initial_state(ObcyOptions(map_file=path), np.random.default_rng(0))
+    assert s.m_n == bd.N and s.c_pos[0] == bd.PAD_SPACE  # type: ignore[attr-defined]
+
+
+def test_a_bad_map_file_is_one_line_error(tmp_path: Any) -> None:
+    from balancelab.simulate.obcy.rules import ObcyOptions
+    from balancelab.simulate.options import OptionError
+
+    m = copy.deepcopy(_base())
+    m["features"]["HATCH_5"] = m["features"]["HATCH_4"]
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(m))
+    with pytest.raises(OptionError, match="five different hatching spaces"):
+        ObcyOptions(map_file=str(bad))
+    m = _base()
+    m["colour"] = "red"
+    bad.write_text(json.dumps(m))
+    with pytest.raises(OptionError, match="colour"):
+        ObcyOptions(map_file=str(bad))
 
 
 @pytest.mark.parametrize(("edit", "words"), [

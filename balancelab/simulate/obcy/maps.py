@@ -239,6 +239,7 @@ def check(m: dict[str, Any]) -> None:
     for c, p in airlocks:
         if f"{p[0]},{p[1]}" not in walk:
             raise MapError(f"airlock {c} cannot be reached on foot from the landing pad")
+    _check_missions(grid)
     alien = frozenset(("corridor", "door", "room", "duct", "grate"))
     reach: set[str] = set()
     for h in hatches:
@@ -246,6 +247,31 @@ def check(m: dict[str, Any]) -> None:
     for r in ROOM_IDS:
         if not any(grid[p] == r and f"{p[0]},{p[1]}" in reach for p in grid):
             raise MapError(f"ALIENS cannot reach room {m['rooms'][r]} from the hatching spaces")
+
+
+def _check_missions(grid: dict[tuple[int, int], str]) -> None:
+    """The spaces the mission cards name (7. Carrying Out Missions) exist: a corridor to
+    collapse is corridor on this map, the transporter's target is a corridor, door or room."""
+    from balancelab.simulate.obcy.rules import MISSIONS_DATA
+
+    for m in MISSIONS_DATA:
+        kind, arg = m["kind"], str(m["arg"])
+        cells: list[tuple[int, int]] = []
+        if kind == "collapse":
+            a, b = arg.split("-")
+            ax, ay = (int(v) for v in a.split(","))
+            bx, by = (int(v) for v in b.split(","))
+            cells = [(ax, y) for y in range(ay, by + 1)]
+            ok: tuple[str, ...] = ("corridor",)
+        elif "," in arg:
+            x, y = arg.split(",")
+            cells = [(int(x), int(y))]
+            ok = ("corridor", "door", "room")
+        for c in cells:
+            kind_here = _cls(grid[c]) if c in grid else "wall"
+            if kind_here not in ok:
+                raise MapError(f"mission {m['id']} ({m['text']}) needs {c} to be a "
+                               f"{' or '.join(ok)} space; it is a {kind_here}")
 
 
 def _all_known(grid: dict[tuple[int, int], str]) -> bool:
