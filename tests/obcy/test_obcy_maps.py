@@ -154,3 +154,21 @@ def test_a_map_breaking_a_rule_is_refused_in_words(edit: Any, words: str) -> Non
     edit(m)
     with pytest.raises(maps.MapError, match=words):
         maps.check(m)
+
+
+def test_sensitivity_tries_the_alternatives_and_a_users_map(tmp_path: Any) -> None:
+    from balancelab.games import get_game
+
+    g = get_game("obcy")
+    base = g.options_type.from_strings({})
+    mine = tmp_path / "my-map.json"
+    mine.write_text(json.dumps(_base()))
+    perts = sensitivity.perturbations(g, base, only=["map_file"], data=[str(mine)])
+    assert [(p.option, p.change, p.step) for p in perts] == [
+        ("map_file", "map-doors-hatching-moved", "alternative"),
+        ("map_file", "map-south-corridor-cut", "alternative"),
+        ("map_file", "your my-map.json", "alternative")]
+    bad = tmp_path / "bad.json"
+    bad.write_text("{}")
+    with pytest.raises(sensitivity.SensitivityError, match="--data .*bad.json.*map file"):
+        sensitivity.perturbations(g, base, only=["map_file"], data=[str(bad)])
