@@ -172,3 +172,20 @@ def test_sensitivity_tries_the_alternatives_and_a_users_map(tmp_path: Any) -> No
     bad.write_text("{}")
     with pytest.raises(sensitivity.SensitivityError, match="--data .*bad.json.*map file"):
         sensitivity.perturbations(g, base, only=["map_file"], data=[str(bad)])
+
+
+def test_a_map_file_is_hashed_into_the_run_identity(tmp_path: Any) -> None:
+    from balancelab.simulate.obcy.rules import ObcyOptions
+    from balancelab.simulate.runner import RunConfig
+
+    mine = tmp_path / "my-map.json"
+    mine.write_text(json.dumps(_base()))
+    cfg = RunConfig(game="obcy", variants=[ObcyOptions(map_file=str(mine))], policies={},
+                    games=2)
+    (rec,) = cfg.data_files()
+    assert rec["option"] == "map_file" and len(rec["sha256"]) == 64
+    before = cfg.identity()
+    m = _base()
+    m["name"] = "edited"
+    mine.write_text(json.dumps(m))
+    assert cfg.identity() != before
