@@ -988,7 +988,7 @@ def sensitivity(
         "--only", help="Perturb only these options (repeatable).")] = None,
     data: Annotated[list[str] | None, typer.Option(
         "--data", help="Your own data file or folder (odyssey board TOML, iss card-table "
-        "folder), tried besides the shipped alternatives (repeatable).")] = None,
+        "folder, obcy map JSON), tried besides the shipped alternatives (repeatable).")] = None,
     seed: Annotated[int, typer.Option(min=0, help="Run seed.")] = 0,
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Workers; -1 = all cores.")] = -1,
     backend: Annotated[str, typer.Option(help="loky (default), sequential, threading or "

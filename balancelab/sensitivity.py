@@ -4,7 +4,7 @@ Every numeric rule option of a game (the rulebook's constants and the values we 
 assume) is moved one step each way: ±1 for an integer, ±10% for a large one (20 or more) or a
 float, ±1 on every value of a list option (``strengths=5/5/4/5/5/6``). Assumed *readings* (a
 true/false or a named choice marked ``assumed``) are tried at each other value. Assumed *data*
-that is not a number (the Discovery board, ISS's card tables) is tried through named
+that is not a number (the Discovery board, ISS's card tables, Obcy's map) is tried through named
 alternatives shipped in ``balancelab/data/alternatives/<game>/`` (each within every constraint
 the rulebook states; see the note at the top of each file) and through the user's own files
 (``--data FILE``). Key options (the setting: ``crew``, ``players``…) and what-if options are
@@ -39,7 +39,7 @@ from balancelab.simulate import runner
 from balancelab.simulate.options import OptionError, RuleOptions, format_value
 
 #: The option through which each game takes a replacement data file (or folder).
-DATA_OPTIONS: dict[str, str] = {"odyssey": "board_file", "iss": "data_dir"}
+DATA_OPTIONS: dict[str, str] = {"odyssey": "board_file", "iss": "data_dir", "obcy": "map_file"}
 #: Integers at or above this move by ±10% instead of ±1.
 LARGE = 20
 GAMES = 1000

@@ -69,7 +69,8 @@ def test_bad_input() -> None:
     obcy = get_game("obcy")
     # 0 = unlimited is not a number one step from 1
     assert "alien_token_limit" not in {p.option for p in S.perturbations(obcy, obcy.options_type())}
-    with pytest.raises(S.SensitivityError, match="takes no data file"):
+    # obcy takes a map file (map_file): this test file is not one
+    with pytest.raises(S.SensitivityError, match="map file .* is not JSON"):
         S.perturbations(obcy, obcy.options_type(), data=[__file__])
 
 

@@ -64,21 +64,7 @@ from balancelab.simulate.obcy.rules import (
     WEAPON_USE,
     WEAPONS,
 )
-from balancelab.simulate.obcy.state import MISSIONS
 from balancelab.simulate.options import RuleOptions
-
-# The board's tables as this module's Final globals: compiled, they are C statics, where
-# ``B.NAME`` (an attribute of an interpreted module) is a dict lookup at every use.
-NBR: Final = B.NBR
-NBR_SET: Final = B.NBR_SET
-_DIST: Final = B.DIST
-_KIND: Final = B.KIND
-_LOS: Final = B.LOS
-_HATCHES: Final = B.HATCHES
-_COMPUTERS: Final = B.COMPUTERS
-_dist_from: Final = B.dist_from
-PAD: Final = B.PAD_SPACE
-DUCT: Final = B.IS_DUCT_OR_GRATE
 
 
 def _kill_prob(attack: int, strength: int, offset: int) -> float:
@@ -126,36 +112,36 @@ def _exp_table(offset: int) -> dict[int, tuple[float, float]]:
     return t
 
 
-def _dist(view: Any, a: int, b: int) -> int:
+def _dist(t: PolicyTables, view: Any, a: int, b: int) -> int:
     if view.collapsed:
-        return _dist_from(a, view.collapsed)[b]
-    return _DIST[a][b]
+        return int(t.bd.dist_from(a, view.collapsed)[b])
+    return t.dist[a][b]
 
 
-_ROWS: Final[dict[tuple[tuple[int, ...], frozenset[int]], tuple[int, ...]]] = {}
-
-
-def _goal_row(goals: tuple[int, ...], collapsed: frozenset[int]) -> tuple[int, ...]:
+def _goal_row(t: PolicyTables, goals: tuple[int, ...],
+              collapsed: frozenset[int]) -> tuple[int, ...]:
     """Walking distance from every space to the nearest of ``goals`` (cached)."""
     key = (goals, collapsed)
-    row = _ROWS.get(key)
+    rows = t.rows
+    row = rows.get(key)
     if row is None:
-        if len(_ROWS) > 4096:
-            _ROWS.clear()
-        row = _ROWS[key] = _nearest_of(goals, collapsed)
+        if len(rows) > 4096:
+            rows.clear()
+        row = rows[key] = _nearest_of(t, goals, collapsed)
     return row
 
 
-def _nearest_of(goals: tuple[int, ...], collapsed: frozenset[int]) -> tuple[int, ...]:
+def _nearest_of(t: PolicyTables, goals: tuple[int, ...],
+                collapsed: frozenset[int]) -> tuple[int, ...]:
     """The element-wise minimum of the goals' distance rows (a native loop: ``map(min,
     *rows)`` calls the generic ``min`` once per space)."""
-    first = _dist_from(goals[0], collapsed) if collapsed else _DIST[goals[0]]
+    first: tuple[int, ...] = t.bd.dist_from(goals[0], collapsed) if collapsed else t.dist[goals[0]]
     if len(goals) == 1:
         return first
     out = list(first)
     n = len(out)
     for g in goals[1:]:
-        row = _dist_from(g, collapsed) if collapsed else _DIST[g]
+        row: tuple[int, ...] = t.bd.dist_from(g, collapsed) if collapsed else t.dist[g]
         for i in range(n):
             d: int = row[i]
             if d < out[i]:
@@ -163,49 +149,91 @@ def _nearest_of(goals: tuple[int, ...], collapsed: frozenset[int]) -> tuple[int,
     return tuple(out)
 
 
-def _nearest(view: Any, src: int, targets: Sequence[int]) -> tuple[int, int]:
+def _nearest(t: PolicyTables, view: Any, src: int, targets: Sequence[int]) -> tuple[int, int]:
     best, bd = -1, 999
-    d = _dist_from(src, view.collapsed) if view.collapsed else _DIST[src]
-    for t in targets:
-        if d[t] < bd:
-            best, bd = t, d[t]
+    d: tuple[int, ...] = t.bd.dist_from(src, view.collapsed) if view.collapsed else t.dist[src]
+    for g in targets:
+        if d[g] < bd:
+            best, bd = g, d[g]
     return best, bd
 
 
-ROOM_C: Final = tuple(i for i in range(B.N) if B.ROOM_OF[i] == 2)
-CLIP_STORES: Final = (B.FEATURE["AMMO_STORE_1"], B.FEATURE["AMMO_STORE_2"], B.FEATURE["ARMOURY"])
-_HATCH_SET: Final = frozenset(B.HATCHES)
 #: Per character: the guns it may use (not the grenade).
 _GUNS: Final = tuple(frozenset(WEAPONS) & use for use in WEAPON_USE)
-#: 2 per hatching space within 5 spaces (where new ALIENS may strike from next phase).
-_HATCH_NEAR: Final = tuple(2 * sum(1 for h in B.HATCHES if _DIST[h][s] <= 5) for s in range(B.N))
-#: Hatching spaces in the order holders take them: nearest to the landing pad first.
-_HOLD_ORDER: Final = tuple(sorted(B.HATCHES, key=lambda h: (_DIST[B.PAD_SPACE][h], h)))
 
 
-def _stores_of(item: int) -> tuple[int, ...]:
+class PolicyTables:
+    """One board's tables as the policies read them, with the tables derived from it (built
+    once per board: :func:`policy_tables`)."""
+
+    def __init__(self, map_file: str) -> None:
+        from balancelab.simulate.obcy.state import map_tables
+
+        mt = map_tables(map_file)
+        bd: Any = mt.bd
+        self.bd: Any = bd
+        self.missions: tuple[tuple[str, Any], ...] = mt.missions
+        self.n: int = bd.N
+        self.nbr: tuple[tuple[int, ...], ...] = bd.NBR
+        self.nbr_set: tuple[frozenset[int], ...] = bd.NBR_SET
+        self.dist: tuple[tuple[int, ...], ...] = bd.DIST
+        self.kind: tuple[int, ...] = bd.KIND
+        self.los: dict[int, dict[int, tuple[int, ...]]] = bd.LOS
+        self.hatches: tuple[int, ...] = bd.HATCHES
+        self.computers: tuple[int, ...] = bd.COMPUTERS
+        self.airlocks: tuple[int, ...] = bd.AIRLOCKS
+        self.pad: int = bd.PAD_SPACE
+        self.duct: tuple[bool, ...] = bd.IS_DUCT_OR_GRATE
+        self.store_items: dict[int, tuple[int, ...]] = bd.STORE_ITEMS
+        dist = self.dist
+        n = self.n
+        self.room_c: tuple[int, ...] = tuple(i for i in range(n) if bd.ROOM_OF[i] == 2)
+        self.clip_stores: tuple[int, ...] = (
+            bd.FEATURE["AMMO_STORE_1"], bd.FEATURE["AMMO_STORE_2"], bd.FEATURE["ARMOURY"])
+        self.clip_set: frozenset[int] = frozenset(self.clip_stores)
+        self.hatch_set: frozenset[int] = frozenset(bd.HATCHES)
+        #: 2 per hatching space within 5 spaces (where new ALIENS may strike from next phase).
+        self.hatch_near: tuple[int, ...] = tuple(
+            2 * sum(1 for h in bd.HATCHES if dist[h][s] <= 5) for s in range(n))
+        #: Hatching spaces in the order holders take them: nearest to the landing pad first.
+        self.hold_order: tuple[int, ...] = tuple(
+            sorted(bd.HATCHES, key=lambda h: (dist[bd.PAD_SPACE][h], h)))
+        self.armoury: int = bd.FEATURE["ARMOURY"]
+        #: where the transporter waits while the Queen lives: the central corridor crossing
+        #: of the base map, (13,10) (the landing pad on a map without that space)
+        self.tr_target: int = bd.INDEX.get((13, 10), bd.PAD_SPACE)
+        #: Spaces from which ALIENS come: within this walking distance of a hatching space a
+        #: task is "in the nest" and costs more (plans prefer the easiest open missions).
+        self.nest_cost: tuple[int, ...] = tuple(
+            max(0, 6 - min(dist[h][s] for h in bd.HATCHES)) for s in range(n))
+        #: Spaces next to a duct or grate (an ALIEN there attacks with double strength).
+        self.next_to_duct: tuple[bool, ...] = tuple(
+            any(bd.IS_DUCT_OR_GRATE[v] for v in bd.NBR[s]) for s in range(n))
+        self.rows: dict[tuple[tuple[int, ...], frozenset[int]], tuple[int, ...]] = {}
+        self.stores: dict[int, tuple[int, ...]] = {}
+
+
+_PTABLES: Final[dict[str, PolicyTables]] = {}
+
+
+def policy_tables(map_file: str) -> PolicyTables:
+    """The :class:`PolicyTables` of a map file ('' = the assumed base map)."""
+    t = _PTABLES.get(map_file)
+    if t is None:
+        t = _PTABLES[map_file] = PolicyTables(map_file)
+    return t
+
+
+def _stores_of(t: PolicyTables, item: int) -> tuple[int, ...]:
     if item >= CLIP0:
-        return CLIP_STORES
-    st = _STORES.get(item)
+        return t.clip_stores
+    st = t.stores.get(item)
     if st is None:
-        st = _STORES[item] = tuple(s for s, items in B.STORE_ITEMS.items() if item in items)
+        st = t.stores[item] = tuple(s for s, items in t.store_items.items() if item in items)
     return st
 
 
-_STORES: Final[dict[int, tuple[int, ...]]] = {}
-
-
 # == expedition ====================================================================================
-CLIP_SET: Final = frozenset(CLIP_STORES)
-ARMOURY: Final = B.FEATURE["ARMOURY"]
-TR_TARGET: Final = B.idx(13, 10)
-#: Spaces from which ALIENS come: within this walking distance of a hatching space a task is
-#: "in the nest" and costs more (plans prefer the easiest open missions).
-_NEST_COST: Final = tuple(
-    max(0, 6 - min(_DIST[h][s] for h in B.HATCHES)) for s in range(B.N)
-)
-#: Spaces next to a duct or grate (an ALIEN there attacks with double strength).
-_NEXT_TO_DUCT: Final = tuple(any(B.IS_DUCT_OR_GRATE[n] for n in B.NBR[s]) for s in range(B.N))
 #: Arming wishes at the armoury: character -> (weapon wanted, weapon it replaces).
 _UPGRADE: Final = {RIPLEY: (FLAMER, PISTOL), GORMAN: (CARBINE, PISTOL)}
 
@@ -246,6 +274,7 @@ class ExpeditionPolicy(Policy):
     def __init__(self, game: Game, options: RuleOptions, seat: int, rng: RngSource,
                  **params: Any) -> None:
         super().__init__(game, options, seat, rng, **params)
+        self.t: PolicyTables = policy_tables(getattr(options, "map_file", ""))
         self.plan = str(self.cfg["plan"])
         self.arm = int(self.cfg["arm"])
         self.spread = int(self.cfg["spread"])
@@ -258,7 +287,8 @@ class ExpeditionPolicy(Policy):
         o: Any = self.options
         self.off: int = o.crt_offset
         self.dmul: int = o.duct_multiplier
-        self.duct: tuple[bool, ...] = B.IS_DUCT_OR_GRATE if o.grate_is_duct else B.IS_DUCT_ONLY
+        bd: Any = self.t.bd
+        self.duct: tuple[bool, ...] = bd.IS_DUCT_OR_GRATE if o.grate_is_duct else bd.IS_DUCT_ONLY
         self.wst: dict[int, tuple[int, int]] = o.weapon_stats()
         self.full: int = CLIP0 + o.clip_charges
         self.tasks: dict[int, tuple[Any, ...]] = {}
@@ -318,7 +348,7 @@ class ExpeditionPolicy(Policy):
     def _todo(self, v: Any) -> list[tuple[Any, ...]]:
         todo: list[tuple[Any, ...]] = []
         for m in v.open_missions:
-            kind, p = MISSIONS[m]
+            kind, p = self.t.missions[m]
             if kind == "component":
                 todo.append(("deliver", COMP, (p,), m))
             elif kind == "read":
@@ -326,23 +356,23 @@ class ExpeditionPolicy(Policy):
             elif kind == "bishop":
                 todo.append(("deliver", COMP, (p,), m, BISHOP))
             elif kind == "room":
-                todo.append(("go", -1, ROOM_C, m, RIPLEY))
-                todo.append(("go", -1, ROOM_C, m, HICKS))
+                todo.append(("go", -1, self.t.room_c, m, RIPLEY))
+                todo.append(("go", -1, self.t.room_c, m, HICKS))
             elif kind == "fuel_drop":
                 todo.append(("drop", FUEL, (p,), m))
             elif kind == "collapse":
-                spots = tuple(n for t in sorted(p) if t not in v.collapsed for n in NBR[t]
-                              if _KIND[n] != B.AIRLOCK)
+                spots = tuple(n for t in sorted(p) if t not in v.collapsed for n in self.t.nbr[t]
+                              if self.t.kind[n] != B.AIRLOCK)
                 todo.append(("charge", CHARGE, spots, m))
             elif kind == "airlocks":
                 out_no, _ = p
-                todo.append(("airlock", SUIT, (B.AIRLOCKS[out_no - 1],), m))
+                todo.append(("airlock", SUIT, (self.t.airlocks[out_no - 1],), m))
             elif kind == "transporter":
                 todo.append(("transport", FUEL if v.tr_fuel == 0 else -1, (v.tr_pos,), m))
             elif kind == "clear":
                 todo.append(("go", -1, (p,), m))
         if len(v.open_missions) < v.options.max_open_missions and v.deck_left:
-            todo.append(("read", DISK, (_COMPUTERS[0], _COMPUTERS[1]), -1))
+            todo.append(("read", DISK, (self.t.computers[0], self.t.computers[1]), -1))
         return todo
 
     def _plan_tasks(self, v: Any) -> None:
@@ -355,7 +385,7 @@ class ExpeditionPolicy(Policy):
             return
         if not v.queen_alive:
             for c in alive:
-                self.tasks[c] = ("go", -1, (PAD,), -1)
+                self.tasks[c] = ("go", -1, (self.t.pad,), -1)
             return
         todo = self._todo(v)
         free = list(alive)
@@ -415,10 +445,10 @@ class ExpeditionPolicy(Policy):
         must hatch farther away; the strongest armed characters hold."""
         cands = sorted(free, key=lambda c: (not self._armed(v, c), -v.c_str[c]))
         cands = cands[: max(0, min(self.block, len(free) - self.workers_min))]
-        for h in _HOLD_ORDER:
+        for h in self.t.hold_order:
             if not cands:
                 break
-            c = min(cands, key=lambda c: _goal_row((h,), v.collapsed)[self._pos(v, c)])
+            c = min(cands, key=lambda c: _goal_row(self.t, (h,), v.collapsed)[self._pos(v, c)])
             self.tasks[c] = ("hold", -1, (h,), -1)
             cands.remove(c)
             free.remove(c)
@@ -430,21 +460,21 @@ class ExpeditionPolicy(Policy):
         kind, item, goals, _ = t[:4]
         if item >= 0 and item not in v.c_pk[c]:
             s, d1 = self._item_source(v, item, pos)
-            g, d2 = _nearest(v, s, goals) if s >= 0 else (-1, 99)
+            g, d2 = _nearest(self.t, v, s, goals) if s >= 0 else (-1, 99)
         else:
             d1 = 0
-            g, d2 = _nearest(v, pos, goals)
-        extra = 3 * _NEST_COST[g] if g >= 0 else 0
+            g, d2 = _nearest(self.t, v, pos, goals)
+        extra = 3 * self.t.nest_cost[g] if g >= 0 else 0
         if kind == "transport":
             extra += 8
         return d1 + d2 + extra
 
     def _item_source(self, v: Any, item: int, pos: int) -> tuple[int, int]:
-        srcs = [s for s in _stores_of(item) if item == COMP or v.supply[item] > 0]
+        srcs = [s for s in _stores_of(self.t, item) if item == COMP or v.supply[item] > 0]
         srcs += [p for p, items in v.floor if item in items]
         if not srcs:
             return -1, 99
-        return _nearest(v, pos, srcs)
+        return _nearest(self.t, v, pos, srcs)
 
     def _waypoint(self, v: Any, c: int) -> tuple[int, ...]:
         """Where character c is heading: its task item's source, else the task's goals."""
@@ -456,8 +486,8 @@ class ExpeditionPolicy(Policy):
                 and kind != "airlock"):
             up = _UPGRADE.get(c)
             if up is not None and v.supply[up[0]] > 0 and up[0] not in v.c_pk[c]:
-                return (ARMOURY,)
-            return CLIP_STORES[::2]
+                return (self.t.armoury,)
+            return self.t.clip_stores[::2]
         if kind == "escort":
             w = goals[0]
             if w < 0 or v.c_state[w] == A.DEAD:
@@ -467,15 +497,16 @@ class ExpeditionPolicy(Policy):
             src, _ = self._item_source(v, item, self._pos(v, c))
             return (src,) if src >= 0 else goals
         if kind == "transport":
-            return (TR_TARGET,) if v.tr_fuel > 0 and v.tr_pos != TR_TARGET else (v.tr_pos,)
+            tt = self.t.tr_target
+            return (tt,) if v.tr_fuel > 0 and v.tr_pos != tt else (v.tr_pos,)
         return goals
 
     def _squad_goal(self, v: Any) -> tuple[int, ...]:
         if not v.queen_alive:
-            return (PAD,)
+            return (self.t.pad,)
         if self.worker >= 0 and v.c_state[self.worker] != A.DEAD:
             return self._waypoint(v, self.worker)
-        return (ARMOURY,) if self.arm else _COMPUTERS[:2]
+        return (self.t.armoury,) if self.arm else self.t.computers[:2]
 
     # -- which character acts next -----------------------------------------------------------
     def _pick(self, v: Any, legal: Sequence[Any]) -> Any:
@@ -517,7 +548,7 @@ class ExpeditionPolicy(Policy):
             wp = self._waypoint(v, c)
             return (1 if armed else 2, self._gd(v, pos, wp) if wp else 0)
         near = 99
-        dpos = _DIST[pos]
+        dpos = self.t.dist[pos]
         for p in v.a_pos:
             d: int = dpos[p]
             if d < near:
@@ -529,8 +560,8 @@ class ExpeditionPolicy(Policy):
         if not v.tr_moved:  # it could not move this phase: get out and walk
             return False
         if not v.queen_alive:
-            return v.tr_pos != PAD
-        return t is not None and t[0] == "transport" and v.tr_pos != TR_TARGET
+            return v.tr_pos != self.t.pad
+        return t is not None and t[0] == "transport" and v.tr_pos != self.t.tr_target
 
     def _can_shoot_now(self, v: Any, c: int, pos: int, block: set[int] | None = None) -> bool:
         if not v.a_pos or v.c_state[c] != A.ON_BOARD:
@@ -538,7 +569,7 @@ class ExpeditionPolicy(Policy):
         rng_ = self._range(v, c)
         if rng_ <= 0:
             return False
-        los = _LOS[pos]
+        los = self.t.los[pos]
         if block is None:
             block = self._blockers(v)
         for p in v.a_pos:
@@ -618,11 +649,11 @@ class ExpeditionPolicy(Policy):
             if kind == "transport" and pos == v.tr_pos:
                 if v.tr_fuel == 0 and FUEL in pk and A.DROP in by:
                     return (A.DROP, FUEL)
-                if A.BOARD in by and v.tr_pos != TR_TARGET:
+                if A.BOARD in by and v.tr_pos != self.t.tr_target:
                     return (A.BOARD,)
             if kind == "charge" and A.CHARGE in by and m >= 0:
                 for a in by[A.CHARGE]:
-                    if a[1] in MISSIONS[m][1]:
+                    if a[1] in self.t.missions[m][1]:
                         return a
         # 6. move and shoot: a firing position on the way
         if A.MOVE in by and v.a_pos and self._range(v, c) and v.c_ap[c] >= 2:
@@ -662,17 +693,17 @@ class ExpeditionPolicy(Policy):
 
     def _gear(self, v: Any, c: int, pos: int, pk: Sequence[int], by: dict[int, list[Any]]) -> Any:
         """Arm up (better weapon, a second clip) and reload where clips are to be had."""
-        if pos not in CLIP_SET or not self._armed(v, c):
+        if pos not in self.t.clip_set or not self._armed(v, c):
             return None
         up = _UPGRADE.get(c)
-        if pos == ARMOURY and up is not None and self.arm:
+        if pos == self.t.armoury and up is not None and self.arm:
             new, old = up
             if new not in pk and old in pk:
                 if A.PICK in by and (A.PICK, new) in by[A.PICK]:
                     return (A.PICK, new)
             elif new in pk and old in pk and A.DROP in by:
                 return (A.DROP, old)
-        if pos == ARMOURY or up is None or v.supply[up[0]] == 0 or up[0] in pk:
+        if pos == self.t.armoury or up is None or v.supply[up[0]] == 0 or up[0] in pk:
             self.armed_up.add(c)
         if A.DROP in by and CLIP0 in pk:
             return (A.DROP, CLIP0)  # an empty clip
@@ -690,7 +721,7 @@ class ExpeditionPolicy(Policy):
         wp = self._waypoint(v, c)
         if not wp:
             return None
-        if wp[0] in CLIP_SET and c not in self.armed_up:
+        if wp[0] in self.t.clip_set and c not in self.armed_up:
             return self._move(v, c, moves, wp, keep=0)
         if kind == "escort":
             lead = -1
@@ -704,7 +735,7 @@ class ExpeditionPolicy(Policy):
         if self.plan == "squad" and v.queen_alive:
             pos = v.c_pos[c]
             esc = [e for e in range(6) if e != c and v.c_state[e] == A.ON_BOARD
-                   and self._armed(v, e) and _DIST[pos][v.c_pos[e]] <= 8]
+                   and self._armed(v, e) and self.t.dist[pos][v.c_pos[e]] <= 8]
             if esc:
                 lead = min(self._gd(v, v.c_pos[e], wp) for e in esc) - 2
         return self._move(v, c, moves, wp, keep=0, lead=lead)
@@ -718,37 +749,37 @@ class ExpeditionPolicy(Policy):
         pk = v.c_pk[c]
         charges = sum(it - CLIP0 for it in pk if it >= CLIP0)
         rng_ = self._range(v, c)
-        near = [i for i, p in enumerate(v.a_pos) if _DIST[p][pos] <= ap + rng_ + 1]
+        near = [i for i, p in enumerate(v.a_pos) if self.t.dist[p][pos] <= ap + rng_ + 1]
         if not near or not charges:
             return None
         weapons = [w for w in pk if w in WEAPONS and w in WEAPON_USE[c]]
         block = self._blockers(v)
         block.discard(pos)
         wp = self._waypoint(v, c)
-        row = _goal_row(wp, v.collapsed) if wp else None
+        row = _goal_row(self.t, wp, v.collapsed) if wp else None
         here = row[pos] if row else 0
         chars = [v.c_pos[k] for k in range(6) if v.c_state[k] == A.ON_BOARD and k != c]
         wd = self.wdanger * 0.05
         strength = v.c_str[c]
-        cost_shot = 0.03 if min(_DIST[pos][s] for s in CLIP_STORES) <= 8 else 0.06
+        cost_shot = 0.03 if min(self.t.dist[pos][s] for s in self.t.clip_stores) <= 8 else 0.06
         best, bval = None, -1e9
-        dpos = _DIST[pos]
+        dpos = self.t.dist[pos]
         cands = [(pos, 0)] + [(a[1], dpos[a[1]]) for a in moves]
         # per nearby ALIEN: space, its distances, the nearest other character, strength,
         # effective strength (duct x2)
         aliens = []
         for i in near:
             p = v.a_pos[i]
-            dp = _DIST[p]
+            dp = self.t.dist[p]
             st = v.a_str[i]
             aliens.append((p, dp, min([dp[q] for q in chars]) if chars else None, st,
                            st * (self.dmul if self.duct[p] else 1)))
         for s, cost in cands:
             left = min(ap - cost, charges)
-            if left < 1 or _KIND[s] >= 5:
+            if left < 1 or self.t.kind[s] >= 5:
                 continue
-            los = _LOS[s]
-            nbs = NBR_SET[s]
+            los = self.t.los[s]
+            nbs = self.t.nbr_set[s]
             sv = 0.0
             for p, dp, dc, st, eff in aliens:
                 if p == s:
@@ -780,10 +811,10 @@ class ExpeditionPolicy(Policy):
         return (A.MOVE, best)
 
     def _gd(self, v: Any, s: int, goals: tuple[int, ...]) -> int:
-        return _goal_row(goals, v.collapsed)[s]
+        return _goal_row(self.t, goals, v.collapsed)[s]
 
     def _at_source(self, v: Any, item: int, pos: int) -> bool:
-        if pos in _stores_of(item):
+        if pos in _stores_of(self.t, item):
             return True
         return any(p == pos and item in items for p, items in v.floor)
 
@@ -814,7 +845,7 @@ class ExpeditionPolicy(Policy):
         board), so this reads the open missions and ``c_exit`` (public) directly."""
         ex = v.c_exit[c]
         for m in v.open_missions:
-            kind, p = MISSIONS[m]
+            kind, p = self.t.missions[m]
             if kind == "airlocks" and p[0] == ex:
                 for a in legal:
                     if a[1] == p[1]:
@@ -823,10 +854,10 @@ class ExpeditionPolicy(Policy):
         best = legal[0]
         best_sc = 1e18
         for a in legal:
-            sp = B.AIRLOCKS[a[1] - 1]
+            sp = self.t.airlocks[a[1] - 1]
             sc = self._danger(v, sp)
             if others:
-                sc += self.reenter_group * min(_DIST[sp][o] for o in others)
+                sc += self.reenter_group * min(self.t.dist[sp][o] for o in others)
             if sc < best_sc:
                 best, best_sc = a, sc
         return best
@@ -847,8 +878,8 @@ class ExpeditionPolicy(Policy):
 
     def _danger_calc(self, v: Any, s: int) -> float:
         tot = 0.0
-        mul = self.dmul if _NEXT_TO_DUCT[s] else 1
-        ds = _DIST[s]  # the distance table is symmetric
+        mul = self.dmul if self.t.next_to_duct[s] else 1
+        ds = self.t.dist[s]  # the distance table is symmetric
         a_pos = v.a_pos
         a_str = v.a_str
         for j in range(len(a_pos)):
@@ -858,7 +889,7 @@ class ExpeditionPolicy(Policy):
             if d <= 5:
                 tot += st * mul * (1.5 if d <= 1 else 1)
         if v.hatching_on:
-            tot += _HATCH_NEAR[s]
+            tot += self.t.hatch_near[s]
         return tot
 
     def _move(
@@ -866,7 +897,7 @@ class ExpeditionPolicy(Policy):
         lead: int = -1, floor_: bool = False,
     ) -> Any:
         pos = v.c_pos[c]
-        row = _goal_row(goals, v.collapsed)
+        row = _goal_row(self.t, goals, v.collapsed)
         here = row[pos]
         if keep and here <= keep:
             return None
@@ -875,7 +906,7 @@ class ExpeditionPolicy(Policy):
         mine = self.tasks.get(c, ("",))[0]
         best, bscore = None, 1e9
         dmap = self._danger_map(v)
-        kind = _KIND
+        kind = self.t.kind
         airlock = B.AIRLOCK
         for a in moves:
             s: int = a[1]
@@ -922,10 +953,10 @@ class ExpeditionPolicy(Policy):
         strength = v.c_str[c]
         idx = {aid: i for i, aid in enumerate(v.a_id)}
         chars = [v.c_pos[k] for k in range(6) if v.c_state[k] == A.ON_BOARD]
-        open_kinds = {MISSIONS[m][0] for m in v.open_missions}
+        open_kinds = {self.t.missions[m][0] for m in v.open_missions}
         pk = v.c_pk[c]
         charges = sum(it - CLIP0 for it in pk if it >= CLIP0)
-        near_ammo = min(_DIST[pos][s] for s in CLIP_STORES) <= 8
+        near_ammo = min(self.t.dist[pos][s] for s in self.t.clip_stores) <= 8
         cost = 0.03 if near_ammo else 0.06
         best, bval = None, self.shot_min
         threat_of: dict[int, float] = {}
@@ -935,14 +966,14 @@ class ExpeditionPolicy(Policy):
             ap_ = v.a_pos[i]
             th = threat_of.get(aid)
             if th is None:
-                dn = min(_DIST[ap_][p] for p in chars)
+                dn = min(self.t.dist[ap_][p] for p in chars)
                 th = threat_of[aid] = 1.0 if dn <= 5 else (0.6 if dn <= 9 else 0.25)
             s_eff = v.a_str[i] * (self.dmul if self.duct[ap_] else 1)
             att = strength + self.wst[w][1] * n - s_eff
-            val = self._shot_value(att, v.a_str[i], ap_ in NBR_SET[pos]) * th
+            val = self._shot_value(att, v.a_str[i], ap_ in self.t.nbr_set[pos]) * th
             if "kill_duct_flamer" in open_kinds and w == FLAMER and self.duct[ap_]:
                 val += 0.3 * self._shot_value(att, v.a_str[i], False)
-            if "kill_hatch" in open_kinds and ap_ in _HATCH_SET:
+            if "kill_hatch" in open_kinds and ap_ in self.t.hatch_set:
                 val += 0.3 * self._shot_value(att, v.a_str[i], False)
             val -= cost * n
             if charges - n < 2 and not near_ammo:
@@ -966,13 +997,13 @@ class ExpeditionPolicy(Policy):
         moves = [a for a in legal if a[0] == A.T_MOVE]
         if not moves:
             return (A.T_STAY,)
-        target = PAD if not v.queen_alive else TR_TARGET
+        target = self.t.pad if not v.queen_alive else self.t.tr_target
         for a in moves:
             if a[1] == target:
                 return a
         if v.tr_pos == target:
             return (A.T_STAY,)
-        return min(moves, key=lambda a: _dist(v, target, a[1]))
+        return min(moves, key=lambda a: _dist(self.t, v, target, a[1]))
 
 
 class DashPolicy(ExpeditionPolicy):
@@ -1002,6 +1033,7 @@ class AliensPolicy(Policy):
     def __init__(self, game: Game, options: RuleOptions, seat: int, rng: RngSource,
                  **params: Any) -> None:
         super().__init__(game, options, seat, rng, **params)
+        self.t: PolicyTables = policy_tables(getattr(options, "map_file", ""))
         self.ambush = self.cfg["plan"] == "ambush"
         self.gang = int(self.cfg["gang"])
         self.off: int = self.options.crt_offset  # type: ignore[attr-defined]
@@ -1025,7 +1057,7 @@ class AliensPolicy(Policy):
             return min(legal, key=lambda a: v.c_str[a[1]])
         if d == A.D_RETREAT:
             chars = self._chars(v)
-            return min(legal, key=lambda a: min((_DIST[a[1]][p] for p in chars), default=0))
+            return min(legal, key=lambda a: min((self.t.dist[a[1]][p] for p in chars), default=0))
         return legal[0]
 
     def _chars(self, v: Any) -> list[int]:
@@ -1039,12 +1071,12 @@ class AliensPolicy(Policy):
         first = legal[0]
         if not chars or len(legal) < 2:
             return first
-        near = _goal_row(tuple(sorted(set(chars))), v.collapsed)
+        near = _goal_row(self.t, tuple(sorted(set(chars))), v.collapsed)
         pos = {aid: v.a_pos[i] for i, aid in enumerate(v.a_id)}
         x = pos[first[1]]
         reach: int = v.options.alien_move
         best, bd = first, near[x]
-        dx = _DIST[x]
+        dx = self.t.dist[x]
         for a in legal[1:]:
             y = pos[a[1]]
             if near[y] < bd and dx[y] <= reach:
@@ -1065,13 +1097,13 @@ class AliensPolicy(Policy):
             if a[0] != A.HATCH or a[1] != top:
                 continue
             k: int = a[2]
-            h = _HATCHES[k]
-            dh = _DIST[h]
+            h = self.t.hatches[k]
+            dh = self.t.dist[h]
             d = 0
             for j, p in enumerate(chars):
                 if j == 0 or dh[p] < d:
                     d = dh[p]
-            if self.ambush and DUCT[h]:
+            if self.ambush and self.t.duct[h]:
                 d -= 6
             if best is None or d < bd or (d == bd and k < bk):
                 best, bd, bk = a, d, k
@@ -1087,16 +1119,17 @@ class AliensPolicy(Policy):
             chars = [(c, v.c_pos[c]) for c in range(6) if v.c_state[c] == A.ON_BOARD]
             self._adj = {}
             for c, p in chars:
-                for n in NBR[p]:
+                for n in self.t.nbr[p]:
                     self._adj.setdefault(n, []).append(c)
             self._near = (
-                _goal_row(tuple(sorted({p for _, p in chars})), frozenset()) if chars else ()
+                _goal_row(self.t, tuple(sorted({p for _, p in chars})), frozenset())
+                if chars else ()
             )
             # the score of a space not adjacent to a character: closer is better, but not 2
             # away (one step short of striking), ducts preferred when ambushing
             far = [_FAR[d] for d in self._near]
             if self.ambush:
-                far = [f + 3.0 * DUCT[s] for s, f in enumerate(far)]
+                far = [f + 3.0 * self.t.duct[s] for s, f in enumerate(far)]
             self._far = far
         adj = self._adj
         far = self._far
@@ -1127,17 +1160,17 @@ class AliensPolicy(Policy):
         for j, p in enumerate(v.a_pos):
             if j != i and p in adj:
                 for c in adj[p]:
-                    pressure[c] += v.a_str[j] * (self.dmul if DUCT[p] else 1)
+                    pressure[c] += v.a_str[j] * (self.dmul if self.t.duct[p] else 1)
         exp = self._exp
         for a in strike:
             s = a[1]
-            eff = me_s * (self.dmul if DUCT[s] else 1)
+            eff = me_s * (self.dmul if self.t.duct[s] else 1)
             sc = -1e9
             for c in adj[s]:
                 att = pressure[c] + eff - v.c_str[c]
                 dmg, back = exp[att] if -20 <= att < 40 else _exp(att, self.off)
                 val = 10 + 4 * dmg - 3 * back
-                if att < self.gang and not (self.ambush and DUCT[s]):
+                if att < self.gang and not (self.ambush and self.t.duct[s]):
                     val -= 8
                 sc = max(sc, val)
             if s == here:

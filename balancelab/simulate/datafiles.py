@@ -171,6 +171,11 @@ class ObcyCombat(Strict):
 
 
 class ObcyMap(Strict):
+    """``obcy_map.json`` or an alternative map (``data/alternatives/obcy/``); the rulebook's
+    constraints on it are checked by :func:`balancelab.simulate.obcy.maps.check`."""
+
+    name: str = ""
+    source: str = ""
     layout: str
     width: int = Field(ge=1)
     height: int = Field(ge=1)

@@ -21,7 +21,9 @@ end conditions     ``expedition`` / ``returned_to_ship``: a character reaches th
                    / ``draw_all_died_after_queen``; ``""`` / ``cap`` after ``max_rounds``.
 rounds             completed game rounds (one EXPEDITION phase + one ALIENS phase each).
 options            ``queen_variant`` (roll|tasks, key), ``queen_tasks`` (key), ``max_rounds``
-                   and every rulebook/assumed number (see ``rules.ObcyOptions``).
+                   and every rulebook/assumed number (see ``rules.ObcyOptions``); ``map_file``
+                   (a map JSON replacing the assumed base map, checked by ``maps.check``;
+                   alternatives in ``balancelab/data/alternatives/obcy/``).
 version history    1: first engine (issue 4).
                    2: rules unchanged; stronger scripted expedition (reloads at the ammunition
                    stores, move-then-shoot from range, danger of duct/grate-side spaces,

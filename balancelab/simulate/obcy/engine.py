@@ -77,8 +77,6 @@ class ObcyGame(Game):
 
 def state_from_view(view: ObcyView, rng: np.random.Generator) -> ObcyState:
     """Rebuild a state from a view; hidden cards are dealt at random from ``rng``."""
-    from balancelab.simulate.obcy import board as B
-
     opt = view.options
     s = ObcyState(opt, np.random.default_rng(0))
     s.rng = rng
@@ -96,10 +94,10 @@ def state_from_view(view: ObcyView, rng: np.random.Generator) -> ObcyState:
     s.a_id = list(view.a_id)
     s.a_pos = list(view.a_pos)
     s.a_str = list(view.a_str)
-    s.char_cnt = [0] * B.N
-    s.c_adj = [0] * B.N
-    s.alien_cnt = [0] * B.N
-    s.a_adj = [0] * B.N
+    s.char_cnt = [0] * s.m_n
+    s.c_adj = [0] * s.m_n
+    s.alien_cnt = [0] * s.m_n
+    s.a_adj = [0] * s.m_n
     for c in range(6):
         if s.c_state[c] == 0:
             s._char_in(s.c_pos[c])

@@ -273,8 +273,21 @@ class ObcyOptions(RuleOptions):
                                help="charges in a full ammo clip", low=1, high=20)
     grenade_range: int = option(_i("grenade_range"), source=_s("grenade_range"),
                                 help="grenade throwing distance", low=1, high=6)
+    map_file: str = option(
+        "", source="assumed: design/obcy.md 3(d) base map (package data "
+                   "balancelab/data/obcy_map.json)",
+        help="path of a map JSON replacing the assumed base map ('' = built-in; "
+             "alternatives in balancelab/data/alternatives/obcy/)",
+        data="file")
 
     def check(self) -> None:
+        if self.map_file:
+            from balancelab.simulate.obcy import maps
+
+            try:
+                maps.load(self.map_file)
+            except (maps.MapError, OSError) as exc:
+                raise OptionError(f"option 'map_file' of game 'obcy': {exc}") from None
         if len(self.strengths) != 6:
             raise OptionError(
                 f"option 'strengths' of game 'obcy' needs 6 values (Ripley, Bishop, Gorman, "

@@ -108,7 +108,6 @@ ROOM_OF: Final = B.ROOM_OF
 ALIEN_OK: Final = B.ALIEN_OK
 DIST: Final = B.DIST
 HATCH_SET: Final = frozenset(HATCHES)
-#: Neighbours an ALIEN may enter (9.2: never an airlock or the landing pad), in NBR order.
 _ALIEN_NBR: Final = tuple(tuple(v for v in nb if ALIEN_OK[v]) for nb in NBR)
 
 # stages of a phase (the base decision; retreats and Queen fights interrupt them)
@@ -119,25 +118,26 @@ _ALIEN_STAGES: Final = frozenset((ST_HATCH, ST_AMOVE, ST_ATARGET))
 
 
 # -- missions, resolved to spaces ---------------------------------------------------------------
-def _space_arg(arg: str) -> int:
+def _space_arg(bd: Any, arg: str) -> int:
     if "," in arg:
         x, y = arg.split(",")
-        return B.idx(int(x), int(y))
-    return B.FEATURE[arg]
+        return int(bd.idx(int(x), int(y)))
+    return int(bd.FEATURE[arg])
 
 
-def _mission_params() -> tuple[tuple[str, Any], ...]:
+def _mission_params(bd: Any) -> tuple[tuple[str, Any], ...]:
+    """The mission cards with their spaces resolved on board ``bd``."""
     out: list[tuple[str, Any]] = []
     for m in MISSIONS_DATA:
         kind, arg = m["kind"], m["arg"]
         p: Any = None
         if kind in ("component", "transporter", "read", "clear", "bishop", "fuel_drop"):
-            p = _space_arg(arg)
+            p = _space_arg(bd, arg)
         elif kind == "collapse":
             a, b = arg.split("-")
             ax, ay = (int(v) for v in a.split(","))
             bx, by = (int(v) for v in b.split(","))
-            p = frozenset(B.idx(ax, y) for y in range(ay, by + 1))
+            p = frozenset(bd.idx(ax, y) for y in range(ay, by + 1))
         elif kind == "airlocks":
             o, i = arg.split("-")
             p = (int(o), int(i))
@@ -147,12 +147,42 @@ def _mission_params() -> tuple[tuple[str, Any], ...]:
     return tuple(out)
 
 
-MISSIONS: Final = _mission_params()
+class MapTables:
+    """The tables of one board the state reads in hot paths, with its missions resolved
+    (one per board, shared by every state on it)."""
+
+    def __init__(self, bd: Any) -> None:
+        self.bd = bd
+        self.missions: tuple[tuple[str, Any], ...] = _mission_params(bd)
+        self.component_missions: dict[int, int] = {
+            p: i for i, (k, p) in enumerate(self.missions) if k == "component"}
+        self.read_missions: dict[int, int] = {
+            p: i for i, (k, p) in enumerate(self.missions) if k == "read"}
+        alien_ok: tuple[bool, ...] = bd.ALIEN_OK
+        #: Neighbours an ALIEN may enter (9.2: never an airlock or the landing pad), in NBR order.
+        self.alien_nbr: tuple[tuple[int, ...], ...] = tuple(
+            tuple(v for v in nb if alien_ok[v]) for nb in bd.NBR)
+
+
+_TABLES: Final[dict[int, MapTables]] = {}
+
+
+def map_tables(map_file: str) -> MapTables:
+    """The :class:`MapTables` of a map file ('' = the assumed base map), built once per board."""
+    bd = B.board_of(map_file)
+    t = _TABLES.get(id(bd))
+    if t is None:
+        t = _TABLES[id(bd)] = MapTables(bd)
+    return t
+
+
+_BASE: Final = map_tables("")
+MISSIONS: Final = _BASE.missions
 N_MISSIONS: Final = len(MISSIONS)
 MISSION_IDS: Final = tuple(m["id"] for m in MISSIONS_DATA)
 MISSION_TEXT: Final = tuple(m["text"] for m in MISSIONS_DATA)
-COMPONENT_MISSIONS: Final = {p: i for i, (k, p) in enumerate(MISSIONS) if k == "component"}
-READ_MISSIONS: Final = {p: i for i, (k, p) in enumerate(MISSIONS) if k == "read"}
+COMPONENT_MISSIONS: Final = _BASE.component_missions
+READ_MISSIONS: Final = _BASE.read_missions
 
 
 class ObcyView(View):
@@ -243,18 +273,19 @@ class ObcyState(State):
         self.alien_token_limit: int = options.alien_token_limit
         self.crt_offset: int = options.crt_offset
         if blank:
-            return
+            return  # copy() sets the board's tables
+        self._set_board(map_tables(options.map_file))
         self._trace = False
         self._ev: list[str] = []
         o = options
-        self.duct = B.IS_DUCT_OR_GRATE if o.grate_is_duct else B.IS_DUCT_ONLY
+        self.duct = self.bd.IS_DUCT_OR_GRATE if o.grate_is_duct else self.bd.IS_DUCT_ONLY
         self.dmul = o.duct_multiplier
         self.wstats = o.weapon_stats()
         self.full_clip = CLIP0 + o.clip_charges
         self.limits = o.limits()
         self.c_max = tuple(o.strengths)
         # characters
-        self.c_pos = [PAD_SPACE] * 6
+        self.c_pos = [self.m_pad] * 6
         self.c_state = [ON_BOARD] * 6
         self.c_str = list(o.strengths)
         starts = starting_items(self.full_clip)
@@ -269,12 +300,12 @@ class ObcyState(State):
         #: ALIENS (ids) the active character has already fired at this phase (6. one combat
         #: result per attacked ALIEN: all shots at one ALIEN are one volley, one roll)
         self.shot_at: tuple[int, ...] = ()
-        self.char_cnt = [0] * N
-        self.c_adj = [0] * N  # on-board characters on neighbouring spaces
-        self.alien_cnt = [0] * N
-        self.a_adj = [0] * N  # ALIENS on neighbouring spaces
+        self.char_cnt = [0] * self.m_n
+        self.c_adj = [0] * self.m_n  # on-board characters on neighbouring spaces
+        self.alien_cnt = [0] * self.m_n
+        self.a_adj = [0] * self.m_n  # ALIENS on neighbouring spaces
         for _ in range(6):
-            self._char_in(PAD_SPACE)
+            self._char_in(self.m_pad)
         # aliens
         self.a_id: list[int] = []
         self.a_pos: list[int] = []
@@ -292,7 +323,7 @@ class ObcyState(State):
             self.supply[k] = self.limits[k] - held[k]
         self.used = [0] * 10  # tokens set aside (used up or lost with a dead character)
         # transporter
-        self.tr_pos = PAD_SPACE
+        self.tr_pos = self.m_pad
         self.tr_fuel = 0
         self.tr_moved = False
         self.collapsed: frozenset[int] = frozenset()
@@ -347,24 +378,50 @@ class ObcyState(State):
         self._settle()
 
     # == occupancy helpers ==
+    def _set_board(self, t: MapTables) -> None:
+        """The board's tables as native attributes (read in hot paths)."""
+        bd = t.bd
+        self.tables = t
+        self.bd: Any = bd
+        self.m_nbr: tuple[tuple[int, ...], ...] = bd.NBR
+        self.m_nbr_set: tuple[frozenset[int], ...] = bd.NBR_SET
+        self.m_alien_nbr: tuple[tuple[int, ...], ...] = t.alien_nbr
+        self.m_kind: tuple[int, ...] = bd.KIND
+        self.m_n: int = bd.N
+        self.m_pad: int = bd.PAD_SPACE
+        self.m_hatches: tuple[int, ...] = bd.HATCHES
+        self.m_hatch_set: frozenset[int] = frozenset(bd.HATCHES)
+        self.m_los: dict[int, dict[int, tuple[int, ...]]] = bd.LOS
+        self.m_store_items: dict[int, tuple[int, ...]] = bd.STORE_ITEMS
+        self.m_computers: tuple[int, ...] = bd.COMPUTERS
+        self.m_transport_ok: tuple[bool, ...] = bd.TRANSPORT_OK
+        self.m_airlocks: tuple[int, ...] = bd.AIRLOCKS
+        self.m_airlock_no: dict[int, int] = bd.AIRLOCK_NO
+        self.m_room_of: tuple[int, ...] = bd.ROOM_OF
+        self.m_alien_ok: tuple[bool, ...] = bd.ALIEN_OK
+        self.m_dist: tuple[tuple[int, ...], ...] = bd.DIST
+        self.m_missions: tuple[tuple[str, Any], ...] = t.missions
+        self.m_component_missions: dict[int, int] = t.component_missions
+        self.m_read_missions: dict[int, int] = t.read_missions
+
     def _char_in(self, p: int) -> None:
         self.char_cnt[p] += 1
-        for n in NBR[p]:
+        for n in self.m_nbr[p]:
             self.c_adj[n] += 1
 
     def _char_out(self, p: int) -> None:
         self.char_cnt[p] -= 1
-        for n in NBR[p]:
+        for n in self.m_nbr[p]:
             self.c_adj[n] -= 1
 
     def _alien_in(self, p: int) -> None:
         self.alien_cnt[p] += 1
-        for n in NBR[p]:
+        for n in self.m_nbr[p]:
             self.a_adj[n] += 1
 
     def _alien_out(self, p: int) -> None:
         self.alien_cnt[p] -= 1
-        for n in NBR[p]:
+        for n in self.m_nbr[p]:
             self.a_adj[n] -= 1
 
     def _count(self, measure: str, n: int = 1) -> None:
@@ -604,13 +661,13 @@ class ObcyState(State):
     def _end_expedition(self) -> None:
         # 7. tasks checked at the end of the phase (M08, M13, M18, M19)
         for m in list(self.open):
-            kind, p = MISSIONS[m]
+            kind, p = self.m_missions[m]
             ok = False
             if kind == "transporter":
                 ok = self.tr_pos == p and (self.tr_fuel > 0 or self.tr_moved)
             elif kind == "clear":
                 r = self.opt.mission_radius
-                d = B.dist_from(p, self.collapsed)
+                d = self.bd.dist_from(p, self.collapsed)
                 ok = all(d[a] > r for a in self.a_pos)
             elif kind == "bishop":
                 ok = (
@@ -620,7 +677,7 @@ class ObcyState(State):
                 )
             elif kind == "room":
                 ok = all(
-                    self.c_state[c] == ON_BOARD and ROOM_OF[self.c_pos[c]] == p
+                    self.c_state[c] == ON_BOARD and self.m_room_of[self.c_pos[c]] == p
                     for c in (RIPLEY, HICKS)
                 )
             if ok:
@@ -656,7 +713,7 @@ class ObcyState(State):
         """8. After the Queen's death a character on the landing pad has reached the ship."""
         if not self.queen_alive and not self.over:
             for c in range(6):
-                if self.c_state[c] == ON_BOARD and self.c_pos[c] == PAD_SPACE:
+                if self.c_state[c] == ON_BOARD and self.c_pos[c] == self.m_pad:
                     self._finish("expedition", "returned_to_ship")
                     return
 
@@ -673,7 +730,7 @@ class ObcyState(State):
             return True
         if s == ABOARD:
             p = self.tr_pos
-            return not self.alien_cnt[p] and (p == PAD_SPACE or not self.char_cnt[p])
+            return not self.alien_cnt[p] and (p == self.m_pad or not self.char_cnt[p])
         if s == TRACK:
             return self.c_track[c] == self.passage_len - 1
         return False
@@ -701,13 +758,13 @@ class ObcyState(State):
         col = self.collapsed
         pk = self.c_pk[c]
         suit = SUIT in pk
-        pad_ok = (not self.queen_alive) or (FUEL in pk and self.tr_pos == PAD_SPACE)
-        seen = [False] * N  # a list, not a set: native reads and writes, no boxing
+        pad_ok = (not self.queen_alive) or (FUEL in pk and self.tr_pos == self.m_pad)
+        seen = [False] * self.m_n  # a list, not a set: native reads and writes, no boxing
         seen[start] = True
         out: dict[int, int] = {}
         frontier = [start]
-        nbr = NBR
-        kind = KIND
+        nbr = self.m_nbr
+        kind = self.m_kind
         for step in range(1, budget + 1):
             nxt = []
             for u in frontier:
@@ -736,7 +793,7 @@ class ObcyState(State):
         out: list[Any] = [(END_ACT,)]
         st = self.c_state[c]
         if st == TRACK:
-            for k, s in enumerate(AIRLOCKS):
+            for k, s in enumerate(self.m_airlocks):
                 if not self.char_cnt[s] and s not in self.collapsed:
                     out.append((REENTER, k + 1))
             return out
@@ -761,7 +818,7 @@ class ObcyState(State):
                         if it not in seen:
                             seen.add(it)
                             out.append((PICK, it))
-                store = STORE_ITEMS.get(pos)
+                store = self.m_store_items.get(pos)
                 if store:
                     for it in store:
                         if it == B.FULL_CLIP:
@@ -779,7 +836,7 @@ class ObcyState(State):
                     if (
                         c2 != c
                         and self.c_state[c2] == ON_BOARD
-                        and self.c_pos[c2] in NBR_SET[pos]
+                        and self.c_pos[c2] in self.m_nbr_set[pos]
                         and EMPTY in self.c_pk[c2]
                     ):
                         out.extend((GIVE, it, c2) for it in held)
@@ -789,15 +846,15 @@ class ObcyState(State):
                         c2 != c
                         and self.c_state[c2] == ON_BOARD
                         and self.c_str[c2] < self.c_max[c2]
-                        and self.c_pos[c2] in NBR_SET[pos]
+                        and self.c_pos[c2] in self.m_nbr_set[pos]
                     ):
                         out.append((HEAL, c2))
-            if DISK in held and pos in COMPUTERS and self._can_read(pos):
+            if DISK in held and pos in self.m_computers and self._can_read(pos):
                 out.append((READ,))
             if I_CHARGE in held:
-                for n in NBR[pos]:
+                for n in self.m_nbr[pos]:
                     if (
-                        KIND[n] == B.CORRIDOR
+                        self.m_kind[n] == B.CORRIDOR
                         and n not in self.collapsed
                         and not self.char_cnt[n]
                         and not self.alien_cnt[n]
@@ -824,7 +881,7 @@ class ObcyState(State):
         use = WEAPON_USE[c]
         shot = self.shot_at
         charges = self._charges(pk)
-        los = LOS[pos]
+        los = self.m_los[pos]
         if charges:
             weapons = {it for it in pk if it in WEAPONS and it in use}
             if weapons:
@@ -857,7 +914,7 @@ class ObcyState(State):
         gr = self.grenade_range
         alien = self.alien_cnt
         col = self.collapsed
-        kind = KIND
+        kind = self.m_kind
         reach: dict[int, bool] = {}
 
         def landing(t: int) -> bool:
@@ -873,12 +930,12 @@ class ObcyState(State):
         middles: set[int] = set()
         for apos in self.a_pos:
             middles.add(apos)
-            middles.update(NBR[apos])
+            middles.update(self.m_nbr[apos])
         seen: set[tuple[int, int, int]] = set()  # (least, greatest, sum): the trio
         for t in sorted(middles):
             if t == pos or t in col:
                 continue
-            nb = [n for n in NBR[t] if n not in col]
+            nb = [n for n in self.m_nbr[t] if n not in col]
             if len(nb) <= 2:
                 if landing(t):
                     tri = tuple(nb) + (-1,) * (2 - len(nb))
@@ -905,7 +962,7 @@ class ObcyState(State):
                     out.append((GRENADE, t, a, b))
 
     def _can_read(self, pos: int) -> bool:
-        m = READ_MISSIONS.get(pos)
+        m = self.m_read_missions.get(pos)
         if m is not None and m in self.open:
             return True
         return len(self.open) < self.max_open_missions and bool(self.deck)
@@ -917,12 +974,12 @@ class ObcyState(State):
         self.c_ap[c] -= cost
         self._char_out(self.c_pos[c])
         if self._trace:
-            self._log(f"{CHARACTER_NAMES[c]} moves to {B.name(dest)} ({cost} AP)")
-        k = KIND[dest]
+            self._log(f"{CHARACTER_NAMES[c]} moves to {self.bd.name(dest)} ({cost} AP)")
+        k = self.m_kind[dest]
         if k == B.AIRLOCK:  # 4.3 out onto the passage track; the rest of the phase is lost
             self.c_state[c] = TRACK
             self.c_track[c] = 0
-            self.c_exit[c] = AIRLOCK_NO[dest]
+            self.c_exit[c] = self.m_airlock_no[dest]
             self.c_pos[c] = dest
             self.c_ap[c] = 0
             self._count("airlock_exits")
@@ -938,7 +995,7 @@ class ObcyState(State):
     def _after_char_action(self, c: int) -> None:
         """Tasks completed by carrying a spare component onto a device (M01–M05)."""
         if self.open and self.c_state[c] == ON_BOARD:
-            m = COMPONENT_MISSIONS.get(self.c_pos[c])
+            m = self.m_component_missions.get(self.c_pos[c])
             if m is not None and m in self.open and COMP in self.c_pk[c]:
                 pk = self.c_pk[c]
                 pk[pk.index(COMP)] = EMPTY  # the component is used; it returns to the store
@@ -968,7 +1025,7 @@ class ObcyState(State):
         self.c_ap[c] -= 1
         if item == FUEL:
             for m in self.open:
-                if MISSIONS[m][0] == "fuel_drop" and MISSIONS[m][1] == pos:
+                if self.m_missions[m][0] == "fuel_drop" and self.m_missions[m][1] == pos:
                     self.used[FUEL] += 1
                     self._complete(m)
                     return
@@ -997,7 +1054,7 @@ class ObcyState(State):
         self._take_pocket(c, DISK)
         self.supply[DISK] += 1  # 7. the disk returns to the component store
         self.c_ap[c] -= 1
-        m = READ_MISSIONS.get(pos)
+        m = self.m_read_missions.get(pos)
         if m is not None and m in self.open:
             self._complete(m)
             return
@@ -1020,7 +1077,7 @@ class ObcyState(State):
                 if it in self.limits:
                     self.used[it] += 1
         for m in list(self.open):
-            if MISSIONS[m][0] == "collapse" and space in MISSIONS[m][1]:
+            if self.m_missions[m][0] == "collapse" and space in self.m_missions[m][1]:
                 self._complete(m)
 
     def _do_board(self, c: int) -> None:
@@ -1031,14 +1088,14 @@ class ObcyState(State):
         self.stage = ST_PICK
 
     def _do_reenter(self, c: int, k: int) -> None:
-        s = AIRLOCKS[k - 1]
+        s = self.m_airlocks[k - 1]
         self.c_state[c] = ON_BOARD
         self.c_pos[c] = s
         self._char_in(s)
         ex = self.c_exit[c]
         self.c_exit[c] = 0
         for m in list(self.open):
-            if MISSIONS[m][0] == "airlocks" and MISSIONS[m][1] == (ex, k):
+            if self.m_missions[m][0] == "airlocks" and self.m_missions[m][1] == (ex, k):
                 self._complete(m)
         if self.a_adj[s]:
             self.c_stopped[c] = True
@@ -1052,7 +1109,7 @@ class ObcyState(State):
         for c in riders:
             self.c_pos[c] = dest
         self.stage = ST_PICK
-        if dest == PAD_SPACE and not self.queen_alive and riders:
+        if dest == self.m_pad and not self.queen_alive and riders:
             self._finish("expedition", "returned_to_ship")
             return
         # 4.2 when the fuel has run out the riders must leave; they leave one at a time, as
@@ -1062,7 +1119,7 @@ class ObcyState(State):
     def _transport_dests(self) -> list[int]:
         start = self.tr_pos
         col = self.collapsed
-        ok = TRANSPORT_OK
+        ok = self.m_transport_ok
         seen = {start}
         frontier = [start]
         out = []
@@ -1070,11 +1127,11 @@ class ObcyState(State):
         for _ in range(self.opt.transporter_range):
             nxt = []
             for u in frontier:
-                for v in NBR[u]:
+                for v in self.m_nbr[u]:
                     if v in seen or not ok[v] or v in col:
                         continue
                     seen.add(v)
-                    if v == PAD_SPACE:
+                    if v == self.m_pad:
                         if pad_ok:
                             out.append(v)
                         continue
@@ -1104,7 +1161,7 @@ class ObcyState(State):
         die = int(self.rng.integers(1, 7))
         side, loss, retreat = combat_result(attack, die, self.crt_offset)
         if self._trace:
-            adj = apos in NBR_SET[self.c_pos[c]]
+            adj = apos in self.m_nbr_set[self.c_pos[c]]
             loser = CHARACTER_NAMES[c] if side == ATTACKER else (
                 f"the ALIEN ({self.a_str[i]} -> {max(0, self.a_str[i] - loss)})")
             self._log(
@@ -1119,7 +1176,7 @@ class ObcyState(State):
                 self._kill_alien(i, weapon)
             elif retreat:
                 self.rq.append((1, aid, retreat, weapon))
-        elif side == ATTACKER and apos in NBR_SET[self.c_pos[c]]:
+        elif side == ATTACKER and apos in self.m_nbr_set[self.c_pos[c]]:
             self._wound(c, loss)
             if self.c_state[c] == ON_BOARD and retreat:
                 self.rq.append((0, c, retreat, -1))
@@ -1141,7 +1198,7 @@ class ObcyState(State):
                 self._wound(c2, self.c_str[c2])
         if kills >= self.opt.mission_grenade_kills:
             for m in list(self.open):
-                if MISSIONS[m][0] == "grenade":
+                if self.m_missions[m][0] == "grenade":
                     self._complete(m)
 
     def _kill_alien(self, i: int, weapon: int) -> None:
@@ -1153,17 +1210,17 @@ class ObcyState(State):
         del self.a_str[i]
         self._count("aliens_killed")
         if self._trace:
-            self._log(f"an ALIEN dies at {B.name(pos)}")
+            self._log(f"an ALIEN dies at {self.bd.name(pos)}")
         if weapon < 0 or self.over:
             return
         expedition = self.stage in (ST_CHAR, ST_PICK, ST_TRANSPORT)
         if expedition:
             self.kills_phase += 1
         for m in list(self.open):
-            kind = MISSIONS[m][0]
+            kind = self.m_missions[m][0]
             if (
                 (kind == "kills" and expedition and self.kills_phase >= self.opt.mission_kills)
-                or (kind == "kill_hatch" and pos in HATCH_SET)
+                or (kind == "kill_hatch" and pos in self.m_hatch_set)
                 or (kind == "kill_duct_flamer" and weapon == I_FLAMER and self.duct[pos])
             ):
                 self._complete(m)
@@ -1198,7 +1255,7 @@ class ObcyState(State):
         chars = self.char_cnt
         alien = self.alien_cnt
         if kind == 1:
-            ok = ALIEN_OK
+            ok = self.m_alien_ok
             adj = self.c_adj
         else:
             adj = self.a_adj
@@ -1215,13 +1272,13 @@ class ObcyState(State):
                 ends[u] = None
             if depth == m:
                 return
-            for v in NBR[u]:
+            for v in self.m_nbr[u]:
                 if v in path or v in col or chars[v] or alien[v] or adj[v]:
                     continue
                 if kind == 1:
                     if not ok[v]:
                         continue
-                elif KIND[v] >= 5:
+                elif self.m_kind[v] >= 5:
                     continue
                 path.append(v)
                 rec(v, depth + 1)
@@ -1241,7 +1298,7 @@ class ObcyState(State):
             best, ends = self._retreat_paths(1, self.a_pos[i], m)
             if best < m:  # 6. it cannot retreat: it dies
                 if self._trace:
-                    self._log(f"the ALIEN at {B.name(self.a_pos[i])} cannot retreat {m}: "
+                    self._log(f"the ALIEN at {self.bd.name(self.a_pos[i])} cannot retreat {m}: "
                               "it dies")
                 self.rq.pop(0)
                 self._kill_alien(i, weapon)
@@ -1279,13 +1336,13 @@ class ObcyState(State):
             i = self.a_id.index(ident)
             if self._trace:
                 self._log(f"the ALIEN of strength {self.a_str[i]} retreats from "
-                          f"{B.name(self.a_pos[i])} to {B.name(dest)}")
+                          f"{self.bd.name(self.a_pos[i])} to {self.bd.name(dest)}")
             self._alien_out(self.a_pos[i])
             self.a_pos[i] = dest
             self._alien_in(dest)
         else:
             if self._trace:
-                self._log(f"{CHARACTER_NAMES[ident]} retreats to {B.name(dest)}")
+                self._log(f"{CHARACTER_NAMES[ident]} retreats to {self.bd.name(dest)}")
             self._char_out(self.c_pos[ident])
             self.c_pos[ident] = dest
             self._char_in(dest)
@@ -1345,7 +1402,7 @@ class ObcyState(State):
             return
         alive = [s != DEAD for s in self.c_state]
         for m in list(self.open):
-            kind, _ = MISSIONS[m]
+            kind, _ = self.m_missions[m]
             dead = False
             if kind == "bishop":
                 dead = not alive[BISHOP]
@@ -1394,16 +1451,16 @@ class ObcyState(State):
             for j in range(len(self.a_id)):
                 if self.a_id[j] < first:
                     old_at.add(self.a_pos[j])
-        out = [k for k, h in enumerate(HATCHES)
+        out = [k for k, h in enumerate(self.m_hatches)
                if not (closed and chars[h]) and h not in old_at]
         if not out and older:
-            out = [k for k, h in enumerate(HATCHES) if not (closed and chars[h])]
+            out = [k for k, h in enumerate(self.m_hatches) if not (closed and chars[h])]
         if not out:
-            out = list(range(len(HATCHES)))
+            out = list(range(len(self.m_hatches)))
         return out
 
     def _do_hatch(self, strength: int, k: int) -> None:
-        p = HATCHES[k]
+        p = self.m_hatches[k]
         self.a_id.append(self.next_aid)
         self.next_aid += 1
         self.a_pos.append(p)
@@ -1422,8 +1479,8 @@ class ObcyState(State):
         alien = self.alien_cnt
         cadj = self.c_adj
         duct = self.duct
-        nbr = _ALIEN_NBR
-        seen = [False] * N
+        nbr = self.m_alien_nbr
+        seen = [False] * self.m_n
         seen[start] = True
         out = [start]
         frontier = [start]
@@ -1455,7 +1512,7 @@ class ObcyState(State):
         chars = self.char_cnt
         alien = self.alien_cnt
         col = self.collapsed
-        for v in _ALIEN_NBR[self.a_pos[i]]:
+        for v in self.m_alien_nbr[self.a_pos[i]]:
             if chars[v] or (col and v in col):
                 continue
             if alien[v] and not (self.duct[v] and not self.c_adj[v]):
@@ -1492,7 +1549,7 @@ class ObcyState(State):
             a_pos = self.a_pos
             rest = [a_pos[a_id.index(aid)] for aid in self.move_order if aid in a_id]
             for aid in movers:
-                px = DIST[a_pos[a_id.index(aid)]]
+                px = self.m_dist[a_pos[a_id.index(aid)]]
                 near = 0
                 for py in rest:
                     if px[py] <= lim:
@@ -1531,7 +1588,7 @@ class ObcyState(State):
                         tot = self.a_str[j] + self.a_str[i]
                         lost = f" ({tot - cap} lost)" if tot > cap else ""
                         self._log(
-                            f"metamorphosis at {B.name(p)}: ALIENS of strength "
+                            f"metamorphosis at {self.bd.name(p)}: ALIENS of strength "
                             f"{self.a_str[j]} and {self.a_str[i]} become one of strength "
                             f"{min(cap, tot)}{lost}"
                         )
@@ -1562,7 +1619,7 @@ class ObcyState(State):
             near = tuple(
                 c for c in range(6)
                 if self.c_state[c] == ON_BOARD
-                and (self.c_pos[c] in NBR_SET[p] or self.c_pos[c] == p)
+                and (self.c_pos[c] in self.m_nbr_set[p] or self.c_pos[c] == p)
             )
             if len(near) == 1:
                 self.assign.append((aid, near[0]))
@@ -1573,7 +1630,7 @@ class ObcyState(State):
         if self.c_state[c] != ON_BOARD:
             return
         cpos = self.c_pos[c]
-        nb = NBR_SET[cpos]
+        nb = self.m_nbr_set[cpos]
         att = [
             aid for aid in ids
             if aid in self.a_id
@@ -1614,6 +1671,29 @@ class ObcyState(State):
     def copy(self) -> ObcyState:
         s = ObcyState(self.opt, PLACEHOLDER_RNG, blank=True)
         self.copy_rng_to(s)
+        # the board's tables (shared, immutable)
+        s.tables = self.tables
+        s.bd = self.bd
+        s.m_nbr = self.m_nbr
+        s.m_nbr_set = self.m_nbr_set
+        s.m_alien_nbr = self.m_alien_nbr
+        s.m_kind = self.m_kind
+        s.m_n = self.m_n
+        s.m_pad = self.m_pad
+        s.m_hatches = self.m_hatches
+        s.m_hatch_set = self.m_hatch_set
+        s.m_los = self.m_los
+        s.m_store_items = self.m_store_items
+        s.m_computers = self.m_computers
+        s.m_transport_ok = self.m_transport_ok
+        s.m_airlocks = self.m_airlocks
+        s.m_airlock_no = self.m_airlock_no
+        s.m_room_of = self.m_room_of
+        s.m_alien_ok = self.m_alien_ok
+        s.m_dist = self.m_dist
+        s.m_missions = self.m_missions
+        s.m_component_missions = self.m_component_missions
+        s.m_read_missions = self.m_read_missions
         # scalars and immutable values
         s._trace = self._trace
         s._valien = self._valien

@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from balancelab.simulate.obcy import actions as A
-from balancelab.simulate.obcy import board as B
 from balancelab.simulate.obcy.rules import CHARACTER_NAMES, item_name
 
 if TYPE_CHECKING:
@@ -17,7 +16,7 @@ def action_text(state: ObcyState, action: Any) -> str:
     op = action[0]
     who = CHARACTER_NAMES[state.active].upper() if state.active >= 0 else ""
     if op == A.T_MOVE:
-        return f"the transporter drives to {B.name(action[1])}"
+        return f"the transporter drives to {state.bd.name(action[1])}"
     if op == A.T_STAY:
         return "the transporter stays"
     if op == A.ACT:
@@ -25,7 +24,7 @@ def action_text(state: ObcyState, action: Any) -> str:
     if op == A.END_PHASE:
         return "the expedition ends its phase"
     if op == A.MOVE:
-        return f"{who} moves to {B.name(action[1])}"
+        return f"{who} moves to {state.bd.name(action[1])}"
     if op == A.PICK:
         return f"{who} picks up a {item_name(action[1])}"
     if op == A.DROP:
@@ -37,16 +36,16 @@ def action_text(state: ObcyState, action: Any) -> str:
     if op == A.READ:
         return f"{who} reads a mission from a disk in the computer"
     if op == A.CHARGE:
-        return f"{who} uses an explosive charge on {B.name(action[1])}"
+        return f"{who} uses an explosive charge on {state.bd.name(action[1])}"
     if op == A.SHOOT:
         _, aid, w, n = action
         s = "?"
         if aid in state.a_id:
             i = state.a_id.index(aid)
-            s = f"{state.a_str[i]} at {B.name(state.a_pos[i])}"
+            s = f"{state.a_str[i]} at {state.bd.name(state.a_pos[i])}"
         return f"{who} fires {n} shot(s) ({item_name(w)}) at the ALIEN of strength {s}"
     if op == A.GRENADE:
-        area = ", ".join(B.name(s) for s in action[1:] if s >= 0)
+        area = ", ".join(state.bd.name(s) for s in action[1:] if s >= 0)
         return f"{who} throws a grenade at {area}"
     if op == A.BOARD:
         return f"{who} climbs into the transporter"
@@ -59,18 +58,18 @@ def action_text(state: ObcyState, action: Any) -> str:
     if op == A.NO_QUEEN:
         return "the expedition does not fight the ALIEN QUEEN now"
     if op == A.RETREAT:
-        return f"retreat to {B.name(action[1])}"
+        return f"retreat to {state.bd.name(action[1])}"
     if op == A.HATCH:
         return f"an ALIEN of strength {action[1]} hatches on hatching space {action[2] + 1}"
     if op == A.HATCH_END:
         return "no more ALIENS hatch this phase"
     if op == A.A_MOVE:
-        return f"the ALIEN moves to {B.name(action[1])}"
+        return f"the ALIEN moves to {state.bd.name(action[1])}"
     if op == A.A_PICK:
         aid = action[1]
         if aid in state.a_id:
             i = state.a_id.index(aid)
-            return (f"the ALIEN of strength {state.a_str[i]} at {B.name(state.a_pos[i])} "
+            return (f"the ALIEN of strength {state.a_str[i]} at {state.bd.name(state.a_pos[i])} "
                     "moves next")
         return "an ALIEN moves next"
     if op == A.A_TARGET:
