@@ -811,7 +811,8 @@ def study(
         raise ValueError(f"--jobs must be -1 (all cores) or at least 1; got {jobs}")
     if name == "skill-ladder":
         _skill_ladder(game, games=games, verdict_games=verdict_games, seed=seed, jobs=jobs,
-                      out=out, force=force, budget_scale=budget_scale, quiet=quiet)
+                      out=out, force=force, resume=resume, budget_scale=budget_scale,
+                      quiet=quiet)
         return
     if game is not None:
         raise ValueError(f"study {name} takes no game argument (got {game!r}); only "
@@ -841,21 +842,22 @@ def study(
 
 
 def _skill_ladder(game: str | None, *, games: int | None, verdict_games: int | None,
-                  seed: int, jobs: int, out: Path | None, force: bool, budget_scale: float,
-                  quiet: bool) -> None:
+                  seed: int, jobs: int, out: Path | None, force: bool, resume: bool,
+                  budget_scale: float, quiet: bool) -> None:
     from balancelab import ladder
 
     ladder.check_game(game)
     assert game is not None
+    _CONTINUE.set(_continue_with_resume_flag())
     bar, progress = _study_progress(quiet)
     with bar:
         res = ladder.run_ladder(game, out, seed=seed, games=games, verdict_games=verdict_games,
                                 budget_scale=budget_scale, jobs=jobs, force=force,
-                                progress=progress)
+                                resume=resume, progress=progress)
     if res.interrupted:
-        err.print(f"[yellow]interrupted:[/] finished chunks kept in {res.path}; run the same "
-                  "command again to continue")
-        raise typer.Exit(130)
+        err.print(f"[yellow]interrupted:[/] finished chunks kept in {escape(str(res.path))}; "
+                  f"continue with: {escape(_continue_with_resume_flag())}", soft_wrap=True)
+        raise typer.Exit(_interrupted_exit())
     console.print(res.report.headline, highlight=False, markup=False)
     console.print(f"Study: {res.path}\nMarkdown: {res.report.markdown}\n"
                   f"HTML: {res.report.html}")

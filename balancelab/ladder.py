@@ -248,6 +248,7 @@ def run_ladder(
     jobs: int = -1,
     backend: str = "loky",
     force: bool = False,
+    resume: bool = False,
     progress: Callable[[int, int], None] | None = None,
     log: Callable[[str], None] | None = None,
 ) -> LadderResult:
@@ -260,7 +261,8 @@ def run_ladder(
         games: games per rung and opponent (default: the ladder's).
         verdict_games: games per variant of the verdict runs (default: the ladder's).
         budget_scale: multiply the search rungs' iterations (quick trial runs).
-        jobs, backend, force: as for :func:`balancelab.studies.sweep`.
+        jobs, backend, force, resume: as for :func:`balancelab.studies.sweep` (``resume``
+            completes the runs an interrupted ladder left unfinished).
         progress: called with (games written, total) after each chunk of each run.
         log: called with a line naming each run as it starts.
 
@@ -289,7 +291,7 @@ def run_ladder(
         say(f"{path.name}: {studies.pairing_name(pairing)}")
         return studies.sweep(game, grid, path, base=lad.base, policies=pairing, seed=seed,
                              games=k, jobs=jobs, backend=backend, chunk_games=chunk,
-                             force=force, progress=progress,
+                             force=force, resume=resume, progress=progress,
                              study={"study": NAME, "game": game, "pairing":
                                     studies.pairing_name(pairing)})
 

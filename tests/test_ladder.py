@@ -39,10 +39,10 @@ def test_budget_scale_scales_iterations_only() -> None:
     assert ladder.scaled("builder", 0.1) == "builder"
 
 
-def _ladder(out: Path) -> dict:
-    res = cli.invoke(app, ["study", "skill-ladder", "iss", "--games", "2", "--verdict-games",
-                           "1", "--budget-scale", "0.1", "--jobs", "1", "--quiet",
-                           "--out", str(out)])
+def _ladder(out: Path, games: int = 2, *more: str) -> dict:
+    res = cli.invoke(app, ["study", "skill-ladder", "iss", "--games", str(games),
+                           "--verdict-games", "1", "--budget-scale", "0.1", "--jobs", "1",
+                           "--quiet", "--out", str(out), *more])
     assert res.exit_code == 0, res.output
     assert "Skill ladder of" in res.output
     assert ("the verdict is stable across the top two rungs" in res.output.lower()
@@ -61,6 +61,18 @@ def test_a_tiny_ladder_runs_end_to_end_and_is_reproducible(tmp_path: Path) -> No
     md = (tmp_path / "a" / "report" / "report.md").read_text()
     assert "CHEAT" in md and "Win rate per rung" in md
     assert a["stable"] in (True, False)
+
+
+def test_resume_completes_or_extends_the_ladders_runs(tmp_path: Path) -> None:
+    """An interrupted or smaller ladder goes on with ``--resume`` (the runs it left keep their
+    games); without it the command says how to go on, in one line."""
+    _ladder(tmp_path, 2)
+    res = cli.invoke(app, ["study", "skill-ladder", "iss", "--games", "3", "--verdict-games",
+                           "1", "--budget-scale", "0.1", "--jobs", "1", "--quiet",
+                           "--out", str(tmp_path)])
+    assert res.exit_code == 1 and "--resume" in res.output
+    a = _ladder(tmp_path, 3, "--resume")
+    assert {r["games"] for r in a["rates"]} == {3}
 
 
 @pytest.mark.parametrize(("args", "message"), [

@@ -174,6 +174,11 @@ class Decision:
     detectable: float
 
 
+#: Beyond this many games per setting the report names no number (it would overflow the
+#: reports' 64-bit columns: a measure that was constant in a tiny run has a margin of ~0).
+MAX_GAMES_TO_DECIDE = 10**12
+
+
 def _round_up(n: float) -> int:
     """Games rounded up to two significant figures (``12,345`` → ``13,000``)."""
     if not np.isfinite(n) or n <= 0:
@@ -241,6 +246,8 @@ def decide_family(estimates: Sequence[float], intervals: Sequence[IntervalFn],
             if abs(d) < mg:
                 cands.append(n * (z_e * se / (mg - abs(d))) ** 2)
             need = _round_up(max(min(cands), n + 1)) if cands else None
+            if need is not None and need > MAX_GAMES_TO_DECIDE:
+                need = None  # no run could decide it (a margin of ~0: a constant measure)
         lo, hi, lv = (elo, ehi, el) if verdict == EQUIVALENT else (dlo, dhi, dl)
         out.append(Decision(verdict, lo, hi, lv, dlo, dhi, dl, elo, ehi, el, float(p[i]),
                             float(p_holm[i]), float(p_eq[i]), need,

@@ -241,3 +241,13 @@ def test_precision_stopping_on_wilson_widths_keeps_their_coverage():
             lo, hi = stats.wilson(k, n)
             cover = np.mean((lo <= p) & (p <= hi))
             assert cover >= 0.93, (p, target, cover)
+
+
+def test_a_measure_constant_in_a_tiny_run_names_no_games_to_decide():
+    """2 games a setting of a measure that did not vary: a margin of ~0 (1e-12) asked for
+    ~1e27 games, which overflowed the report's 64-bit column (the skill ladder's verdict
+    runs crashed); beyond MAX_GAMES_TO_DECIDE the report names no number."""
+    (dec,) = verdicts.decide_family([0.0], [_normal(0.0, 0.6)], [2], 1e-12)
+    assert dec.verdict == "inconclusive" and dec.games_to_decide is None
+    (ok,) = verdicts.decide_family([0.0], [_normal(0.0, 0.6)], [2], 0.25)
+    assert ok.games_to_decide is not None and ok.games_to_decide <= verdicts.MAX_GAMES_TO_DECIDE
