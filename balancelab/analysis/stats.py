@@ -430,8 +430,11 @@ def precision_tune_n(half_width: float) -> int:
 # -- summaries ---------------------------------------------------------------------------------
 
 
-def summarize(frame: pl.DataFrame, column: str, by: Sequence[str] = ()) -> pl.DataFrame:
+def summarize(frame: pl.DataFrame | pl.LazyFrame, column: str, by: Sequence[str] = ()
+              ) -> pl.DataFrame:
     """Mean, sd, median and 95th percentile of a numeric column, per group.
+
+    A LazyFrame is aggregated without loading more than ``column`` and ``by``.
 
     Returns:
         Columns: ``*by``, ``measure`` (str, the column name), ``n`` (non-null values), ``mean``,
@@ -449,6 +452,10 @@ def summarize(frame: pl.DataFrame, column: str, by: Sequence[str] = ()) -> pl.Da
         col.min().alias("min"),
         col.max().alias("max"),
     ]
+    if isinstance(frame, pl.LazyFrame):
+        lf = frame.select(*by, column)
+        out = lf.group_by(list(by)).agg(aggs).sort(list(by)) if by else lf.select(aggs)
+        return out.collect()
     if by:
         return frame.group_by(list(by)).agg(aggs).sort(list(by))
     return frame.select(aggs)

@@ -380,9 +380,11 @@ def end_reasons(source: Source) -> pl.DataFrame:
         Columns: ``variant``, ``variant_label``, ``winner`` (``capped`` for the round cap),
         ``end_reason``, ``count``, ``share`` (of the variant's games).
     """
-    df = games_frame(source)
+    # a run folder is aggregated lazily (four columns), memory flat in the number of games
+    lf = (runner.scan_games(Path(source)) if isinstance(source, (str, Path))
+          else games_frame(source).lazy())
     out = (
-        df.with_columns(
+        lf.select("variant", "variant_label", "winner", "end_reason").with_columns(
             pl.when(pl.col("winner") == CAPPED).then(pl.lit("capped"))
             .otherwise(pl.col("winner")).alias("winner")
         )
@@ -392,7 +394,7 @@ def end_reasons(source: Source) -> pl.DataFrame:
         .sort(["variant", "count", "winner", "end_reason"],
               descending=[False, True, False, False])
     )
-    return out
+    return out.collect()
 
 
 def length_summary(source: Source) -> pl.DataFrame:
@@ -402,11 +404,18 @@ def length_summary(source: Source) -> pl.DataFrame:
         Columns of :func:`stats.summarize` with ``variant``, ``variant_label`` first:
         ``measure``, ``n``, ``mean``, ``sd``, ``median``, ``p95``, ``min``, ``max``.
     """
-    df = games_frame(source)
-    cols = [c for c in ("rounds", "decisions") if c in df.columns]
+    df = _summary_source(source)
+    cols = [c for c in ("rounds", "decisions") if c in df.collect_schema().names()]
     return pl.concat(
         [stats.summarize(df, c, by=["variant", "variant_label"]) for c in cols]
     ).sort(["variant", "measure"], maintain_order=True)
+
+
+def _summary_source(source: Source) -> pl.DataFrame | pl.LazyFrame:
+    """A run folder as a lazy scan (each summary reads only its columns), else the frame."""
+    if isinstance(source, (str, Path)):
+        return runner.scan_games(Path(source))
+    return games_frame(source)
 
 
 def measure_summary(source: Source, columns: Sequence[str] | None = None) -> pl.DataFrame:
@@ -415,8 +424,9 @@ def measure_summary(source: Source, columns: Sequence[str] | None = None) -> pl.
     Returns:
         Same columns as :func:`length_summary`; empty when the game has no measures.
     """
-    df = games_frame(source)
-    cols = list(columns) if columns is not None else measure_columns(df)
+    df = _summary_source(source)
+    cols = list(columns) if columns is not None else measure_columns(
+        pl.DataFrame(schema=df.collect_schema()))
     if not cols:
         return pl.DataFrame(schema={"variant": pl.Int32, "variant_label": pl.String,
                                     "measure": pl.String})
