@@ -81,7 +81,8 @@ def compact_games_frame(source: str | Path, per_game_measures: bool = True) -> p
     """The games table of a run folder as :func:`games_frame` gives it, in less memory.
 
     Only the columns a run report reads are loaded (``run_id`` and ``game_version`` are left
-    out; ``rounds``, ``decisions`` and the measures only with ``per_game_measures``); text
+    out; ``rounds``, ``decisions`` and the game's records after them only with
+    ``per_game_measures``); text
     columns that repeat (the game, variant label, policies, end reason, text options) are read
     as Categorical and integer options in the smallest integer type that holds them. Values
     are unchanged (every analysis and table gives the same numbers), only their storage: a
@@ -95,8 +96,10 @@ def compact_games_frame(source: str | Path, per_game_measures: bool = True) -> p
     head = pl.DataFrame(schema=lf.collect_schema())
     opts = option_columns(head)
     drop = set(_UNUSED)
-    if not per_game_measures:
-        drop |= {"rounds", "decisions", *measure_columns(head)}
+    if not per_game_measures:  # every per-game record after the winner and end reason
+        cols = head.columns
+        drop |= {c for c in cols[cols.index("rounds"):] if c != "variant"} \
+            if "rounds" in cols else set()
     cat = {"game", "variant_label", "policies", "end_reason",
            *[c for c in head.columns if c.startswith("policy_")]}
     ints = [c for c in opts if head.schema[c].is_integer()]

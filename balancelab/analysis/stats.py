@@ -430,6 +430,19 @@ def precision_tune_n(half_width: float) -> int:
 # -- summaries ---------------------------------------------------------------------------------
 
 
+def summarize_many(frame: pl.DataFrame | pl.LazyFrame, columns: Sequence[str],
+                   by: Sequence[str] = ()) -> list[pl.DataFrame]:
+    """:func:`summarize` of each column; a LazyFrame is read once, only ``by`` and
+    ``columns`` (text group columns as Categorical while they are grouped on)."""
+    if not isinstance(frame, pl.LazyFrame):
+        return [summarize(frame, c, by) for c in columns]
+    schema = frame.collect_schema()
+    text = [b for b in by if schema[b] == pl.String]
+    df = frame.select(*[pl.col(b).cast(pl.Categorical) if b in text else pl.col(b) for b in by],
+                      *columns).collect()
+    return [summarize(df, c, by).with_columns(pl.col(text).cast(pl.String)) for c in columns]
+
+
 def summarize(frame: pl.DataFrame | pl.LazyFrame, column: str, by: Sequence[str] = ()
               ) -> pl.DataFrame:
     """Mean, sd, median and 95th percentile of a numeric column, per group.
@@ -441,6 +454,12 @@ def summarize(frame: pl.DataFrame | pl.LazyFrame, column: str, by: Sequence[str]
         ``sd`` (sample, ddof 1), ``median``, ``p95`` (linear interpolation), ``min``, ``max``
         (all Float64). Sorted by ``by``.
     """
+    if isinstance(frame, pl.LazyFrame):
+        return _summary_query(frame.select(*by, column), column, by).collect()
+    return _summary_query(frame.lazy(), column, by).collect()
+
+
+def _summary_query(frame: pl.LazyFrame, column: str, by: Sequence[str]) -> pl.LazyFrame:
     col = pl.col(column).cast(pl.Float64)
     aggs = [
         pl.lit(column).alias("measure"),
@@ -452,10 +471,6 @@ def summarize(frame: pl.DataFrame | pl.LazyFrame, column: str, by: Sequence[str]
         col.min().alias("min"),
         col.max().alias("max"),
     ]
-    if isinstance(frame, pl.LazyFrame):
-        lf = frame.select(*by, column)
-        out = lf.group_by(list(by)).agg(aggs).sort(list(by)) if by else lf.select(aggs)
-        return out.collect()
     if by:
         return frame.group_by(list(by)).agg(aggs).sort(list(by))
     return frame.select(aggs)

@@ -380,9 +380,10 @@ def end_reasons(source: Source) -> pl.DataFrame:
         Columns: ``variant``, ``variant_label``, ``winner`` (``capped`` for the round cap),
         ``end_reason``, ``count``, ``share`` (of the variant's games).
     """
-    # a run folder is aggregated lazily (four columns), memory flat in the number of games
-    lf = (runner.scan_games(Path(source)) if isinstance(source, (str, Path))
-          else games_frame(source).lazy())
+    # a run folder (or a scan of one) is aggregated lazily (four columns), memory flat in the
+    # number of games
+    src = _summary_source(source)
+    lf = src.lazy()
     out = (
         lf.select("variant", "variant_label", "winner", "end_reason").with_columns(
             pl.when(pl.col("winner") == CAPPED).then(pl.lit("capped"))
@@ -407,14 +408,18 @@ def length_summary(source: Source) -> pl.DataFrame:
     df = _summary_source(source)
     cols = [c for c in ("rounds", "decisions") if c in df.collect_schema().names()]
     return pl.concat(
-        [stats.summarize(df, c, by=["variant", "variant_label"]) for c in cols]
+        stats.summarize_many(df, cols, by=["variant", "variant_label"])
     ).sort(["variant", "measure"], maintain_order=True)
 
 
 def _summary_source(source: Source) -> pl.DataFrame | pl.LazyFrame:
-    """A run folder as a lazy scan (each summary reads only its columns), else the frame."""
+    """A run folder as a lazy scan (each summary reads only its columns); a LazyFrame holding
+    ``variant`` and ``variant_label`` as it is; else the games frame."""
     if isinstance(source, (str, Path)):
         return runner.scan_games(Path(source))
+    if isinstance(source, pl.LazyFrame) and {"variant", "variant_label"} <= set(
+            source.collect_schema().names()):
+        return source
     return games_frame(source)
 
 
@@ -430,7 +435,7 @@ def measure_summary(source: Source, columns: Sequence[str] | None = None) -> pl.
     if not cols:
         return pl.DataFrame(schema={"variant": pl.Int32, "variant_label": pl.String,
                                     "measure": pl.String})
-    frames = [stats.summarize(df, c, by=["variant", "variant_label"]) for c in cols]
+    frames = stats.summarize_many(df, cols, by=["variant", "variant_label"])
     order = {c: i for i, c in enumerate(cols)}
     return (
         pl.concat(frames)

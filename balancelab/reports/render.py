@@ -725,17 +725,18 @@ def build_run_report(path: Path, level: float = stats.LEVEL) -> Report:
         sections.append(cs)
 
     # summaries and the length histogram read the run folder lazily, column by column
-    length = analysis.length_summary(path)
-    er = analysis.end_reasons(path)
+    scan = runner.scan_games(path)
+    length = analysis.length_summary(scan)
+    er = analysis.end_reasons(scan)
     sections.append(Section("Game length and end reasons", [
         "Rounds and decisions per game (mean, sd, median, 95th percentile).",
         Table("Game length", _strings(length.drop("variant"))),
-        _img("rounds.png", plots.distribution(runner.scan_games(path), "rounds",
+        _img("rounds.png", plots.distribution(scan, "rounds",
                                               "Game length (rounds)"),
              "Distribution of game length."),
         Table("End reasons", end_reasons_table(er, game)),
     ]))
-    meas = analysis.measure_summary(path)
+    meas = analysis.measure_summary(scan)
     if meas.height:
         ms = Section("The game's measures", [
             "Each measure the game records, per variant.",
