@@ -73,6 +73,8 @@ def _sorted(df: pl.DataFrame) -> bool:
     return bool(df.select(((v > 0) | ((v == 0) & (g >= 0))).all()).item())
 
 
+#: chunk files read at once by :func:`compact_games_frame`
+_BATCH = 25
 #: columns of the games table the run report does not read
 _UNUSED = ("run_id", "game_version")
 
@@ -92,7 +94,8 @@ def compact_games_frame(source: str | Path, per_game_measures: bool = True) -> p
         RunError: a path that is not a run folder, or a run with no games yet.
     """
     path = Path(source)
-    lf = runner.scan_games(path)
+    files = runner.table_files(path)
+    lf = runner.scan_files(files)
     head = pl.DataFrame(schema=lf.collect_schema())
     opts = option_columns(head)
     drop = set(_UNUSED)
@@ -114,7 +117,10 @@ def compact_games_frame(source: str | Path, per_game_measures: bool = True) -> p
             exprs.append(pl.col(c).cast(small[c]))
         else:
             exprs.append(pl.col(c))
-    df = lf.select(exprs).collect()
+    # read in batches of chunk files, each cast to its compact types before the next is read:
+    # the full-width types of a whole run are never in memory at once
+    df = pl.concat([runner.scan_files(files[i:i + _BATCH]).select(exprs).collect().rechunk()
+                    for i in range(0, len(files), _BATCH)], rechunk=False)
     seats = seats_frame(path)
     if seats is not None and "rank" in seats.columns:
         firsts = (seats.filter(pl.col("rank") == 1)
@@ -122,6 +128,14 @@ def compact_games_frame(source: str | Path, per_game_measures: bool = True) -> p
                   .agg(pl.col("seat").cast(pl.Int32).alias("first_seats")))
         df = df.join(firsts, on=["variant", "game_index"], how="left")
     return df
+
+
+def first_rows(df: pl.DataFrame) -> pl.DataFrame:
+    """The first game (row) of each variant, all columns, sorted by variant: found by a
+    streaming group-by over the row numbers, so a million games take no scratch copy."""
+    idx = (df.lazy().select("variant").with_row_index("_r").group_by("variant")
+           .agg(pl.col("_r").min()).sort("variant").collect(engine="streaming"))
+    return df[idx.get_column("_r")]
 
 
 def _smallest_ints(lf: pl.LazyFrame, cols: list[str]) -> dict[str, pl.DataType]:

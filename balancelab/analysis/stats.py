@@ -438,9 +438,13 @@ def summarize_many(frame: pl.DataFrame | pl.LazyFrame, columns: Sequence[str],
         return [summarize(frame, c, by) for c in columns]
     schema = frame.collect_schema()
     text = [b for b in by if schema[b] == pl.String]
-    df = frame.select(*[pl.col(b).cast(pl.Categorical) if b in text else pl.col(b) for b in by],
-                      *columns).collect()
-    return [summarize(df, c, by).with_columns(pl.col(text).cast(pl.String)) for c in columns]
+    keys = [pl.col(b).cast(pl.Categorical) if b in text else pl.col(b) for b in by]
+    out = []
+    for i in range(0, len(columns), 8):  # eight columns in memory at a time
+        cols = list(columns[i:i + 8])
+        df = frame.select(*keys, *cols).collect()
+        out += [summarize(df, c, by).with_columns(pl.col(text).cast(pl.String)) for c in cols]
+    return out
 
 
 def summarize(frame: pl.DataFrame | pl.LazyFrame, column: str, by: Sequence[str] = ()
