@@ -62,7 +62,97 @@ def games_frame(source: Source) -> pl.DataFrame:
             pl.when(pl.col("winner") == CAPPED).then(pl.lit("cap")).otherwise(pl.lit(""))
             .alias("end_reason")
         )
-    return df.sort(["variant", "game_index"])
+    return df if _sorted(df) else df.sort(["variant", "game_index"])
+
+
+def _sorted(df: pl.DataFrame) -> bool:
+    """True when ``df`` is already sorted by (variant, game_index): no sorted copy needed."""
+    if df.height < 2:
+        return True
+    v, g = pl.col("variant").diff(), pl.col("game_index").diff()
+    return bool(df.select(((v > 0) | ((v == 0) & (g >= 0))).all()).item())
+
+
+#: chunk files read at once by :func:`compact_games_frame`
+_BATCH = 25
+#: columns of the games table the run report does not read
+_UNUSED = ("run_id", "game_version")
+
+
+def compact_games_frame(source: str | Path, per_game_measures: bool = True) -> pl.DataFrame:
+    """The games table of a run folder as :func:`games_frame` gives it, in less memory.
+
+    Only the columns a run report reads are loaded (``run_id`` and ``game_version`` are left
+    out; ``rounds``, ``decisions`` and the game's records after them only with
+    ``per_game_measures``); text
+    columns that repeat (the game, variant label, policies, end reason, text options) are read
+    as Categorical and integer options in the smallest integer type that holds them. Values
+    are unchanged (every analysis and table gives the same numbers), only their storage: a
+    1,000,000-game odyssey run takes a fraction of :func:`games_frame`'s memory.
+
+    Raises:
+        RunError: a path that is not a run folder, or a run with no games yet.
+    """
+    path = Path(source)
+    files = runner.table_files(path)
+    lf = runner.scan_files(files)
+    head = pl.DataFrame(schema=lf.collect_schema())
+    opts = option_columns(head)
+    drop = set(_UNUSED)
+    if not per_game_measures:  # every per-game record after the winner and end reason
+        cols = head.columns
+        drop |= {c for c in cols[cols.index("rounds"):] if c != "variant"} \
+            if "rounds" in cols else set()
+    cat = {"game", "variant_label", "policies", "end_reason",
+           *[c for c in head.columns if c.startswith("policy_")]}
+    ints = [c for c in opts if head.schema[c].is_integer()]
+    small = _smallest_ints(lf, ints)
+    exprs: list[pl.Expr] = []
+    for c, dt in head.schema.items():
+        if c in drop:
+            continue
+        if dt == pl.String and (c in cat or c in opts):
+            exprs.append(pl.col(c).cast(pl.Categorical))
+        elif c in small:
+            exprs.append(pl.col(c).cast(small[c]))
+        else:
+            exprs.append(pl.col(c))
+    # read in batches of chunk files, each cast to its compact types before the next is read:
+    # the full-width types of a whole run are never in memory at once
+    df = pl.concat([runner.scan_files(files[i:i + _BATCH]).select(exprs).collect().rechunk()
+                    for i in range(0, len(files), _BATCH)], rechunk=False)
+    seats = seats_frame(path)
+    if seats is not None and "rank" in seats.columns:
+        firsts = (seats.filter(pl.col("rank") == 1)
+                  .group_by(pl.col("variant").cast(pl.Int32), "game_index")
+                  .agg(pl.col("seat").cast(pl.Int32).alias("first_seats")))
+        df = df.join(firsts, on=["variant", "game_index"], how="left")
+    return df
+
+
+def first_rows(df: pl.DataFrame) -> pl.DataFrame:
+    """The first game (row) of each variant, all columns, sorted by variant: found by a
+    streaming group-by over the row numbers, so a million games take no scratch copy."""
+    idx = (df.lazy().select("variant").with_row_index("_r").group_by("variant")
+           .agg(pl.col("_r").min()).sort("variant").collect(engine="streaming"))
+    return df[idx.get_column("_r")]
+
+
+def _smallest_ints(lf: pl.LazyFrame, cols: list[str]) -> dict[str, pl.DataType]:
+    """The smallest signed integer type holding each column's values (one lazy pass)."""
+    if not cols:
+        return {}
+    ranges = lf.select(*[pl.col(c).min().alias(f"{c}\0lo") for c in cols],
+                       *[pl.col(c).max().alias(f"{c}\0hi") for c in cols]).collect().row(0)
+    out: dict[str, pl.DataType] = {}
+    for i, c in enumerate(cols):
+        lo, hi = ranges[i], ranges[len(cols) + i]
+        for t, bits in ((pl.Int8(), 8), (pl.Int16(), 16), (pl.Int32(), 32)):
+            if lo is not None and hi is not None and -(2 ** (bits - 1)) <= lo \
+                    and hi < 2 ** (bits - 1):
+                out[c] = t
+                break
+    return out
 
 
 def seats_frame(source: Source) -> pl.DataFrame | None:
@@ -174,8 +264,10 @@ def seat_policies(df: pl.DataFrame) -> pl.DataFrame:
         Columns: ``variant`` (Int32), ``game_index`` (Int64), ``seat`` (Int32, 0-based),
         ``seat_name`` (str), ``policy`` (str), ``n_seats`` (Int32).
     """
-    return (
-        df.select("variant", "game_index", pl.col("policies").str.split(";").alias("_p"))
+    # each distinct policies string is parsed once, then joined to its games
+    parsed = (
+        df.select(pl.col("policies").unique())
+        .with_columns(pl.col("policies").cast(pl.String).str.split(";").alias("_p"))
         .with_columns(pl.col("_p").list.len().cast(pl.Int32).alias("n_seats"))
         .with_columns(pl.int_ranges(0, pl.col("n_seats"), dtype=pl.Int32).alias("seat"))
         .explode(["_p", "seat"])
@@ -185,5 +277,10 @@ def seat_policies(df: pl.DataFrame) -> pl.DataFrame:
         )
         .unnest("_s")
         .drop("_p")
+    )
+    return (
+        df.select("variant", "game_index", "policies").with_row_index("_r")
+        .join(parsed, on="policies", how="inner")
+        .sort(["_r", "seat"])
         .select("variant", "game_index", "seat", "seat_name", "policy", "n_seats")
     )

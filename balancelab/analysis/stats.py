@@ -430,14 +430,40 @@ def precision_tune_n(half_width: float) -> int:
 # -- summaries ---------------------------------------------------------------------------------
 
 
-def summarize(frame: pl.DataFrame, column: str, by: Sequence[str] = ()) -> pl.DataFrame:
+def summarize_many(frame: pl.DataFrame | pl.LazyFrame, columns: Sequence[str],
+                   by: Sequence[str] = ()) -> list[pl.DataFrame]:
+    """:func:`summarize` of each column; a LazyFrame is read once, only ``by`` and
+    ``columns`` (text group columns as Categorical while they are grouped on)."""
+    if not isinstance(frame, pl.LazyFrame):
+        return [summarize(frame, c, by) for c in columns]
+    schema = frame.collect_schema()
+    text = [b for b in by if schema[b] == pl.String]
+    keys = [pl.col(b).cast(pl.Categorical) if b in text else pl.col(b) for b in by]
+    out = []
+    for i in range(0, len(columns), 8):  # eight columns in memory at a time
+        cols = list(columns[i:i + 8])
+        df = frame.select(*keys, *cols).collect()
+        out += [summarize(df, c, by).with_columns(pl.col(text).cast(pl.String)) for c in cols]
+    return out
+
+
+def summarize(frame: pl.DataFrame | pl.LazyFrame, column: str, by: Sequence[str] = ()
+              ) -> pl.DataFrame:
     """Mean, sd, median and 95th percentile of a numeric column, per group.
+
+    A LazyFrame is aggregated without loading more than ``column`` and ``by``.
 
     Returns:
         Columns: ``*by``, ``measure`` (str, the column name), ``n`` (non-null values), ``mean``,
         ``sd`` (sample, ddof 1), ``median``, ``p95`` (linear interpolation), ``min``, ``max``
         (all Float64). Sorted by ``by``.
     """
+    if isinstance(frame, pl.LazyFrame):
+        return _summary_query(frame.select(*by, column), column, by).collect()
+    return _summary_query(frame.lazy(), column, by).collect()
+
+
+def _summary_query(frame: pl.LazyFrame, column: str, by: Sequence[str]) -> pl.LazyFrame:
     col = pl.col(column).cast(pl.Float64)
     aggs = [
         pl.lit(column).alias("measure"),

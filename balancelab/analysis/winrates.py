@@ -24,6 +24,7 @@ from balancelab.analysis.frames import (
     CAPPED,
     DRAW_VALUES,
     Source,
+    first_rows,
     games_frame,
     is_team_game,
     measure_columns,
@@ -94,9 +95,29 @@ def contender_rows(source: Source) -> pl.DataFrame:
     )
 
 
+def _team_counts(df: pl.DataFrame) -> pl.DataFrame:
+    """Per variant and side of a team game, what :func:`contender_rows` would count (games,
+    wins, draws, capped), aggregated straight from the games: no row per game and side."""
+    capped = (pl.col("winner") == CAPPED) | (pl.col("end_reason") == "cap")
+    draw = pl.col("winner").is_in(list(DRAW_VALUES))
+    parts = []
+    for s in sides(df):
+        win = pl.col("winner") == s
+        parts.append(df.lazy().group_by("variant").agg(
+            pl.lit(s).alias("contender"), pl.lit(-1, dtype=pl.Int32).alias("seat"),
+            pl.len().cast(pl.Int64).alias("games"),
+            win.sum().cast(pl.Int64).alias("wins"),
+            (draw & ~win).sum().cast(pl.Int64).alias("draws"),
+            capped.sum().cast(pl.Int64).alias("capped"),
+        ))
+    # the streaming engine counts a million games in a few MB (the in-memory group-by
+    # takes about 100 MB of scratch space there)
+    return pl.concat(pl.collect_all(parts, engine="streaming"))
+
+
 def _labels(df: pl.DataFrame) -> pl.DataFrame:
     cols = ["variant", "variant_label", *option_columns(df)]
-    return df.select(cols).unique(subset=["variant"]).sort("variant")
+    return first_rows(df.select(cols))
 
 
 def win_rates(source: Source, level: float = stats.LEVEL) -> pl.DataFrame:
@@ -110,26 +131,23 @@ def win_rates(source: Source, level: float = stats.LEVEL) -> pl.DataFrame:
         variant, then seat / side order.
     """
     df = games_frame(source)
-    rows = contender_rows(df)
     order = {s: i for i, s in enumerate(sides(df))}
     out = (
-        rows.group_by(["variant", "contender", "seat"])
+        _team_counts(df) if is_team_game(df) else
+        contender_rows(df).group_by(["variant", "contender", "seat"])
         .agg(
             pl.len().cast(pl.Int64).alias("games"),
             pl.col("win").sum().cast(pl.Int64).alias("wins"),
             (pl.col("draw") & ~pl.col("win")).sum().cast(pl.Int64).alias("draws"),
             pl.col("capped").sum().cast(pl.Int64).alias("capped"),
         )
-        .with_columns(
+    ).with_columns(
             (pl.col("games") - pl.col("wins") - pl.col("draws") - pl.col("capped"))
             .alias("losses"),
             pl.col("contender").replace_strict(order, default=None, return_dtype=pl.Int64)
             .alias("_o"),
-        )
-        .join(fair_shares(df), on="variant", how="left")
-        .sort(["variant", "_o", "seat", "contender"], nulls_last=True)
-        .drop("_o")
-    )
+    ).join(fair_shares(df), on="variant", how="left") \
+        .sort(["variant", "_o", "seat", "contender"], nulls_last=True).drop("_o")
     out = with_interval(out, level=level)
     out = _labels(df).join(out, on="variant", how="right")
     return out.select(
@@ -150,16 +168,21 @@ def policy_rates(source: Source, level: float = stats.LEVEL) -> pl.DataFrame:
         ``fair_share`` (Float64; null in team games, see :func:`fair_shares`).
     """
     df = games_frame(source)
-    rows = contender_rows(df)
     team = is_team_game(df)
-    if not team:
-        rows = rows.with_columns(pl.lit("any seat").alias("contender"))
+    if team:  # per side and its policy column, straight from the games
+        counts = pl.concat(pl.collect_all([
+            df.lazy().group_by("variant", pl.col(f"policy_{s}").alias("policy")).agg(
+                pl.lit(s).alias("contender"), pl.len().cast(pl.Int64).alias("games"),
+                (pl.col("winner") == s).sum().cast(pl.Int64).alias("wins"),
+            ).select("variant", "contender", "policy", "games", "wins")
+            for s in sides(df)], engine="streaming"))
+    else:
+        counts = (contender_rows(df).with_columns(pl.lit("any seat").alias("contender"))
+                  .group_by(["variant", "contender", "policy"])
+                  .agg(pl.len().cast(pl.Int64).alias("games"),
+                       pl.col("win").sum().cast(pl.Int64).alias("wins")))
     out = (
-        rows.group_by(["variant", "contender", "policy"])
-        .agg(
-            pl.len().cast(pl.Int64).alias("games"),
-            pl.col("win").sum().cast(pl.Int64).alias("wins"),
-        )
+        counts
         .sort(["variant", "contender", "policy"])
         .join(fair_shares(df), on="variant", how="left")
     )
@@ -191,8 +214,8 @@ def outcome_rates(source: Source, level: float = stats.LEVEL) -> pl.DataFrame:
         df = _first_games(lf)
     else:
         df = games_frame(source)
-        observed = (df.with_columns(outcome).group_by(["variant", "outcome"])
-                    .agg(pl.len().cast(pl.Int64).alias("count")))
+        observed = (df.lazy().select("variant", outcome).group_by(["variant", "outcome"])
+                    .agg(pl.len().cast(pl.Int64).alias("count")).collect(engine="streaming"))
     names = [*_declared_outcomes(df), "capped"]
     names += sorted(set(observed.get_column("outcome").to_list()) - set(names))
     order = {o: i for i, o in enumerate(names)}
@@ -242,8 +265,9 @@ def fair_shares(source: Source) -> pl.DataFrame:
         counts = contender_rows(df).group_by("variant").agg(
             pl.col("contender").n_unique().alias("n"))
         possible = {v: [""] * n for v, n in counts.iter_rows()}
-    sole = dict(df.group_by("variant").agg(
-        (~pl.col("winner").is_in([*DRAW_VALUES, CAPPED])).mean().alias("s")).iter_rows())
+    sole = dict(df.lazy().group_by("variant").agg(
+        (~pl.col("winner").is_in([*DRAW_VALUES, CAPPED])).mean().alias("s"))
+        .collect(engine="streaming").iter_rows())
     rows = [(v, float(sole.get(v, 1.0)) / max(1, sum(o not in DRAW_VALUES for o in outs)))
             for v, outs in possible.items()]
     return pl.DataFrame(rows, schema={"variant": df.schema["variant"],
@@ -351,7 +375,7 @@ def _engine_outcomes(df: pl.DataFrame) -> dict[Any, list[str]] | None:
 
         game = get_game(str(df["game"][0]))
         names = [n for n in game.options_type.names() if n in df.columns]
-        firsts = df.group_by("variant").first()
+        firsts = first_rows(df.select("variant", *names))
         out = {}
         for row in firsts.iter_rows(named=True):
             opts = game.options_type.from_strings({n: row[n] for n in names})
@@ -380,9 +404,12 @@ def end_reasons(source: Source) -> pl.DataFrame:
         Columns: ``variant``, ``variant_label``, ``winner`` (``capped`` for the round cap),
         ``end_reason``, ``count``, ``share`` (of the variant's games).
     """
-    df = games_frame(source)
+    # a run folder (or a scan of one) is aggregated lazily (four columns), memory flat in the
+    # number of games
+    src = _summary_source(source)
+    lf = src.lazy()
     out = (
-        df.with_columns(
+        lf.select("variant", "variant_label", "winner", "end_reason").with_columns(
             pl.when(pl.col("winner") == CAPPED).then(pl.lit("capped"))
             .otherwise(pl.col("winner")).alias("winner")
         )
@@ -392,7 +419,7 @@ def end_reasons(source: Source) -> pl.DataFrame:
         .sort(["variant", "count", "winner", "end_reason"],
               descending=[False, True, False, False])
     )
-    return out
+    return out.collect()
 
 
 def length_summary(source: Source) -> pl.DataFrame:
@@ -402,11 +429,22 @@ def length_summary(source: Source) -> pl.DataFrame:
         Columns of :func:`stats.summarize` with ``variant``, ``variant_label`` first:
         ``measure``, ``n``, ``mean``, ``sd``, ``median``, ``p95``, ``min``, ``max``.
     """
-    df = games_frame(source)
-    cols = [c for c in ("rounds", "decisions") if c in df.columns]
+    df = _summary_source(source)
+    cols = [c for c in ("rounds", "decisions") if c in df.collect_schema().names()]
     return pl.concat(
-        [stats.summarize(df, c, by=["variant", "variant_label"]) for c in cols]
+        stats.summarize_many(df, cols, by=["variant", "variant_label"])
     ).sort(["variant", "measure"], maintain_order=True)
+
+
+def _summary_source(source: Source) -> pl.DataFrame | pl.LazyFrame:
+    """A run folder as a lazy scan (each summary reads only its columns); a LazyFrame holding
+    ``variant`` and ``variant_label`` as it is; else the games frame."""
+    if isinstance(source, (str, Path)):
+        return runner.scan_games(Path(source))
+    if isinstance(source, pl.LazyFrame) and {"variant", "variant_label"} <= set(
+            source.collect_schema().names()):
+        return source
+    return games_frame(source)
 
 
 def measure_summary(source: Source, columns: Sequence[str] | None = None) -> pl.DataFrame:
@@ -415,12 +453,13 @@ def measure_summary(source: Source, columns: Sequence[str] | None = None) -> pl.
     Returns:
         Same columns as :func:`length_summary`; empty when the game has no measures.
     """
-    df = games_frame(source)
-    cols = list(columns) if columns is not None else measure_columns(df)
+    df = _summary_source(source)
+    cols = list(columns) if columns is not None else measure_columns(
+        pl.DataFrame(schema=df.collect_schema()))
     if not cols:
         return pl.DataFrame(schema={"variant": pl.Int32, "variant_label": pl.String,
                                     "measure": pl.String})
-    frames = [stats.summarize(df, c, by=["variant", "variant_label"]) for c in cols]
+    frames = stats.summarize_many(df, cols, by=["variant", "variant_label"])
     order = {c: i for i, c in enumerate(cols)}
     return (
         pl.concat(frames)

@@ -609,7 +609,10 @@ def build_run_report(path: Path, level: float = stats.LEVEL) -> Report:
     path = Path(path)
     manifest = runner.read_manifest(path)
     study = read_study(path)
-    df = analysis.games_frame(path)  # with who shared first place (one shared-win rule)
+    # with who shared first place (one shared-win rule); in compact storage, the per-game
+    # measures only where comparisons between variants need them (a sweep)
+    multi = len(manifest.get("variants") or []) != 1
+    df = analysis.frames.compact_games_frame(path, per_game_measures=multi)
     seats = analysis.seats_frame(path)
     game = str(manifest["game"])
     hook = hooks.hook_for(game)
@@ -721,16 +724,19 @@ def build_run_report(path: Path, level: float = stats.LEVEL) -> Report:
             cs.blocks.append(Table("Differences in measures", measure_comparison_table(mc)))
         sections.append(cs)
 
-    length = analysis.length_summary(df)
-    er = analysis.end_reasons(df)
+    # summaries and the length histogram read the run folder lazily, column by column
+    scan = runner.scan_games(path)
+    length = analysis.length_summary(scan)
+    er = analysis.end_reasons(scan)
     sections.append(Section("Game length and end reasons", [
         "Rounds and decisions per game (mean, sd, median, 95th percentile).",
         Table("Game length", _strings(length.drop("variant"))),
-        _img("rounds.png", plots.distribution(df, "rounds", "Game length (rounds)"),
+        _img("rounds.png", plots.distribution(scan, "rounds",
+                                              "Game length (rounds)"),
              "Distribution of game length."),
         Table("End reasons", end_reasons_table(er, game)),
     ]))
-    meas = analysis.measure_summary(df)
+    meas = analysis.measure_summary(scan)
     if meas.height:
         ms = Section("The game's measures", [
             "Each measure the game records, per variant.",

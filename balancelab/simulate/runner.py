@@ -1474,7 +1474,13 @@ def scan_seats(path: Path) -> pl.LazyFrame:
     return _scan(path, "seats")
 
 
-def _scan(path: Path, table: str) -> pl.LazyFrame:
+def table_files(path: Path, table: str = "games") -> list[Path]:
+    """The chunk files of a run's ``games`` or ``seats`` table in (variant, chunk) order,
+    after checking each against its size and checksum (:func:`verify_run`).
+
+    Raises:
+        RunError: as :func:`scan_games`.
+    """
     path = Path(path)
     m = verify_run(path)
     key = "sha256" if table == "games" else "seats_sha256"
@@ -1482,7 +1488,16 @@ def _scan(path: Path, table: str) -> pl.LazyFrame:
              if m["chunks"][k].get(key) is not None]
     if not files:
         raise RunError(f"{str(path)!r} has no {table} written yet")
+    return files
+
+
+def scan_files(files: list[Path]) -> pl.LazyFrame:
+    """A lazy scan of chunk files (from :func:`table_files`), ``variant`` as Int32."""
     return pl.scan_parquet(files, hive_partitioning=True, hive_schema={"variant": pl.Int32})
+
+
+def _scan(path: Path, table: str) -> pl.LazyFrame:
+    return scan_files(table_files(path, table))
 
 
 def _chunk_sort_vc(key: str) -> tuple[int, int]:

@@ -268,3 +268,34 @@ def test_a_study_opens_with_a_short_answer(tmp_path: Path):
     assert "Family remove_shuttles (neighbouring settings): 10 changes" in run_md
     assert "Family remove_shuttles measures (neighbouring settings): 20 changes" in run_md
     assert "At 40 games per setting the smallest change it detects with 80% power" in run_md
+
+
+def test_the_compact_frame_gives_the_same_numbers_in_less_memory(coin_sweep: Path):
+    """The report's compact frame (Categorical text, small option ints, only the columns
+    read) holds the same values: every analysis gives the same rows."""
+    full = analysis.games_frame(coin_sweep)
+    compact = analysis.frames.compact_games_frame(coin_sweep)
+    assert compact.height == full.height
+    assert compact.estimated_size() < full.estimated_size()
+    assert compact.schema["variant_label"] == pl.Categorical
+    assert "run_id" not in compact.columns
+
+    def rows(f: pl.DataFrame) -> list[dict]:
+        return f.with_columns(pl.col(pl.Categorical).cast(pl.String)).to_dicts()
+
+    for fn in (analysis.win_rates, analysis.policy_rates, analysis.outcome_rates,
+               analysis.sweep_table, analysis.compare_variants, analysis.end_reasons,
+               analysis.length_summary, analysis.seat_balance):
+        assert rows(fn(compact)) == rows(fn(full)), fn.__name__
+    assert analysis.swept_options(compact) == analysis.swept_options(full) == ["edge", "draw"]
+    slim = analysis.frames.compact_games_frame(coin_sweep, per_game_measures=False)
+    assert "rounds" not in slim.columns
+    assert rows(analysis.win_rates(slim)) == rows(analysis.win_rates(full))
+
+
+def test_run_folder_summaries_are_lazy_and_equal_to_the_frames(coin_sweep: Path):
+    full = analysis.games_frame(coin_sweep)
+    scan = runner.scan_games(coin_sweep)
+    for fn in (analysis.length_summary, analysis.end_reasons, analysis.measure_summary):
+        assert fn(scan).to_dicts() == fn(coin_sweep).to_dicts() == fn(full).to_dicts(), \
+            fn.__name__
