@@ -65,6 +65,15 @@ GAME_OPTION_CONTEXT = {"allow_extra_args": True, "ignore_unknown_options": True}
 #: The largest --seed and --games (runner.MAX_SEED, runner.MAX_GAMES; checked by a test).
 MAX_SEED = 2**63 - 1
 MAX_GAMES = 1_000_000_000
+
+#: Options several commands share, declared once.
+Jobs = Annotated[int, typer.Option("--jobs", "-j", help="Workers; -1 = all cores.")]
+Backend = Annotated[str, typer.Option(help="loky (default), sequential, threading or dask.")]
+Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")]
+PolicyOpts = Annotated[list[str] | None, typer.Option(
+    "--policy", "-p", help="SIDE=POLICY or SEAT=POLICY, repeatable.")]
+FixedOpts = Annotated[list[str] | None, typer.Option(
+    "--set", help="A fixed rule option KEY=VALUE (repeatable).")]
 #: How to continue the command being run if it is interrupted (set once a folder is written).
 _CONTINUE: contextvars.ContextVar[str] = contextvars.ContextVar("continue_with", default="")
 #: Set by the SIGTERM handler: the interruption was a SIGTERM (exit 143), not a Ctrl-C.
@@ -311,7 +320,7 @@ def simulate(
                                        max=MAX_GAMES)] = 10000,
     seed: Annotated[int, typer.Option(help="Run seed: same seed, same parquet.", min=0,
                                       max=MAX_SEED)] = 0,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Workers; -1 = all cores.")] = -1,
+    jobs: Jobs = -1,
     policy: Annotated[
         list[str] | None,
         typer.Option(
@@ -340,7 +349,7 @@ def simulate(
     scheduler: Annotated[
         str | None, typer.Option(help="Dask scheduler address, e.g. tcp://host:8786.")
     ] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    quiet: Quiet = False,
     chunk_games: Annotated[
         int | None,
         typer.Option(min=1, help="Games per chunk (default: from the game and --games; part "
@@ -444,10 +453,10 @@ def resume(
     games: Annotated[
         int | None, typer.Option("--games", "-n", help="Extend to this many games per variant.")
     ] = None,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Workers; -1 = all cores.")] = -1,
+    jobs: Jobs = -1,
     backend: Annotated[str, typer.Option(help="loky, sequential, threading or dask.")] = "loky",
     scheduler: Annotated[str | None, typer.Option(help="Dask scheduler address.")] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    quiet: Quiet = False,
 ) -> None:
     """Complete an interrupted run (or extend it with --games), exactly as an uninterrupted
     run would have written it.
@@ -684,7 +693,7 @@ def sweep(
     pairs: Pairs = None,
     margin: Margin = None,
     seed: Annotated[int, typer.Option(min=0, max=MAX_SEED, help="Run seed.")] = 0,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Workers; -1 = all cores.")] = -1,
+    jobs: Jobs = -1,
     policy: Annotated[
         list[str] | None,
         typer.Option("--policy", "-p", help="SIDE=POLICY or SEAT=POLICY, repeatable."),
@@ -696,7 +705,7 @@ def sweep(
                    ] = None,
     resume: Annotated[bool, typer.Option(help="Complete or extend an existing sweep.")] = False,
     force: Annotated[bool, typer.Option(help="Replace an existing run folder.")] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    quiet: Quiet = False,
 ) -> None:
     """Play every combination of the --grid options in one run and report it.
 
@@ -774,7 +783,7 @@ def study(
                      "(repeatable: one run per pairing, verdicts side by side)."),
     ] = None,
     seed: Annotated[int, typer.Option(min=0, max=MAX_SEED, help="Run seed.")] = 0,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Workers; -1 = all cores.")] = -1,
+    jobs: Jobs = -1,
     out: Annotated[Path | None, typer.Option(help="Study folder (default: "
                                                   "runs/study-<name>-seed<seed>).")] = None,
     resume: Annotated[bool, typer.Option(help="Complete or extend an existing study.")] = False,
@@ -790,7 +799,7 @@ def study(
     budget_scale: Annotated[float, typer.Option(
         min=0.0001, help="skill-ladder: multiply the search rungs' iterations (0.1 for a "
         "quick try).")] = 1.0,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    quiet: Quiet = False,
 ) -> None:
     """Run a named study: the games it needs, a report per policy pairing, and a study
     report whose first lines answer the question in plain words with numbers.
@@ -910,20 +919,17 @@ def balance(
                                          "(several knobs).")] = 3,
     max_games: Annotated[int, typer.Option(min=1, help="Most confirmation games per "
                                            "setting.")] = 200_000,
-    seed: Annotated[int, typer.Option(min=0, help="Search seed (confirmation: seed + "
-                                      "1,000,003).")] = 0,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Workers; -1 = all cores.")] = -1,
-    backend: Annotated[str, typer.Option(help="loky (default), sequential, threading or "
-                                         "dask.")] = "loky",
-    policy: Annotated[list[str] | None, typer.Option(
-        "--policy", "-p", help="SIDE=POLICY or SEAT=POLICY, repeatable.")] = None,
-    set_: Annotated[list[str] | None, typer.Option(
-        "--set", help="A fixed rule option KEY=VALUE (repeatable).")] = None,
+    seed: Annotated[int, typer.Option(min=0, max=MAX_SEED, help="Search seed (confirmation: "
+                                      "seed + 1,000,003).")] = 0,
+    jobs: Jobs = -1,
+    backend: Backend = "loky",
+    policy: PolicyOpts = None,
+    set_: FixedOpts = None,
     out: Annotated[Path | None, typer.Option(help="Balance folder (default: "
                                              "runs/balance-<game>-…).")] = None,
     force: Annotated[bool, typer.Option(help="Replace a folder holding another balance "
                                         "run.")] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    quiet: Quiet = False,
 ) -> None:
     """Find which setting of a rule option (a knob) reaches a target: a side's or seat's win
     rate, equal seats, or a measure's mean; confirm it on fresh seeds to --precision and write
@@ -965,7 +971,7 @@ def balance(
         path = out or cfg.default_folder()
         err.print(f"[yellow]interrupted:[/] finished chunks kept in {path}; continue with "
                   "the same command")
-        raise typer.Exit(130) from None
+        raise typer.Exit(_interrupted_exit()) from None
     console.print("\n".join(res.headline), highlight=False, markup=False)
     assert res.report is not None
     console.print(f"Games: {res.games:,}\nFolder: {res.path}\nMarkdown: "
@@ -991,18 +997,15 @@ def sensitivity(
     data: Annotated[list[str] | None, typer.Option(
         "--data", help="Your own data file or folder (odyssey board TOML, iss card-table "
         "folder, obcy map JSON), tried besides the shipped alternatives (repeatable).")] = None,
-    seed: Annotated[int, typer.Option(min=0, help="Run seed.")] = 0,
-    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Workers; -1 = all cores.")] = -1,
-    backend: Annotated[str, typer.Option(help="loky (default), sequential, threading or "
-                                         "dask.")] = "loky",
-    policy: Annotated[list[str] | None, typer.Option(
-        "--policy", "-p", help="SIDE=POLICY or SEAT=POLICY, repeatable.")] = None,
-    set_: Annotated[list[str] | None, typer.Option(
-        "--set", help="A fixed rule option KEY=VALUE (repeatable).")] = None,
+    seed: Annotated[int, typer.Option(min=0, max=MAX_SEED, help="Run seed.")] = 0,
+    jobs: Jobs = -1,
+    backend: Backend = "loky",
+    policy: PolicyOpts = None,
+    set_: FixedOpts = None,
     out: Annotated[Path | None, typer.Option(help="Run folder (default: "
                                              "runs/sensitivity-<game>-…).")] = None,
     force: Annotated[bool, typer.Option(help="Replace an existing run folder.")] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    quiet: Quiet = False,
 ) -> None:
     """Move every rule number and assumed value of a game one step each way (assumed boards
     and card tables through named alternatives), all on common seeds, and report how much
@@ -1026,7 +1029,7 @@ def sensitivity(
     if res.interrupted:
         err.print(f"[yellow]interrupted:[/] finished chunks kept in {res.path}; continue "
                   "with the same command")
-        raise typer.Exit(130)
+        raise typer.Exit(_interrupted_exit())
     console.print("\n".join(res.headline), highlight=False, markup=False)
     assert res.report is not None
     console.print(f"Games: {res.games:,}\nRun: {res.path}\nMarkdown: {res.report.markdown}"
@@ -1127,7 +1130,8 @@ def tune(
     trial_games: Annotated[int, typer.Option(min=1, help="Games per trial.")] = 200,
     fresh_games: Annotated[
         int, typer.Option(min=1, help="Fresh games for the before/after check, each.")] = 2000,
-    seed: Annotated[int, typer.Option(min=0, help="Seed of the sampler and of the games.")] = 0,
+    seed: Annotated[int, typer.Option(min=0, max=MAX_SEED,
+                                      help="Seed of the sampler and of the games.")] = 0,
     set_: Annotated[
         list[str] | None, typer.Option("--set", help="Rule option KEY=VALUE (repeatable).")
     ] = None,
@@ -1136,7 +1140,7 @@ def tune(
         typer.Option(help="SIDE=POLICY to play against (default: the other sides' defaults).")
     ] = None,
     out: Annotated[Path | None, typer.Option(help="Tune folder (default: tunes/<...>).")] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    quiet: Quiet = False,
 ) -> None:
     """Tune POLICY's numeric parameters for SIDE against the other side's defaults.
 
