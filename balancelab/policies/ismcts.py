@@ -52,11 +52,10 @@ import numpy as np
 
 from balancelab.policies import base
 from balancelab.policies.base import Policy, PolicyError, RngSource, register
+from balancelab.policies.search import seat_value
 from balancelab.simulate.core import Action, Game, State, View
 from balancelab.simulate.options import RuleOptions
 
-#: Winner values that share the win.
-_SHARED = ("tie", "draw")
 #: Policy names that would recurse if used as a rollout or opponent policy.
 _SEARCHERS = ("search", "ismcts", "oracle")
 
@@ -273,15 +272,8 @@ class IsmctsPolicy(Policy):
         return best
 
     def _value(self, s: State) -> float:
-        if not s.is_terminal():
-            estimate = self._evaluate(s, self.seat)
-            return 0.5 if estimate is None else min(1.0, max(0.0, float(estimate)))
-        winner = s.result().winner
-        if winner == self.side or winner == self.seat_name:
-            return 1.0
-        if winner in _SHARED:
-            return 0.5
-        return 0.0
+        return seat_value(s, s.is_terminal(), self._evaluate, self.seat, self.side,
+                          self.seat_name)
 
     def _favourite(self, view: View, legal: Sequence[Action]) -> Action | None:
         """The scripted default's choice for this seat (on a stream drawn from the seat's

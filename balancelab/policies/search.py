@@ -84,6 +84,22 @@ from balancelab.simulate.options import RuleOptions
 _BLOCK = 512
 #: Winner values that share the win.
 _SHARED = ("tie", "draw")
+
+
+def seat_value(s: State, finished: bool, evaluate: Callable[[State, int], float | None],
+               seat: int, side: str, seat_name: str) -> float:
+    """A playout's value for ``seat`` in [0, 1]: 1 a win of its side or seat, 0.5 a shared
+    result, 0 a loss; a playout cut before the end (``finished`` False) is scored by the
+    game's ``evaluate`` estimate, clipped to [0, 1] (0.5 when the game has none)."""
+    if not finished:
+        estimate = evaluate(s, seat)
+        return 0.5 if estimate is None else min(1.0, max(0.0, float(estimate)))
+    winner = s.result().winner
+    if winner == side or winner == seat_name:
+        return 1.0
+    if winner in _SHARED:
+        return 0.5
+    return 0.0
 #: Policy names that would recurse if used as the rollout policy.
 _SEARCHERS = ("search",)
 
@@ -264,15 +280,7 @@ class SearchPolicy(Policy):
             finished = self._random_playout(s, uniforms)
         else:
             finished = self._default_playout(s, uniforms)
-        if not finished:
-            estimate = self._evaluate(s, self.seat)
-            return 0.5 if estimate is None else min(1.0, max(0.0, float(estimate)))
-        winner = s.result().winner
-        if winner == self.side or winner == self.seat_name:
-            return 1.0
-        if winner in _SHARED:
-            return 0.5
-        return 0.0
+        return seat_value(s, finished, self._evaluate, self.seat, self.side, self.seat_name)
 
     def _random_playout(self, s: State, uniforms: _Uniforms) -> bool:
         """Uniform playout; True if the game ended, False if cut at ``depth``."""
