@@ -40,15 +40,7 @@ def games_frame(source: Source) -> pl.DataFrame:
         ValueError: a frame without the columns ``winner``, ``game_index``, ``policies``.
     """
     if isinstance(source, (str, Path)):
-        df = runner.load_games(Path(source))
-        seats = seats_frame(source)
-        if seats is not None and "rank" in seats.columns:
-            # who shared first place, so a tie counts as a draw only for them
-            firsts = (seats.filter(pl.col("rank") == 1)
-                      .group_by(pl.col("variant").cast(pl.Int32), "game_index")
-                      .agg(pl.col("seat").cast(pl.Int32).alias("first_seats")))
-            df = df.join(firsts, on=["variant", "game_index"], how="left")
-        return df
+        return _with_first_seats(runner.load_games(Path(source)), source)
     df = source.collect() if isinstance(source, pl.LazyFrame) else source
     missing = [c for c in ("winner", "game_index", "policies") if c not in df.columns]
     if missing:
@@ -121,13 +113,20 @@ def compact_games_frame(source: str | Path, per_game_measures: bool = True) -> p
     # the full-width types of a whole run are never in memory at once
     df = pl.concat([runner.scan_files(files[i:i + _BATCH]).select(exprs).collect().rechunk()
                     for i in range(0, len(files), _BATCH)], rechunk=False)
+    return _with_first_seats(df, path)
+
+
+def _with_first_seats(df: pl.DataFrame, path: str | Path) -> pl.DataFrame:
+    """``df`` with ``first_seats`` (the seats that shared first place, list[i32]) joined on
+    (variant, game_index) when the run has a seats table with ranks, so a tie counts as a
+    draw only for the tied seats; ``df`` unchanged otherwise."""
     seats = seats_frame(path)
-    if seats is not None and "rank" in seats.columns:
-        firsts = (seats.filter(pl.col("rank") == 1)
-                  .group_by(pl.col("variant").cast(pl.Int32), "game_index")
-                  .agg(pl.col("seat").cast(pl.Int32).alias("first_seats")))
-        df = df.join(firsts, on=["variant", "game_index"], how="left")
-    return df
+    if seats is None or "rank" not in seats.columns:
+        return df
+    firsts = (seats.filter(pl.col("rank") == 1)
+              .group_by(pl.col("variant").cast(pl.Int32), "game_index")
+              .agg(pl.col("seat").cast(pl.Int32).alias("first_seats")))
+    return df.join(firsts, on=["variant", "game_index"], how="left")
 
 
 def first_rows(df: pl.DataFrame) -> pl.DataFrame:
