@@ -19,11 +19,12 @@ from pathlib import Path
 #: Modules compiled by the build hook; must equal its ``include`` list (tested).
 COMPILED_MODULES = (
     "balancelab.simulate.core",
+    "balancelab.simulate.play",
     "balancelab.policies.base",
     "balancelab.simulate.odyssey.cards",
     "balancelab.simulate.odyssey.state",
     "balancelab.policies.odyssey",
-    "balancelab.simulate.iss.engine",
+    "balancelab.simulate.iss.state",
     "balancelab.simulate.iss.fedor",
     "balancelab.policies.iss",
     "balancelab.simulate.obcy.state",

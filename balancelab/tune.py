@@ -31,8 +31,9 @@ import numpy as np
 
 from balancelab.games import get_game
 from balancelab.policies import base as policies
-from balancelab.simulate.core import Game, play, rules_stream, seat_stream
+from balancelab.simulate.core import Game, rules_stream, seat_stream
 from balancelab.simulate.options import RuleOptions
+from balancelab.simulate.play import play
 
 #: run seed of the fresh seeds used for the before/after comparison: ``seed + FRESH``
 FRESH = 1_000_003

@@ -125,7 +125,7 @@ def test_a_numpy_integer_action_plays_as_the_legal_int() -> None:
     import numpy as np
 
     from balancelab.policies.base import Policy, RandomPolicy
-    from balancelab.simulate.core import play
+    from balancelab.simulate.play import play
 
     class NumpyFirst(Policy):
         name = "numpy-first"

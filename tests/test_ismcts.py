@@ -20,7 +20,8 @@ from balancelab.policies import base
 from balancelab.policies.base import Policy, PolicyError
 from balancelab.policies.ismcts import IsmctsPolicy, OraclePolicy
 from balancelab.simulate import runner
-from balancelab.simulate.core import State, View, game_streams, play
+from balancelab.simulate.core import State, View, game_streams
+from balancelab.simulate.play import play
 from balancelab.simulate.runner import RunConfig, play_one
 
 TOY_OPT = DuelOptions()

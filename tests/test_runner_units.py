@@ -115,7 +115,7 @@ def test_lazy_seat_streams_play_the_games_eager_streams_play() -> None:
     """The same game with every seat's Generator made up front (random policies draw)."""
     from balancelab.games import get_game
     from balancelab.policies import base as policies
-    from balancelab.simulate.core import play
+    from balancelab.simulate.play import play
     from balancelab.simulate.worker import play_game
 
     game = get_game("odyssey")

@@ -17,7 +17,8 @@ from search_toy import GAME, DuelOptions, DuelState, LowPolicy
 from balancelab.policies import base
 from balancelab.policies.base import PolicyError, RandomPolicy, parse_spec
 from balancelab.policies.search import SearchPolicy
-from balancelab.simulate.core import game_streams, play
+from balancelab.simulate.core import game_streams
+from balancelab.simulate.play import play
 
 OPT = DuelOptions()
 

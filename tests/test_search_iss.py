@@ -11,7 +11,7 @@ from balancelab.policies import base
 from balancelab.policies.search import SearchPolicy, _Uniforms
 from balancelab.simulate.core import game_streams
 from balancelab.simulate.iss import evaluate as ev
-from balancelab.simulate.iss.engine import IssState
+from balancelab.simulate.iss.state import IssState
 from balancelab.simulate.runner import play_game
 
 GAME = get_game("iss")

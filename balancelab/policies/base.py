@@ -35,13 +35,9 @@ import numpy as np
 from mypy_extensions import mypyc_attr
 from numpy.random import Generator
 
+from balancelab.policies.errors import PolicyError
 from balancelab.simulate.core import Action, Game, State, View
 from balancelab.simulate.options import RuleOptions
-
-
-class PolicyError(ValueError):
-    """An unknown policy, a policy that cannot play a seat, or a bad policy parameter."""
-
 
 #: The types a policy parameter may have (how it is parsed from a spec).
 PARAM_TYPES: tuple[str, ...] = ("int", "float", "bool", "str")
@@ -493,6 +489,3 @@ def _factory_and_params(game: str, side: str, spec: str
         hit = _FACTORIES[key] = (factory, typed)
     return hit[0], dict(hit[1])
 
-
-import balancelab.policies.ismcts  # noqa: E402, F401  (registers "ismcts" and "oracle")
-import balancelab.policies.search  # noqa: E402, F401  (registers "search" for every game)

@@ -295,7 +295,7 @@ class OraclePolicy(IsmctsPolicy):
 
     def act(self, view: View, legal: Sequence[Action]) -> Action:
         raise RuntimeError("oracle plays from the true state: the game loop must call "
-                           "act_on_state (core.play does, for a policy with sees_state)")
+                           "act_on_state (play.play does, for a policy with sees_state)")
 
     def act_on_state(self, state: State, legal: Sequence[Action]) -> Action:
         """Choose one of ``legal`` by the tree search on copies of ``state`` (the truth)."""

@@ -1,6 +1,6 @@
 """Scripted players of *1998 ISS*.
 
-All read only their seat's :class:`~balancelab.simulate.iss.engine.IssView` (own experiment
+All read only their seat's :class:`~balancelab.simulate.iss.state.IssView` (own experiment
 hand, public board) and score each legal action with a weighted heuristic in victory-point
 units; the plans differ by weights:
 
@@ -27,18 +27,6 @@ from mypy_extensions import mypyc_attr
 
 from balancelab.policies.base import Policy, RngSource, register
 from balancelab.simulate.core import Game
-from balancelab.simulate.iss.engine import (
-    CARGO,
-    COUNTDOWN,
-    FPICK,
-    GOAL,
-    KEEP,
-    P_EXTRA,
-    PASS,
-    RETRIEVE,
-    XSPACE,
-    IssView,
-)
 from balancelab.simulate.iss.rules import (
     ANY,
     CONSTRUCT,
@@ -50,6 +38,18 @@ from balancelab.simulate.iss.rules import (
     OUTSIDE,
     PLAN,
     TRAIN,
+)
+from balancelab.simulate.iss.state import (
+    CARGO,
+    COUNTDOWN,
+    FPICK,
+    GOAL,
+    KEEP,
+    P_EXTRA,
+    PASS,
+    RETRIEVE,
+    XSPACE,
+    IssView,
 )
 from balancelab.simulate.options import RuleOptions
 

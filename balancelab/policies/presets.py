@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from balancelab.policies.base import PolicyError
+from balancelab.policies.errors import PolicyError
 
 
 @dataclass(frozen=True)

@@ -45,7 +45,7 @@ search can only play like its favourite (below). ``depth=0`` plays every playout
 Where the budget goes. A turn made of many small decisions (move, then each action, then end
 turn) makes search costly, so the budget is spent only where a decision exists:
 
-* the game loop (:func:`~balancelab.simulate.core.play`) never asks a seat with one legal
+* the game loop (:func:`~balancelab.simulate.play.play`) never asks a seat with one legal
   action, so those cost nothing;
 * inside a playout, only decisions with more than one legal action count toward ``depth``;
 * with ``k`` legal actions, sequential halving spends about ``rollouts`` playouts in all, not

@@ -1,8 +1,9 @@
-"""The engine contract every game follows, and the one game loop all games share.
+"""The engine contract every game follows, and the seeding of its chance.
 
 A game is static facts (:class:`Game`: seats, sides, options type, record schema) plus a
 mutable :class:`State`. The runner, the trace printer, the random policy and the search policy
-work on any game through this contract alone:
+work on any game through this contract alone (and play it with the one game loop,
+:func:`balancelab.simulate.play.play`):
 
 =====================================  =================================================
 ``Game.new_initial_state(options, rng)``  a fresh game; ``rng`` drives every chance event
@@ -37,9 +38,9 @@ from __future__ import annotations
 import abc
 import copy
 import hashlib
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Hashable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Final, Literal
+from typing import Any, ClassVar, Final, Literal
 
 import numpy as np
 from mypy_extensions import mypyc_attr
@@ -47,9 +48,6 @@ from numpy.random import Generator, SeedSequence, default_rng
 from numpy.random.bit_generator import ISeedSequence
 
 from balancelab.simulate.options import RuleOptions
-
-if TYPE_CHECKING:
-    from balancelab.policies.base import Policy
 
 Action = Hashable
 
@@ -348,66 +346,3 @@ def copy_generator(rng: np.random.Generator) -> np.random.Generator:
 #: A Generator a ``copy()`` may pass to a constructor that requires one, before
 #: :meth:`State.copy_rng_to` replaces it (never drawn from).
 PLACEHOLDER_RNG: Final = Generator(np.random.PCG64(0))
-
-
-# -- the one game loop -----------------------------------------------------------------------
-
-
-@dataclass
-class PlayedGame:
-    """A finished game: its record and the number of decisions made."""
-
-    record: GameRecord
-    decisions: int
-    state: State
-
-
-def play(
-    game: Game,
-    options: RuleOptions,
-    policies: Sequence[Policy],
-    rng: np.random.Generator,
-    on_step: Callable[[State, Action], None] | None = None,
-) -> PlayedGame:
-    """Play one game to the end: the loop shared by the runner, ``trace`` and the search policy.
-
-    Args:
-        game: the game.
-        options: validated rule options.
-        policies: one policy per seat, in seat order.
-        rng: the rules' Generator.
-        on_step: called with (state before the action, action) at every decision, for traces.
-
-    Returns:
-        The finished game. A seat with a single legal action is not asked. A policy sees
-        its seat's view only, except one whose ``sees_state`` is set (the ``oracle`` cheat),
-        which is handed a copy of the true state.
-
-    Raises:
-        IllegalActionError: a policy chose an action that is not legal.
-    """
-    state = game.new_initial_state(options, rng)
-    decisions = 0
-    while not state.is_terminal():
-        seat = state.current_seat
-        legal = state.legal_actions()
-        if len(legal) == 1:
-            action = legal[0]
-        else:
-            pol = policies[seat]
-            if pol.sees_state:  # a cheat (``oracle``): a copy of the true state, not the view
-                chosen = pol.act_on_state(state.copy(), legal)
-            else:
-                chosen = pol.act(state.view(seat), legal)
-            decisions += 1
-            try:  # the engine's own value: a numpy integer equal to a legal int becomes it
-                action = legal[legal.index(chosen)]
-            except ValueError:
-                raise IllegalActionError(
-                    f"policy {pol.name!r} chose illegal action {chosen!r} "
-                    f"for seat {seat}"
-                ) from None
-        if on_step is not None:
-            on_step(state, action)
-        state._apply(action)
-    return PlayedGame(state.result(), decisions, state)

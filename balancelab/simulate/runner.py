@@ -69,8 +69,9 @@ from pydantic import ConfigDict, Field
 
 from balancelab.games import get_game
 from balancelab.policies import base as policies
-from balancelab.simulate.core import ColumnType, Game, PlayedGame
+from balancelab.simulate.core import ColumnType, Game
 from balancelab.simulate.options import RuleOptions
+from balancelab.simulate.play import PlayedGame
 from balancelab.simulate.schema import DataError, Strict, validate
 from balancelab.simulate.worker import (
     Columns,
@@ -1524,7 +1525,7 @@ def replay(path: Path, variant: int, game_index: int,
     """Play game ``game_index`` of a run's variant again, exactly as the runner did.
 
     Returns:
-        The :class:`~balancelab.simulate.core.PlayedGame`.
+        The :class:`~balancelab.simulate.play.PlayedGame`.
 
     Raises:
         RunError: an invalid or edited manifest, a changed data file, or an index out of range.

@@ -31,13 +31,12 @@ from balancelab.policies import base as policies
 from balancelab.simulate.core import (
     ColumnType,
     Game,
-    PlayedGame,
-    play,
     rules_stream,
     seat_generator,
     seat_key,
 )
 from balancelab.simulate.options import RuleOptions
+from balancelab.simulate.play import PlayedGame, play
 
 #: One table's chunk as plain Python: column name → one value per row, in table order.
 Columns = dict[str, list[Any]]

@@ -11,7 +11,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 
 from balancelab.simulate.iss import GAME, IssOptions  # noqa: E402
-from balancelab.simulate.iss.engine import IssState  # noqa: E402
+from balancelab.simulate.iss.state import IssState  # noqa: E402
 
 
 def make_state(players: int = 2, seed: int = 0, **opts: object) -> IssState:

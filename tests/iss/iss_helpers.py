@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from balancelab.simulate.iss.engine import IssState
+from balancelab.simulate.iss.state import IssState
 
 
 def check_conservation(s: IssState) -> None:

@@ -5,16 +5,6 @@ from __future__ import annotations
 from conftest import give_hand, make_state, set_pads
 from iss_helpers import check_conservation
 
-from balancelab.simulate.iss.engine import (
-    COUNTDOWN,
-    KEEP,
-    P_ACTION,
-    P_CARGO,
-    P_COUNTDOWN,
-    P_KEEP,
-    P_XSPACE,
-    XSPACE,
-)
 from balancelab.simulate.iss.rules import (
     COMM,
     EXPERIMENT,
@@ -24,6 +14,16 @@ from balancelab.simulate.iss.rules import (
     PLAN,
     SW,
     TRAIN,
+)
+from balancelab.simulate.iss.state import (
+    COUNTDOWN,
+    KEEP,
+    P_ACTION,
+    P_CARGO,
+    P_COUNTDOWN,
+    P_KEEP,
+    P_XSPACE,
+    XSPACE,
 )
 
 SOYUZ, PROGRESS, ENDEAVOUR, DISCOVERY = 0, 3, 6, 10

@@ -12,8 +12,8 @@ from iss_helpers import check_conservation
 from balancelab.games import get_game
 from balancelab.policies.base import build
 from balancelab.simulate.iss import GAME, IssOptions
-from balancelab.simulate.iss.engine import P_KEEP
 from balancelab.simulate.iss.rules import GOAL_TIMINGS
+from balancelab.simulate.iss.state import P_KEEP
 from balancelab.simulate.runner import play_game
 
 

@@ -7,9 +7,9 @@ from conftest import give_hand, make_state, set_pads
 from iss_helpers import check_conservation
 
 from balancelab.simulate.iss import IssOptions
-from balancelab.simulate.iss.engine import GOAL, P_ACTION, P_GOAL, P_OVER
 from balancelab.simulate.iss.fedor import fedor_turn
 from balancelab.simulate.iss.rules import INSTALL, LOAD, LONG_STAY, OUTSIDE, TRAIN
+from balancelab.simulate.iss.state import GOAL, P_ACTION, P_GOAL, P_OVER
 from balancelab.simulate.options import OptionError
 
 

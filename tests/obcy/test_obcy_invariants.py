@@ -8,11 +8,12 @@ from hypothesis import strategies as hs
 
 from balancelab.games import get_game
 from balancelab.policies import base as P
-from balancelab.simulate.core import game_streams, play
+from balancelab.simulate.core import game_streams
 from balancelab.simulate.obcy import board as B
 from balancelab.simulate.obcy.actions import D_ALIEN_MOVE, D_HATCH, DEAD, ON_BOARD
 from balancelab.simulate.obcy.rules import LIMITED, ObcyOptions
 from balancelab.simulate.obcy.state import ObcyState, ObcyView
+from balancelab.simulate.play import play
 
 G = get_game("obcy")
 

@@ -31,7 +31,7 @@ from balancelab.simulate.obcy.actions import (
     T_MOVE,
     T_STAY,
 )
-from balancelab.simulate.obcy.engine import state_from_view
+from balancelab.simulate.obcy.game import state_from_view
 from balancelab.simulate.obcy.rules import (
     BISHOP,
     CARBINE,

@@ -10,9 +10,10 @@ from hypothesis import strategies as st
 
 from balancelab.games import get_game
 from balancelab.policies.base import RandomPolicy, build, resolve
-from balancelab.simulate.core import IllegalActionError, play
+from balancelab.simulate.core import IllegalActionError
 from balancelab.simulate.odyssey import GAME, OdysseyOptions, OdysseyState, OdysseyView
 from balancelab.simulate.odyssey.state import T_ACT, T_MOVE
+from balancelab.simulate.play import play
 
 OPTS = st.builds(
     OdysseyOptions,

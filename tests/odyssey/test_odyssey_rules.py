@@ -494,7 +494,7 @@ def test_recover_and_give() -> None:
 
 def test_cap_ends_without_winner() -> None:
     from balancelab.policies.base import RandomPolicy
-    from balancelab.simulate.core import play
+    from balancelab.simulate.play import play
 
     o = OdysseyOptions(max_rounds=3)
     pols = [RandomPolicy(GAME, o, k, np.random.default_rng(k)) for k in range(4)]

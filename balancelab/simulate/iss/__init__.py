@@ -9,7 +9,7 @@ seats              ``seat0`` … ``seat{n-1}`` clockwise, ``seat0`` = start play
                    rules (no seat, no policy) and the start player is drawn (``solo_start``).
 decisions          per turn, only where there is a real choice: cargo-check pad, extra action
                    (or pass), cube to take back when the reserve is empty, the normal action
-                   with its parameters (one tuple, see ``engine``), experiments to keep,
+                   with its parameters (one tuple, see ``state``), experiments to keep,
                    countdown pad, extra-action space after a launch (any seat may be asked),
                    goal card when several are met; solo ``fedor_choice=human``: FEDOR's token.
 chance             action-card columns, module deck, shuttle decks (and the removed cards),
@@ -38,109 +38,8 @@ version history    1.0 first engine (issue 3).
 =================  ==========================================================================
 """
 
-from __future__ import annotations
-
-import functools
-from typing import ClassVar
-
-import numpy as np
-
-from balancelab.simulate.core import ColumnType, Game, State, View
-from balancelab.simulate.iss.cards import load_cards
-from balancelab.simulate.iss.engine import IssState, IssView, Static
-from balancelab.simulate.iss.evaluate import evaluate as _evaluate
+from balancelab.simulate.iss.game import GAME, IssGame
 from balancelab.simulate.iss.rules import IssOptions
-from balancelab.simulate.options import RuleOptions
-
-
-@functools.lru_cache(maxsize=64)
-def _static(options: IssOptions) -> Static:
-    """The immutable per-variant tables (shared by every game of these options)."""
-    return Static(options, load_cards(options.data_dir))
-
-
-class IssGame(Game):
-    """*1998 ISS* for balancelab."""
-
-    name = "iss"
-    title = "1998 ISS"
-    version = "1.1"
-    options_type = IssOptions
-    sides = ("player",)
-    outcomes = ("seat0", "seat1", "seat2", "seat3", "fedor", "tie")
-    measure_schema: ClassVar[dict[str, ColumnType]] = {
-        "turns": "i32",
-        "launches_russia": "i16",
-        "launches_usa": "i16",
-        "launches": "i16",
-        "tie_break": "bool",
-        "shared_win": "bool",
-        "winning_score": "i16",
-        "winning_margin": "i16",
-        "end_nation": "str",
-        "shuttles_removed": "bool",
-        "modules_docked": "i16",
-        "goals_taken": "i16",
-        "extra_actions_won": "i16",
-        "fedor_score": "i16",
-        "fedor_experiments": "i16",
-    }
-    seat_schema: ClassVar[dict[str, ColumnType]] = {
-        "seat": "i32",
-        "score": "i16",
-        "tokens": "i16",
-        "external": "i16",
-        "long_stay": "i16",
-        "goals": "i16",
-        "shuttles": "i16",
-        "experiments": "i16",
-        "penalties": "i16",
-        "n_experiments": "i16",
-        "n_shuttles": "i16",
-        "won": "bool",
-        "rank": "i8",
-    }
-    chunk_games = 200
-    default_policies: ClassVar[dict[str, str]] = {"player": "builder"}
-
-    def possible_outcomes(self, options: RuleOptions) -> tuple[str, ...]:
-        """The seats in play, FEDOR in solo (Solo Mode), and a shared win (tie-break)."""
-        seats = self.seats(options)
-        return (*seats, "fedor", "tie") if len(seats) == 1 else (*seats, "tie")
-
-    def seats(self, options: RuleOptions) -> tuple[str, ...]:
-        assert isinstance(options, IssOptions)
-        return tuple(f"seat{k}" for k in range(options.players))
-
-    def side_of_seat(self, options: RuleOptions, seat: int) -> str:
-        return "player"
-
-    def new_initial_state(self, options: RuleOptions, rng: np.random.Generator) -> IssState:
-        assert isinstance(options, IssOptions)
-        s = IssState(_static(options), rng)
-        s.setup()
-        return s
-
-    def evaluate(self, state: State, seat: int) -> float:
-        """The estimated chance that ``seat`` wins from an unfinished ``state``: a logistic of
-        its adjusted score lead over the best rival (``balancelab.simulate.iss.evaluate``).
-        Used by the search policy only, for playouts cut at its depth."""
-        assert isinstance(state, IssState)
-        return _evaluate(state, seat)
-
-    def determinize(self, view: View, rng: np.random.Generator) -> State:
-        """A full state consistent with ``view``: hidden hands and deck orders re-dealt.
-
-        Other players' hands keep their sizes and levels; experiment decks keep their sizes;
-        the module, shuttle and FEDOR decks are reshuffled from the cards the seat has not seen
-        (the FEDOR deck keeps the visible back of its top card when possible).
-        """
-        from balancelab.simulate.iss.determinize import determinize
-
-        assert isinstance(view, IssView)
-        return determinize(view, rng)
-
-
-GAME = IssGame()
+from balancelab.simulate.iss.state import IssState, IssView
 
 __all__ = ["GAME", "IssGame", "IssOptions", "IssState", "IssView"]

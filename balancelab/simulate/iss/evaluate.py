@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 
-from balancelab.simulate.iss.engine import IssState
+from balancelab.simulate.iss.state import IssState
 
 #: Logistic slope per point of adjusted lead, divided by (shuttles left + 2).
 SCALE = 1.35

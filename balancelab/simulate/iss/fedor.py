@@ -19,7 +19,7 @@ the recall is ambiguous (Launch 4, "performs it normally"): option ``fedor_extra
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from balancelab.simulate.iss.rules import (
     EXPERIMENT,
@@ -27,11 +27,12 @@ from balancelab.simulate.iss.rules import (
     LONG_STAY,
     LS,
     OUTSIDE,
+    P_FPICK,
+    P_GOAL,
+    P_XSPACE,
     SHUTTLE_TYPES,
 )
-
-if TYPE_CHECKING:
-    from balancelab.simulate.iss.engine import IssState
+from balancelab.simulate.iss.state import IssState
 
 CRANE: Final = 3
 _CONT_TURN: Final = 0
@@ -115,8 +116,6 @@ def fedor_turn(s: IssState) -> None:
 
 def fedor_after_action(s: IssState, act: int, ok: bool) -> None:
     """Module preparation (a second cube if the action failed) and the countdown."""
-    from balancelab.simulate.iss.engine import P_GOAL
-
     st = s.st
     f = st.fedor
     if not ok:
@@ -164,8 +163,6 @@ def fedor_extra(s: IssState) -> None:
 
 def fedor_resume(s: IssState, comp: int) -> None:
     """Finish a paused Install with the human's pick, then continue FEDOR's turn or the launch."""
-    from balancelab.simulate.iss.engine import P_XSPACE
-
     f = s.st.fedor
     s.ccover[comp] = 0
     s.tok[f] += 1
@@ -213,8 +210,6 @@ def _perform(s: IssState, act: int, cont: int) -> bool | None:
                     if len({s.ctype[c] for c in comps}) == 1:
                         pick = comps[:need]
                     else:
-                        from balancelab.simulate.iss.engine import P_FPICK
-
                         s.fpick = list(comps)
                         s.fcont = cont
                         s.phase = P_FPICK
@@ -266,3 +261,24 @@ def _perform(s: IssState, act: int, cont: int) -> bool | None:
 
 _NAMES: Final = {INSTALL: "Install Compartments", OUTSIDE: "Outside Jobs", LONG_STAY: "Long Stay",
           EXPERIMENT: "Conduct Experiments"}
+
+
+class Fedor:
+    """FEDOR's rules as the state calls them (:class:`~balancelab.simulate.iss.state.
+    SoloRules`), handed to a solo game's state by the game. Holds nothing, so a view that
+    reaches it pickles the same whatever the game."""
+
+    def load(self, s: IssState, r: int) -> None:
+        fedor_load(s, r)
+
+    def turn(self, s: IssState) -> None:
+        fedor_turn(s)
+
+    def extra(self, s: IssState) -> None:
+        fedor_extra(s)
+
+    def resume(self, s: IssState, comp: int) -> None:
+        fedor_resume(s, comp)
+
+
+FEDOR: Final = Fedor()

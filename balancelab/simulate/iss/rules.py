@@ -36,6 +36,28 @@ ACTION_NAMES = (
 EARTH_ACTIONS = (TRAIN, LOAD, CONSTRUCT, PLAN)
 ISS_ACTIONS = (LONG_STAY, INSTALL, OUTSIDE, EXPERIMENT)
 
+# -- the other decisions' tags (the action encoding: ``state``) and the turn's phases -----------
+CARGO: Final = 10
+PASS: Final = 11
+RETRIEVE: Final = 12
+KEEP: Final = 13
+COUNTDOWN: Final = 14
+XSPACE: Final = 15
+GOAL: Final = 16
+FPICK: Final = 17
+
+# phases
+P_CARGO: Final = 0
+P_EXTRA: Final = 1
+P_RETRIEVE: Final = 2
+P_ACTION: Final = 3
+P_KEEP: Final = 4
+P_COUNTDOWN: Final = 5
+P_XSPACE: Final = 6
+P_GOAL: Final = 7
+P_FPICK: Final = 8
+P_OVER: Final = 9
+
 # -- compartment types ------------------------------------------------------------------------
 LAB: Final = 0
 SW: Final = 1

@@ -55,7 +55,7 @@ version history    1: first engine (issue 4).
 =================  ============================================================================
 """
 
-from balancelab.simulate.obcy.engine import ObcyGame
+from balancelab.simulate.obcy.game import ObcyGame
 from balancelab.simulate.obcy.rules import ObcyOptions
 
 GAME = ObcyGame()

@@ -252,7 +252,7 @@ def check(m: dict[str, Any]) -> None:
 def _check_missions(grid: dict[tuple[int, int], str]) -> None:
     """The spaces the mission cards name (7. Carrying Out Missions) exist: a corridor to
     collapse is corridor on this map, the transporter's target is a corridor, door or room."""
-    from balancelab.simulate.obcy.rules import MISSIONS_DATA
+    from balancelab.simulate.obcy.data import MISSIONS_DATA
 
     for m in MISSIONS_DATA:
         kind, arg = m["kind"], str(m["arg"])

@@ -1,4 +1,5 @@
-"""Obcy rule options and the rule data (characters, items, missions) loaded from package data.
+"""Obcy rule options and constants, and the rule data (characters, items, missions) of
+:mod:`~balancelab.simulate.obcy.data`.
 
 Every number of the rulebook and every ASSUMED value of ``design/obcy.md`` is a field of
 :class:`ObcyOptions`; the data defaults live in ``balancelab/data/obcy_*.toml``, each marked
@@ -7,25 +8,16 @@ Every number of the rulebook and every ASSUMED value of ``design/obcy.md`` is a 
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any, Final
 
+from balancelab.simulate.obcy.data import (  # noqa: F401  (the rule data, re-exported)
+    _ITEMS,
+    CHARACTERS_DATA,
+    COMBAT_DATA,
+    MISSIONS_DATA,
+)
 from balancelab.simulate.options import OptionError, RuleOptions, option
-
-
-def _load(name: str) -> dict[str, Any]:
-    """A package data table (checked against its schema, :mod:`~balancelab.simulate.
-    datafiles`, by the tests; a worker does not import pydantic)."""
-    with resources.files("balancelab.data").joinpath(name).open("rb") as fh:
-        return tomllib.load(fh)
-
-
-_ITEMS = _load("obcy_items.toml")
-CHARACTERS_DATA: list[dict[str, Any]] = _load("obcy_characters.toml")["character"]
-MISSIONS_DATA: list[dict[str, Any]] = _load("obcy_missions.toml")["mission"]
-COMBAT_DATA: dict[str, Any] = _load("obcy_combat.toml")
 
 #: Character names in engine index order.
 CHARACTER_NAMES: tuple[str, ...] = tuple(c["name"] for c in CHARACTERS_DATA)

@@ -20,6 +20,7 @@ import numpy as np
 
 from balancelab.simulate.core import PLACEHOLDER_RNG, GameRecord, State, View
 from balancelab.simulate.obcy import board as B
+from balancelab.simulate.obcy import text
 from balancelab.simulate.obcy.actions import (
     A_MOVE,
     A_PICK,
@@ -445,8 +446,8 @@ class ObcyState(State):
         if side != DEFENDER and side != ATTACKER:
             return "no effect"
         back = f", retreats {retreat}" if retreat else ""
-        text = f"{who} loses {loss}{back}"
-        return f"{text} (ignored: the shooter is not adjacent)" if ignored else text
+        words = f"{who} loses {loss}{back}"
+        return f"{words} (ignored: the shooter is not adjacent)" if ignored else words
 
     def events(self) -> list[str]:
         self._trace = True
@@ -1875,6 +1876,4 @@ class ObcyState(State):
 
     # == words ==
     def action_text(self, action: Any) -> str:
-        from balancelab.simulate.obcy.text import action_text
-
-        return action_text(self, action)
+        return text.action_text(self, action)

@@ -1,17 +1,35 @@
-"""Actions in the rulebook's words (for ``trace`` and error messages)."""
+"""Actions in the rulebook's words (for ``trace`` and error messages).
+
+The words read a state through :class:`Seen` (its public fields), so this module imports no
+state.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import Any, Protocol
 
 from balancelab.simulate.obcy import actions as A
+from balancelab.simulate.obcy.board import Board
 from balancelab.simulate.obcy.rules import CHARACTER_NAMES, item_name
 
-if TYPE_CHECKING:
-    from balancelab.simulate.obcy.state import ObcyState
+
+class Seen(Protocol):
+    """The public fields the words read (an ``ObcyState``)."""
+
+    @property
+    def bd(self) -> Board: ...
+    @property
+    def active(self) -> int: ...
+    @property
+    def a_id(self) -> Sequence[int]: ...
+    @property
+    def a_str(self) -> Sequence[int]: ...
+    @property
+    def a_pos(self) -> Sequence[int]: ...
 
 
-def action_text(state: ObcyState, action: Any) -> str:
+def action_text(state: Seen, action: Any) -> str:
     """One action in words, e.g. ``HICKS fires 2 shots (carbine) at the ALIEN of strength 4``."""
     op = action[0]
     who = CHARACTER_NAMES[state.active].upper() if state.active >= 0 else ""

@@ -60,7 +60,7 @@ versions        1: first engine (issue 2).
 ==============  ===============================================================================
 """
 
-from balancelab.simulate.odyssey.engine import GAME, OdysseyGame
+from balancelab.simulate.odyssey.game import GAME, OdysseyGame
 from balancelab.simulate.odyssey.rules import OdysseyOptions
 from balancelab.simulate.odyssey.state import OdysseyState, OdysseyView
 

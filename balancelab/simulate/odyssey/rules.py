@@ -9,13 +9,57 @@ rulebook; for designers' questions).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, Final
 
 from balancelab.simulate.options import OptionError, RuleOptions, option
 
 #: the crewmembers, in the clockwise seat order used when they are drawn (Bowman always first)
 CREWMEMBERS = ("bowman", "poole", "hunter", "kaminski", "whitehead")
 TALK = ("none", "logic", "open")
+
+# -- action ops -------------------------------------------------------------------------------
+OP_END: Final = 0
+OP_GIVE: Final = 1
+OP_REPAIR: Final = 2
+OP_OPEN: Final = 3
+OP_CANCEL: Final = 4
+OP_RECOVER: Final = 5
+OP_DISCONNECT: Final = 6
+OP_ASK: Final = 7
+OP_MOVE: Final = 8
+OP_HAL_PLAY: Final = 9
+OP_TARGET: Final = 10
+OP_SCAN: Final = 11
+OP_REVEAL: Final = 12
+OP_HAL_DISCARD: Final = 13
+OP_LIMIT: Final = 14
+OP_SCAN_DISCARD: Final = 15
+OP_ASK_GIVE: Final = 16
+OP_RECOVER_TAKE: Final = 17
+REV: Final = 50  # added to a HAL card to mean "from the revealed row"
+PAIR: Final = 32  # a hand-limit discard of two cards k1 <= k2 has argument PAIR + k1 * 32 + k2
+OPS: Final = ("end+draw", "give", "repair", "open", "cancel", "recover", "disconnect", "ask",
+              "move", "hal_play", "target", "scan", "reveal", "hal_discard", "limit_discard",
+              "scan_discard", "ask_give", "recover_take")
+
+# -- rule events (trace): tuples (code, *args) appended to State.log, worded in ``text`` -----
+E_TURN: Final = 0
+E_NO_CARD: Final = 1
+E_NOTHING_TO_RECOVER: Final = 2
+E_HAL_NO_CARD: Final = 3
+E_OVER: Final = 4
+E_HAL_RESHUFFLE: Final = 5
+E_CREW_RESHUFFLE: Final = 6
+E_DRAWS: Final = 7
+E_RESTORED: Final = 8  # a repaired system works again: its tile flips back (REPAIR)
+E_TARGET_HIT: Final = 9
+E_TARGET_MISS: Final = 10
+E_REPAIRED: Final = 11
+E_MARKER: Final = 12
+E_TERMINATED: Final = 13
+E_SETUP: Final = 14
+E_FIRST: Final = 15
+E_HAL_DRAWS: Final = 16
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """The state of a game of 2001: the rules, turn structure, views, and rule events.
 
 Every rule is cited by its rulebook section in the method that implements it. Decisions are
-small ints ``op * 1000 + argument`` (see :data:`OPS` and :meth:`OdysseyState.action_text`):
+small ints ``op * 1000 + argument`` (``rules.OPS``; in words: ``text.action_text``):
 
 =======  ================================  ======================================================
 op       who / when                        argument
@@ -42,8 +42,49 @@ import numpy as np
 
 from balancelab.simulate.core import GameRecord, State, View
 from balancelab.simulate.odyssey import cards as C
+from balancelab.simulate.odyssey import text
 from balancelab.simulate.odyssey.board import Board, default_board, load_board
-from balancelab.simulate.odyssey.rules import CREWMEMBERS, OdysseyOptions
+from balancelab.simulate.odyssey.rules import (
+    CREWMEMBERS,
+    E_CREW_RESHUFFLE,
+    E_DRAWS,
+    E_FIRST,
+    E_HAL_DRAWS,
+    E_HAL_NO_CARD,
+    E_HAL_RESHUFFLE,
+    E_MARKER,
+    E_NO_CARD,
+    E_NOTHING_TO_RECOVER,
+    E_OVER,
+    E_REPAIRED,
+    E_RESTORED,
+    E_SETUP,
+    E_TARGET_HIT,
+    E_TARGET_MISS,
+    E_TERMINATED,
+    E_TURN,
+    OP_ASK,
+    OP_ASK_GIVE,
+    OP_CANCEL,
+    OP_DISCONNECT,
+    OP_END,
+    OP_GIVE,
+    OP_HAL_DISCARD,
+    OP_HAL_PLAY,
+    OP_LIMIT,
+    OP_MOVE,
+    OP_OPEN,
+    OP_RECOVER,
+    OP_RECOVER_TAKE,
+    OP_REPAIR,
+    OP_REVEAL,
+    OP_SCAN,
+    OP_SCAN_DISCARD,
+    OP_TARGET,
+    PAIR,
+    REV,
+    OdysseyOptions,
+)
 
 # -- tasks / phases (the decision a pending task asks for) ------------------------------------
 T_HAL_PLAY: Final = 1
@@ -68,31 +109,6 @@ PHASE_NAMES: Final = {T_HAL_PLAY: "hal_play", T_HAL_TARGET: "hal_target", T_HAL_
 #: the (T_ACT, seat) task of each seat, one shared tuple per seat (identity-tested in _apply)
 _ACT_TASKS: Final = tuple((T_ACT, seat) for seat in range(8))
 
-# -- action ops -------------------------------------------------------------------------------
-OP_END: Final = 0
-OP_GIVE: Final = 1
-OP_REPAIR: Final = 2
-OP_OPEN: Final = 3
-OP_CANCEL: Final = 4
-OP_RECOVER: Final = 5
-OP_DISCONNECT: Final = 6
-OP_ASK: Final = 7
-OP_MOVE: Final = 8
-OP_HAL_PLAY: Final = 9
-OP_TARGET: Final = 10
-OP_SCAN: Final = 11
-OP_REVEAL: Final = 12
-OP_HAL_DISCARD: Final = 13
-OP_LIMIT: Final = 14
-OP_SCAN_DISCARD: Final = 15
-OP_ASK_GIVE: Final = 16
-OP_RECOVER_TAKE: Final = 17
-REV: Final = 50  # added to a HAL card to mean "from the revealed row"
-PAIR: Final = 32  # a hand-limit discard of two cards k1 <= k2 has argument PAIR + k1 * 32 + k2
-OPS: Final = ("end+draw", "give", "repair", "open", "cancel", "recover", "disconnect", "ask",
-              "move", "hal_play", "target", "scan", "reveal", "hal_discard", "limit_discard",
-              "scan_discard", "ask_give", "recover_take")
-
 # action-type bits for "each different type of action at most once per turn"
 U_GIVE: Final = 2
 U_REPAIR: Final = 4
@@ -112,25 +128,6 @@ WHITEHEAD: Final = 4
 #: which system each crewmember's Repair cards double (Crewmember Special Abilities)
 SPECIALITY: Final = {BOWMAN: C.C_REPAIR_LIF, POOLE: C.C_REPAIR_MEM, HUNTER: C.C_REPAIR_GRV,
               KAMINSKI: C.C_REPAIR_COM, WHITEHEAD: -1}
-
-# -- rule events (trace): tuples (code, *args) appended to State.log, worded in events() -----
-E_TURN: Final = 0
-E_NO_CARD: Final = 1
-E_NOTHING_TO_RECOVER: Final = 2
-E_HAL_NO_CARD: Final = 3
-E_OVER: Final = 4
-E_HAL_RESHUFFLE: Final = 5
-E_CREW_RESHUFFLE: Final = 6
-E_DRAWS: Final = 7
-E_RESTORED: Final = 8  # a repaired system works again: its tile flips back (REPAIR)
-E_TARGET_HIT: Final = 9
-E_TARGET_MISS: Final = 10
-E_REPAIRED: Final = 11
-E_MARKER: Final = 12
-E_TERMINATED: Final = 13
-E_SETUP: Final = 14
-E_FIRST: Final = 15
-E_HAL_DRAWS: Final = 16
 
 END_REASONS: Final = ("lif_terminated", "three_systems_terminated", "third_sequence", "cap",
                "hal_cannot_play")
@@ -1265,126 +1262,21 @@ class OdysseyState(State):
         }
         return GameRecord(self.winner, self.end_reason, self.crew_turns, measures)
 
-    # -- words -----------------------------------------------------------------------------
+    # -- words (``text``) ------------------------------------------------------------------
     def seat_name(self, seat: int) -> str:
-        if seat == 0:
-            return "HAL"
-        return CREWMEMBERS[self.roles[seat]].capitalize()
+        return text.seat_name(self.roles, seat)
 
     def action_text(self, action: Any) -> str:
         """The action in the rulebook's words (``"Bowman moves to PICTUREPHONE_1"``)."""
-        try:
-            op, arg = divmod(int(action), 1000)
-        except (TypeError, ValueError):
-            return repr(action)
-        names = self.ctx.board.names
-        who = self.seat_name(self.current_seat) if self.current_seat >= 0 else "?"
-        if op == OP_END:
-            return f"{who} ends the turn and draws {arg}"
-        if op == OP_GIVE:
-            t, k = divmod(arg, 32)
-            return f"{who} gives {C.crew_card_name(k)} to {self.seat_name(t)}"
-        if op == OP_REPAIR:
-            s, k = divmod(arg, 32)
-            return f"{who} plays {C.crew_card_name(k)} at {C.SYSTEMS[s]}"
-        if op == OP_OPEN:
-            return f"{who} plays Manual Override: opens Door {arg}"
-        if op == OP_CANCEL:
-            return f"{who} plays Cancel on HAL's revealed {C.hal_card_name(arg)}"
-        if op == OP_RECOVER:
-            return f"{who} plays Recover"
-        if op == OP_DISCONNECT:
-            seq = "-".join(str(arg + i) for i in range(self.ctx.L))
-            return f"{who} disconnects with Logic {seq}"
-        if op == OP_ASK:
-            return f"{who} asks {self.seat_name(arg)} for a card"
-        if op == OP_MOVE:
-            if self.current_seat > 0 and self.pos[self.current_seat] == arg:
-                return f"{who} stays on {names[arg]}"
-            return f"{who} moves to {names[arg]}"
-        if op == OP_HAL_PLAY:
-            k = arg % REV
-            where = " (revealed)" if arg >= REV else ""
-            extra = ""
-            if k <= C.H_LIF:
-                after = self.mal[k] + 1
-                lim = self.ctx.limits[k]
-                nth = {1: "1st", 2: "2nd", 3: "3rd"}.get(after, f"{after}th")
-                extra = f" ({nth}" + (f": {C.SYSTEMS[k]} terminated)" if after == lim else ")")
-            return f"HAL plays {C.hal_card_name(k)}{where}{extra}"
-        if op == OP_TARGET:
-            t, k = divmod(arg, 32)
-            return f"HAL targets {self.seat_name(t)}, naming {C.crew_card_name(k)}"
-        if op == OP_SCAN:
-            return f"HAL scans {self.seat_name(arg)}"
-        if op == OP_REVEAL:
-            return f"HAL reveals {C.hal_card_name(arg)}"
-        if op == OP_HAL_DISCARD:
-            where = " (revealed)" if arg >= REV else ""
-            return f"HAL discards {C.hal_card_name(arg % REV)}{where} after the Disconnect"
-        if op == OP_LIMIT:
-            if arg >= PAIR:
-                k1, k2 = divmod(arg - PAIR, 32)
-                return (f"{who} discards {C.crew_card_name(k1)} and {C.crew_card_name(k2)} "
-                        "(hand limit)")
-            return f"{who} discards {C.crew_card_name(arg)} (hand limit)"
-        if op == OP_SCAN_DISCARD:
-            return f"{who} reveals and discards {C.crew_card_name(arg)} (Scan)"
-        if op == OP_ASK_GIVE:
-            return f"{who} gives {C.crew_card_name(arg)} to {self.seat_name(self.actor)}"
-        if op == OP_RECOVER_TAKE:
-            return f"{who} takes {C.crew_card_name(arg)} from the Discard"
-        return repr(action)
+        return text.action_text(self, action)
 
     def events(self) -> list[str]:
         """Rule events since the last call, in words (setup, turns, draws, terminations,
         reshuffles, Target hits, ...). Every state records them from setup on (a tuple append
         per event; the words are made only here), so a trace shows the setup too."""
-        out = [self._event_text(e) for e in self.log]
+        out = [text.event_text(self, e) for e in self.log]
         self.log = []
         return out
-
-    def _event_text(self, e: tuple[Any, ...]) -> str:
-        code = e[0]
-        name = self.seat_name
-        if code == E_SETUP:
-            crew = ", ".join(name(t) for t in range(1, self.ctx.n + 1))
-            return (f"setup: HAL draws {e[1]} cards; crewmembers {crew} each draw {e[2]}; "
-                    "all standees on POD BAY")
-        if code == E_FIRST:
-            return f"setup: {name(e[1])} takes the Monolith and will go first"
-        if code == E_TURN:
-            return f"-- {name(e[1])}'s turn"
-        if code == E_NO_CARD:
-            return f"{name(e[1])} has no card"
-        if code == E_NOTHING_TO_RECOVER:
-            return "nothing to recover"
-        if code == E_HAL_NO_CARD:
-            return "HAL has no card to play"
-        if code == E_OVER:
-            return f"== game over: {e[1] or 'no winner'} ({e[2]})"
-        if code == E_HAL_RESHUFFLE:
-            return "HAL Discard reshuffled into a new Draw pile"
-        if code == E_CREW_RESHUFFLE:
-            return "crew Discard reshuffled into a new Draw pile"
-        if code == E_DRAWS:
-            return f"{name(e[1])} draws {e[2]}"
-        if code == E_TARGET_HIT:
-            return f"hit: {name(e[1])} reveals and discards {C.crew_card_name(e[2])}"
-        if code == E_TARGET_MISS:
-            return f"miss: {name(e[1])} has no {C.crew_card_name(e[2])}"
-        if code == E_REPAIRED:
-            return f"{C.SYSTEMS[e[1]]} malfunctions {e[2]} -> {e[3]}"
-        if code == E_MARKER:
-            return f"HAL Marker -> {e[1]}"
-        if code == E_TERMINATED:
-            return f"{C.SYSTEMS[e[1]]} terminated"
-        if code == E_RESTORED:
-            return (f"{C.SYSTEMS[e[1]]} is functioning again: its System Tile is flipped "
-                    "back to its white side")
-        if code == E_HAL_DRAWS:
-            return "HAL draws 1 card"
-        return repr(e)
 
     # -- checks for tests ----------------------------------------------------------------
     def card_census(self) -> tuple[list[int], list[int]]:

@@ -1,8 +1,9 @@
-"""The *1998 ISS* engine: setup, the turn, the launch, the end and the scoring.
+"""The *1998 ISS* state: setup, the turn, the launch, the end and the scoring.
 
 Rulebook sections are cited per method. Internally players are indexed ``0..np-1`` in clockwise
 order; in solo mode player 0 is the human seat and player 1 is FEDOR (no seat: it acts inside
-the engine, see :mod:`balancelab.simulate.iss.fedor`).
+the engine, see :mod:`balancelab.simulate.iss.fedor`, which the game hands to the state as
+:class:`SoloRules`). The actions in words are in :mod:`balancelab.simulate.iss.text`.
 
 Action encoding (tuples of ints, first item a tag):
 
@@ -40,7 +41,7 @@ from __future__ import annotations
 
 import functools
 from itertools import combinations, combinations_with_replacement
-from typing import Any, ClassVar, Final
+from typing import Any, ClassVar, Final, Protocol
 
 import numpy as np
 
@@ -51,48 +52,45 @@ from balancelab.simulate.core import (
     State,
     View,
 )
+from balancelab.simulate.iss import text
 from balancelab.simulate.iss.cards import CardData
 from balancelab.simulate.iss.rules import (
-    ACTION_NAMES,
     ANY,
+    CARGO,
     COMP_CODES,
-    COMP_NAMES,
     CONSTRUCT,
+    COUNTDOWN,
     EXPERIMENT,
+    FPICK,
+    GOAL,
     GOAL_KINDS,
     GOAL_TIMINGS,
     INSTALL,
+    KEEP,
     LOAD,
     LONG_STAY,
     LS,
     NATIONS,
     OUTSIDE,
+    P_ACTION,
+    P_CARGO,
+    P_COUNTDOWN,
+    P_EXTRA,
+    P_FPICK,
+    P_GOAL,
+    P_KEEP,
+    P_OVER,
+    P_RETRIEVE,
+    P_XSPACE,
+    PASS,
     PLAN,
+    RETRIEVE,
     SHUTTLE_TYPES,
     TRAIN,
+    XSPACE,
     IssOptions,
 )
 
-CARGO: Final = 10
-PASS: Final = 11
-RETRIEVE: Final = 12
-KEEP: Final = 13
-COUNTDOWN: Final = 14
-XSPACE: Final = 15
-GOAL: Final = 16
-FPICK: Final = 17
-
-# phases
-P_CARGO: Final = 0
-P_EXTRA: Final = 1
-P_RETRIEVE: Final = 2
-P_ACTION: Final = 3
-P_KEEP: Final = 4
-P_COUNTDOWN: Final = 5
-P_XSPACE: Final = 6
-P_GOAL: Final = 7
-P_FPICK: Final = 8
-P_OVER: Final = 9
 # goal step of the turn (option goal_timing): the end-of-turn step to come, the step before the
 # countdown now, or a goal already taken this turn
 GS_END: Final = 0
@@ -102,16 +100,28 @@ PHASE_NAMES = ("cargo", "extra", "retrieve", "action", "keep", "countdown", "xsp
                "fedor_pick", "over")
 
 
+class SoloRules(Protocol):
+    """FEDOR's turn, run inside the state in solo mode (:mod:`balancelab.simulate.iss.fedor`,
+    handed in by the game: the state does not import it)."""
+
+    def load(self, s: IssState, r: int) -> None: ...
+    def turn(self, s: IssState) -> None: ...
+    def extra(self, s: IssState) -> None: ...
+    def resume(self, s: IssState, comp: int) -> None: ...
+
+
 class Static:
-    """Per-game immutable facts shared by copies of a state (options, cards, derived tables)."""
+    """Per-game immutable facts shared by copies of a state (options, cards, derived tables,
+    and in solo FEDOR's rules)."""
 
     __slots__ = ("opts", "cards", "np", "solo", "fedor", "needs", "cd", "pad_start", "exp_level",
                  "exp_cards", "sh_nation", "sh_type", "sh_seats", "sh_mat", "sh_repl", "sh_mod",
                  "mod_comps", "mod_number", "ls_max", "mat_cap", "nseats", "outcomes_seat",
-                 "goal_when")
+                 "goal_when", "robot")
 
-    def __init__(self, opts: IssOptions, cards: CardData) -> None:
+    def __init__(self, opts: IssOptions, cards: CardData, robot: SoloRules | None) -> None:
         self.opts = opts
+        self.robot = robot
         self.cards = cards
         self.solo = opts.players == 1
         self.np = 2 if self.solo else opts.players
@@ -371,10 +381,8 @@ class IssState(State):
                 self.triggered = True
                 self.trigger_nation = r
                 self._events.append(f"last {NATIONS[r]} shuttle placed: the end is triggered")
-        if st.solo:
-            from balancelab.simulate.iss.fedor import fedor_load
-
-            fedor_load(self, r)
+        if st.robot is not None:
+            st.robot.load(self, r)
 
     def _stat_astro(self, p: int) -> int:
         """Astronauts of ``p`` on the station that may act (Unity + non-long-stay compartments)."""
@@ -768,9 +776,8 @@ class IssState(State):
             else:
                 self.phase = -1
         elif tag == FPICK:
-            from balancelab.simulate.iss.fedor import fedor_resume
-
-            fedor_resume(self, a[1])
+            assert self.st.robot is not None
+            self.st.robot.resume(self, a[1])
 
     def _retrieve(self, p: int, src: int) -> None:
         if src < 4:
@@ -1010,9 +1017,8 @@ class IssState(State):
                 self._end_turn()
                 continue
             if ph == P_CARGO and p == st.fedor:
-                from balancelab.simulate.iss.fedor import fedor_turn
-
-                fedor_turn(self)
+                assert st.robot is not None
+                st.robot.turn(self)
                 continue
             if ph == P_XSPACE or (ph == P_GOAL and self.xq and self.goal_step != GS_EARLY):
                 if not self.xq:
@@ -1021,10 +1027,9 @@ class IssState(State):
                 self.phase = P_XSPACE
                 q = self.xq[0]
                 if q == st.fedor:
-                    from balancelab.simulate.iss.fedor import fedor_extra
-
+                    assert st.robot is not None
                     self.xq.pop(0)
-                    fedor_extra(self)  # may pause in P_FPICK for the human's pick
+                    st.robot.extra(self)  # may pause in P_FPICK for the human's pick
                     continue
                 legal = self._compute_legal()
                 if not legal:
@@ -1237,92 +1242,7 @@ class IssState(State):
 
     # -- text ------------------------------------------------------------------------------------
     def action_text(self, action: Any) -> str:
-        st = self.st
-        try:
-            tag = action[0]
-        except (TypeError, IndexError):
-            return repr(action)
-        pad = ("the Russian shuttle", "the US shuttle")
-
-        def padname(r: int) -> str:
-            c = self.pad[r] if 0 <= r < 2 else -1
-            if c >= 0:
-                return f"the {SHUTTLE_TYPES[st.sh_type[c]]}"
-            return pad[r] if 0 <= r < 2 else "?"
-
-        if tag == TRAIN:
-            return f"Train Astronauts: 1 astronaut onto {padname(action[1])}"
-        if tag == LOAD:
-            return "Load Material: " + ", ".join(f"1 onto {padname(r)}" for r in action[1:])
-        if tag == CONSTRUCT:
-            names = [self._slot_name(t) for t in action[1]]
-            src = (" (taking cubes back from " + ", ".join(self._src_name(s) for s in action[2])
-                   + ")") if action[2] else ""
-            return "Construct Modules: 1 cube each on " + ", ".join(names) + src if names else \
-                "Construct Modules (final round: no cubes)"
-        if tag == PLAN:
-            lv = ("basic", "medium", "advanced")
-            return "Plan Experiments: draw from the " + " and ".join(
-                lv[d] for d in action[1:]) + " decks"
-        if tag == LONG_STAY:
-            return "Long Stay: 1 ISS material to the long-stay track, astronaut to long stay"
-        if tag == INSTALL:
-            return "Install Compartments: remove tokens from " + ", ".join(
-                COMP_NAMES[t] for t in action[1]) + " compartments"
-        if tag == OUTSIDE:
-            how = "a new astronaut on a free crane" if action[2] else "the astronaut on a crane"
-            return f"Outside Jobs: {how}, convert {action[1]} ISS materials to external"
-        if tag == EXPERIMENT:
-            e = st.exp_cards[action[1]]
-            where = ", ".join(
-                f"{COMP_NAMES[c >> 1]}{' (astronaut already there)' if c & 1 else ''}"
-                for c in action[2])
-            return (f"Conduct Experiments: {e.id} ({e.points} points, "
-                    f"{'long' if e.long else 'short'}-term) in {where}")
-        if tag == CARGO:
-            return f"cargo check: 1 material onto {padname(action[1])}"
-        if tag == PASS:
-            return "no extra action"
-        if tag == RETRIEVE:
-            return f"take back a cube from {self._src_name(action[1])}"
-        if tag == KEEP:
-            kept = [st.exp_cards[e].id for i, e in enumerate(self.drawn) if action[1] >> i & 1]
-            return "keep " + (", ".join(kept) if kept else "no experiment")
-        if tag == COUNTDOWN:
-            return f"countdown: lower {padname(action[1])}"
-        if tag == XSPACE:
-            src = "" if action[2] < 0 else f" (cube taken from {self._slot_name(action[2])})"
-            return f"extra-action cube on {ACTION_NAMES[action[1]]}{src}"
-        if tag == GOAL:
-            if action[1] < 0:
-                return "take no goal before the countdown (wait for the end of the turn)"
-            return f"take goal: {st.cards.goal_texts[action[1]]}"
-        if tag == FPICK:
-            c = action[1]
-            if not 0 <= c < len(self.ctype):
-                return repr(action)
-            return (f"FEDOR takes the token on the {COMP_NAMES[self.ctype[c]]} compartment of "
-                    f"{self._module_of(c)}")
-        return repr(action)
-
-    def _module_of(self, c: int) -> str:
-        """The docked module holding compartment ``c``, by name and printed number
-        ("Dextre (#8)"; the number orders FEDOR's Install, Solo Mode)."""
-        st = self.st
-        number = self.cmod[c]
-        for m in self.docked:
-            if st.mod_number[m] == number:
-                return f"{st.cards.modules[m].name} (#{number})"
-        return f"module #{number}"
-
-    def _slot_name(self, s: int) -> str:
-        m = self.col[s] if 0 <= s < len(self.col) else -1
-        return self.st.cards.modules[m].name if m >= 0 else f"slot {s}"
-
-    def _src_name(self, s: int) -> str:
-        if s < 4:
-            return self._slot_name(s)
-        return f"the {ACTION_NAMES[s - 4]} extra-action space"
+        return text.action_text(self, action)
 
 
 @functools.lru_cache(maxsize=65536)

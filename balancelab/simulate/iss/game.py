@@ -1,0 +1,202 @@
+"""The *1998 ISS* :class:`~balancelab.simulate.core.Game`: seats, record schema, setup,
+determinization and evaluation."""
+
+from __future__ import annotations
+
+import functools
+from typing import ClassVar
+
+import numpy as np
+
+from balancelab.simulate.core import ColumnType, Game, State, View
+from balancelab.simulate.iss.cards import load_cards
+from balancelab.simulate.iss.evaluate import evaluate as _evaluate
+from balancelab.simulate.iss.fedor import FEDOR
+from balancelab.simulate.iss.rules import IssOptions
+from balancelab.simulate.iss.state import IssState, IssView, Static
+from balancelab.simulate.options import RuleOptions
+
+
+@functools.lru_cache(maxsize=64)
+def _static(options: IssOptions) -> Static:
+    """The immutable per-variant tables (shared by every game of these options)."""
+    return Static(options, load_cards(options.data_dir), FEDOR if options.players == 1 else None)
+
+
+class IssGame(Game):
+    """*1998 ISS* for balancelab."""
+
+    name = "iss"
+    title = "1998 ISS"
+    version = "1.1"
+    options_type = IssOptions
+    sides = ("player",)
+    outcomes = ("seat0", "seat1", "seat2", "seat3", "fedor", "tie")
+    measure_schema: ClassVar[dict[str, ColumnType]] = {
+        "turns": "i32",
+        "launches_russia": "i16",
+        "launches_usa": "i16",
+        "launches": "i16",
+        "tie_break": "bool",
+        "shared_win": "bool",
+        "winning_score": "i16",
+        "winning_margin": "i16",
+        "end_nation": "str",
+        "shuttles_removed": "bool",
+        "modules_docked": "i16",
+        "goals_taken": "i16",
+        "extra_actions_won": "i16",
+        "fedor_score": "i16",
+        "fedor_experiments": "i16",
+    }
+    seat_schema: ClassVar[dict[str, ColumnType]] = {
+        "seat": "i32",
+        "score": "i16",
+        "tokens": "i16",
+        "external": "i16",
+        "long_stay": "i16",
+        "goals": "i16",
+        "shuttles": "i16",
+        "experiments": "i16",
+        "penalties": "i16",
+        "n_experiments": "i16",
+        "n_shuttles": "i16",
+        "won": "bool",
+        "rank": "i8",
+    }
+    chunk_games = 200
+    default_policies: ClassVar[dict[str, str]] = {"player": "builder"}
+
+    def possible_outcomes(self, options: RuleOptions) -> tuple[str, ...]:
+        """The seats in play, FEDOR in solo (Solo Mode), and a shared win (tie-break)."""
+        seats = self.seats(options)
+        return (*seats, "fedor", "tie") if len(seats) == 1 else (*seats, "tie")
+
+    def seats(self, options: RuleOptions) -> tuple[str, ...]:
+        assert isinstance(options, IssOptions)
+        return tuple(f"seat{k}" for k in range(options.players))
+
+    def side_of_seat(self, options: RuleOptions, seat: int) -> str:
+        return "player"
+
+    def new_initial_state(self, options: RuleOptions, rng: np.random.Generator) -> IssState:
+        assert isinstance(options, IssOptions)
+        s = IssState(_static(options), rng)
+        s.setup()
+        return s
+
+    def evaluate(self, state: State, seat: int) -> float:
+        """The estimated chance that ``seat`` wins from an unfinished ``state``: a logistic of
+        its adjusted score lead over the best rival (``balancelab.simulate.iss.evaluate``).
+        Used by the search policy only, for playouts cut at its depth."""
+        assert isinstance(state, IssState)
+        return _evaluate(state, seat)
+
+    def determinize(self, view: View, rng: np.random.Generator) -> State:
+        """A full state consistent with ``view``: hidden hands and deck orders re-dealt.
+
+        Other players' hands keep their sizes and levels; experiment decks keep their sizes;
+        the module, shuttle and FEDOR decks are reshuffled from the cards the seat has not seen
+        (the FEDOR deck keeps the visible back of its top card when possible).
+        """
+        assert isinstance(view, IssView)
+        return state_from_view(view, rng)
+
+
+
+def _shuffled(items: list[int], rng: np.random.Generator) -> list[int]:
+    return [items[int(k)] for k in rng.permutation(len(items))]
+
+
+def state_from_view(view: IssView, rng: np.random.Generator) -> IssState:
+    """A state consistent with ``view``: hidden information re-dealt at random from what the
+    seat cannot see: other players' experiment hands (sizes and levels kept — card backs show
+    the level), the order of the three experiment decks (sizes kept), the module deck, the
+    shuttle decks and the cards removed by ``remove_shuttles`` (sizes kept), and the FEDOR
+    deck (the back of its top card kept if possible).
+
+    Returns:
+        An :class:`IssState` whose public part equals the view and whose rng is ``rng``.
+    """
+    st = view.st
+    n = st.np
+    s = IssState(st, rng)
+    for name in ("phase", "turn_player", "sp", "final", "triggered", "turns", "rows", "pool",
+                 "extra_used"):
+        setattr(s, name, getattr(view, name))
+    for name in ("col", "colc", "ctype", "ccover", "cocc", "cmod", "unity", "earth", "pad",
+                 "cd", "sha", "shm", "iss", "ext", "ls", "tok", "offer", "xsp", "res", "xq",
+                 "fdisc", "launches", "docked"):
+        setattr(s, name, list(getattr(view, name)))
+    s.pgoals = [list(g) for g in view.pgoals]
+    s.owned = [list(x) for x in view.owned]
+    s.done = [list(x) for x in view.done]
+    s.current_seat = view.seat if view.phase != 9 else -1
+    s.final_done = 0
+    if s.final:
+        # turns played in the final round: count from the start player
+        s.final_done = (view.turn_player - view.sp) % n
+    s.trigger_nation = -1
+    s.end_reason = ""
+    s.launcher = -1
+    s.on_card = view.on_card
+    s.extras_won = 0
+    s.fedor_fails = 0
+    s.fcont = view.fcont  # FEDOR's pending token choice and the kind of Plan being kept
+    s.fpick = list(view.fpick)  # are public
+    s.keep_extra = view.keep_extra
+    s.cur_action = view.cur_action
+    s.goal_step = view.goal_step
+    # experiments
+    p = view.player
+    seen = set(view.hand) | set(view.drawn)
+    for d in view.done:
+        seen |= set(d)
+    unseen = {lvl: [] for lvl in (1, 2, 3)}  # type: dict[int, list[int]]
+    for e in range(len(st.exp_cards)):
+        if e not in seen:
+            unseen[st.exp_level[e]].append(e)
+    for lvl in unseen:
+        unseen[lvl] = _shuffled(unseen[lvl], rng)
+    s.hand = [[] for _ in range(n)]
+    s.hand[p] = list(view.hand)
+    for q in range(n):
+        if q == p:
+            continue
+        for lvl in view.hand_levels[q]:
+            s.hand[q].append(unseen[lvl].pop())
+    s.drawn = list(view.drawn)
+    if not s.drawn and view.phase == 4:  # another seat's pending draw: not visible; none
+        s.drawn = []
+    s.edeck = [unseen[lvl][: view.edeck_n[lvl - 1]] for lvl in (1, 2, 3)]
+    # modules
+    known = set(view.docked) | {m for m in view.col if m >= 0}
+    rest = [m for m in range(len(st.cards.modules)) if m not in known]
+    s.mdeck = _shuffled(rest, rng)[: view.mdeck_n]
+    # shuttles
+    s.sdeck, s.removed = [], []
+    owned = {c for x in view.owned for c in x}
+    for r in (0, 1):
+        pool = [c for c in range(len(st.sh_nation))
+                if st.sh_nation[c] == r and c not in owned and c != view.pad[r]]
+        pool = _shuffled(pool, rng)
+        k = view.sdeck_n[r]
+        s.sdeck.append(pool[:k])
+        s.removed.append(pool[k:])
+    # FEDOR deck
+    s.fdeck = []
+    if st.solo:
+        rest = [c for c in range(len(st.cards.fedor)) if c not in view.fdisc]
+        rest = _shuffled(rest, rng)
+        if view.fnext_back >= 0:
+            for i, c in enumerate(rest):
+                if st.cards.fedor[c].back == view.fnext_back:
+                    rest[i], rest[-1] = rest[-1], rest[i]
+                    break
+        s.fdeck = rest
+    s._legal = None
+    s._events = []
+    return s
+
+
+GAME = IssGame()

@@ -1,0 +1,201 @@
+"""The rulebook's words for odyssey actions and rule events (for ``trace`` and errors).
+
+The words read a state through :class:`Seen` (its public fields), so this module imports no
+state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from balancelab.simulate.odyssey import cards as C
+from balancelab.simulate.odyssey.board import Board
+from balancelab.simulate.odyssey.rules import (
+    CREWMEMBERS,
+    E_CREW_RESHUFFLE,
+    E_DRAWS,
+    E_FIRST,
+    E_HAL_DRAWS,
+    E_HAL_NO_CARD,
+    E_HAL_RESHUFFLE,
+    E_MARKER,
+    E_NO_CARD,
+    E_NOTHING_TO_RECOVER,
+    E_OVER,
+    E_REPAIRED,
+    E_RESTORED,
+    E_SETUP,
+    E_TARGET_HIT,
+    E_TARGET_MISS,
+    E_TERMINATED,
+    E_TURN,
+    OP_ASK,
+    OP_ASK_GIVE,
+    OP_CANCEL,
+    OP_DISCONNECT,
+    OP_END,
+    OP_GIVE,
+    OP_HAL_DISCARD,
+    OP_HAL_PLAY,
+    OP_LIMIT,
+    OP_MOVE,
+    OP_OPEN,
+    OP_RECOVER,
+    OP_RECOVER_TAKE,
+    OP_REPAIR,
+    OP_REVEAL,
+    OP_SCAN,
+    OP_SCAN_DISCARD,
+    OP_TARGET,
+    PAIR,
+    REV,
+)
+
+
+class Tables(Protocol):
+    """The per-options constants the words read (``state.Ctx``)."""
+
+    @property
+    def board(self) -> Board: ...
+    @property
+    def n(self) -> int: ...
+    @property
+    def L(self) -> int: ...  # noqa: N802 - the Ctx field's name
+    @property
+    def limits(self) -> Sequence[int]: ...
+
+
+class Seen(Protocol):
+    """The public fields the words read (an ``OdysseyState``)."""
+
+    @property
+    def ctx(self) -> Tables: ...
+    @property
+    def current_seat(self) -> int: ...
+    @property
+    def roles(self) -> Sequence[int]: ...
+    @property
+    def pos(self) -> Sequence[int]: ...
+    @property
+    def mal(self) -> Sequence[int]: ...
+    @property
+    def actor(self) -> int: ...
+
+
+def seat_name(roles: Sequence[int], seat: int) -> str:
+    """``HAL`` for seat 0, else the crewmember's name (``Bowman``)."""
+    if seat == 0:
+        return "HAL"
+    return CREWMEMBERS[roles[seat]].capitalize()
+
+def action_text(s: Seen, action: Any) -> str:
+    """The action in the rulebook's words (``"Bowman moves to PICTUREPHONE_1"``)."""
+    try:
+        op, arg = divmod(int(action), 1000)
+    except (TypeError, ValueError):
+        return repr(action)
+    names = s.ctx.board.names
+    who = seat_name(s.roles, s.current_seat) if s.current_seat >= 0 else "?"
+    if op == OP_END:
+        return f"{who} ends the turn and draws {arg}"
+    if op == OP_GIVE:
+        t, k = divmod(arg, 32)
+        return f"{who} gives {C.crew_card_name(k)} to {seat_name(s.roles, t)}"
+    if op == OP_REPAIR:
+        sysk, k = divmod(arg, 32)
+        return f"{who} plays {C.crew_card_name(k)} at {C.SYSTEMS[sysk]}"
+    if op == OP_OPEN:
+        return f"{who} plays Manual Override: opens Door {arg}"
+    if op == OP_CANCEL:
+        return f"{who} plays Cancel on HAL's revealed {C.hal_card_name(arg)}"
+    if op == OP_RECOVER:
+        return f"{who} plays Recover"
+    if op == OP_DISCONNECT:
+        seq = "-".join(str(arg + i) for i in range(s.ctx.L))
+        return f"{who} disconnects with Logic {seq}"
+    if op == OP_ASK:
+        return f"{who} asks {seat_name(s.roles, arg)} for a card"
+    if op == OP_MOVE:
+        if s.current_seat > 0 and s.pos[s.current_seat] == arg:
+            return f"{who} stays on {names[arg]}"
+        return f"{who} moves to {names[arg]}"
+    if op == OP_HAL_PLAY:
+        k = arg % REV
+        where = " (revealed)" if arg >= REV else ""
+        extra = ""
+        if k <= C.H_LIF:
+            after = s.mal[k] + 1
+            lim = s.ctx.limits[k]
+            nth = {1: "1st", 2: "2nd", 3: "3rd"}.get(after, f"{after}th")
+            extra = f" ({nth}" + (f": {C.SYSTEMS[k]} terminated)" if after == lim else ")")
+        return f"HAL plays {C.hal_card_name(k)}{where}{extra}"
+    if op == OP_TARGET:
+        t, k = divmod(arg, 32)
+        return f"HAL targets {seat_name(s.roles, t)}, naming {C.crew_card_name(k)}"
+    if op == OP_SCAN:
+        return f"HAL scans {seat_name(s.roles, arg)}"
+    if op == OP_REVEAL:
+        return f"HAL reveals {C.hal_card_name(arg)}"
+    if op == OP_HAL_DISCARD:
+        where = " (revealed)" if arg >= REV else ""
+        return f"HAL discards {C.hal_card_name(arg % REV)}{where} after the Disconnect"
+    if op == OP_LIMIT:
+        if arg >= PAIR:
+            k1, k2 = divmod(arg - PAIR, 32)
+            return (f"{who} discards {C.crew_card_name(k1)} and {C.crew_card_name(k2)} "
+                    "(hand limit)")
+        return f"{who} discards {C.crew_card_name(arg)} (hand limit)"
+    if op == OP_SCAN_DISCARD:
+        return f"{who} reveals and discards {C.crew_card_name(arg)} (Scan)"
+    if op == OP_ASK_GIVE:
+        return f"{who} gives {C.crew_card_name(arg)} to {seat_name(s.roles, s.actor)}"
+    if op == OP_RECOVER_TAKE:
+        return f"{who} takes {C.crew_card_name(arg)} from the Discard"
+    return repr(action)
+
+def event_text(s: Seen, e: tuple[Any, ...]) -> str:
+    """One rule event (a tuple ``(E_code, *args)`` of ``State.log``) in words."""
+    code = e[0]
+
+    def name(seat: int) -> str:
+        return seat_name(s.roles, seat)
+
+    if code == E_SETUP:
+        crew = ", ".join(name(t) for t in range(1, s.ctx.n + 1))
+        return (f"setup: HAL draws {e[1]} cards; crewmembers {crew} each draw {e[2]}; "
+                "all standees on POD BAY")
+    if code == E_FIRST:
+        return f"setup: {name(e[1])} takes the Monolith and will go first"
+    if code == E_TURN:
+        return f"-- {name(e[1])}'s turn"
+    if code == E_NO_CARD:
+        return f"{name(e[1])} has no card"
+    if code == E_NOTHING_TO_RECOVER:
+        return "nothing to recover"
+    if code == E_HAL_NO_CARD:
+        return "HAL has no card to play"
+    if code == E_OVER:
+        return f"== game over: {e[1] or 'no winner'} ({e[2]})"
+    if code == E_HAL_RESHUFFLE:
+        return "HAL Discard reshuffled into a new Draw pile"
+    if code == E_CREW_RESHUFFLE:
+        return "crew Discard reshuffled into a new Draw pile"
+    if code == E_DRAWS:
+        return f"{name(e[1])} draws {e[2]}"
+    if code == E_TARGET_HIT:
+        return f"hit: {name(e[1])} reveals and discards {C.crew_card_name(e[2])}"
+    if code == E_TARGET_MISS:
+        return f"miss: {name(e[1])} has no {C.crew_card_name(e[2])}"
+    if code == E_REPAIRED:
+        return f"{C.SYSTEMS[e[1]]} malfunctions {e[2]} -> {e[3]}"
+    if code == E_MARKER:
+        return f"HAL Marker -> {e[1]}"
+    if code == E_TERMINATED:
+        return f"{C.SYSTEMS[e[1]]} terminated"
+    if code == E_RESTORED:
+        return (f"{C.SYSTEMS[e[1]]} is functioning again: its System Tile is flipped "
+                "back to its white side")
+    if code == E_HAL_DRAWS:
+        return "HAL draws 1 card"
+    return repr(e)

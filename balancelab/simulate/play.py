@@ -1,0 +1,79 @@
+"""The one game loop all games share (the runner's workers, ``trace`` and ``tune`` play
+through it).
+
+This module is compiled with mypyc by ``pip install`` (see :mod:`balancelab.build`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from balancelab.simulate.core import Action, Game, GameRecord, IllegalActionError, State
+from balancelab.simulate.options import RuleOptions
+
+if TYPE_CHECKING:
+    from balancelab.policies.base import Policy
+
+
+@dataclass
+class PlayedGame:
+    """A finished game: its record and the number of decisions made."""
+
+    record: GameRecord
+    decisions: int
+    state: State
+
+
+def play(
+    game: Game,
+    options: RuleOptions,
+    policies: Sequence[Policy],
+    rng: np.random.Generator,
+    on_step: Callable[[State, Action], None] | None = None,
+) -> PlayedGame:
+    """Play one game to the end: the loop shared by the runner, ``trace`` and the search policy.
+
+    Args:
+        game: the game.
+        options: validated rule options.
+        policies: one policy per seat, in seat order.
+        rng: the rules' Generator.
+        on_step: called with (state before the action, action) at every decision, for traces.
+
+    Returns:
+        The finished game. A seat with a single legal action is not asked. A policy sees
+        its seat's view only, except one whose ``sees_state`` is set (the ``oracle`` cheat),
+        which is handed a copy of the true state.
+
+    Raises:
+        IllegalActionError: a policy chose an action that is not legal.
+    """
+    state = game.new_initial_state(options, rng)
+    decisions = 0
+    while not state.is_terminal():
+        seat = state.current_seat
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            action = legal[0]
+        else:
+            pol = policies[seat]
+            if pol.sees_state:  # a cheat (``oracle``): a copy of the true state, not the view
+                chosen = pol.act_on_state(state.copy(), legal)
+            else:
+                chosen = pol.act(state.view(seat), legal)
+            decisions += 1
+            try:  # the engine's own value: a numpy integer equal to a legal int becomes it
+                action = legal[legal.index(chosen)]
+            except ValueError:
+                raise IllegalActionError(
+                    f"policy {pol.name!r} chose illegal action {chosen!r} "
+                    f"for seat {seat}"
+                ) from None
+        if on_step is not None:
+            on_step(state, action)
+        state._apply(action)
+    return PlayedGame(state.result(), decisions, state)
