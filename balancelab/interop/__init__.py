@@ -15,15 +15,16 @@ import numpy as np
 
 from balancelab.games import get_game
 from balancelab.simulate.core import Game, GameRecord
-from balancelab.simulate.encoding import ActionEncoding
+from balancelab.simulate.encoding import ActionEncoding, encoding_of
 from balancelab.simulate.options import RuleOptions
 
 #: the ``end_reason`` of a game stopped by its round cap (no winner: a truncation)
 CAP = "cap"
 
 
-def resolve(game: str | Game, options: dict[str, Any]) -> tuple[Game, RuleOptions]:
-    """The game (by name or object) and its validated options.
+def resolve(game: str | Game, options: dict[str, Any]
+            ) -> tuple[Game, ActionEncoding, RuleOptions]:
+    """The game (by name or object), its action encoding and its validated options.
 
     Raises:
         UnknownGameError: an unknown game name (the message lists the games).
@@ -31,10 +32,7 @@ def resolve(game: str | Game, options: dict[str, Any]) -> tuple[Game, RuleOption
         TypeError: the game has no finite action encoding.
     """
     g = get_game(game) if isinstance(game, str) else game
-    if not isinstance(g, ActionEncoding):
-        raise TypeError(f"game {g.name!r} has no finite action encoding (num_distinct_actions, "
-                        "encode_action, decode_action): see balancelab.simulate.encoding")
-    return g, g.options_type.from_strings(options)
+    return g, encoding_of(g), g.options_type.from_strings(options)
 
 
 def seat_returns(game: Game, options: RuleOptions, record: GameRecord) -> np.ndarray:

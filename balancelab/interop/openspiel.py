@@ -69,7 +69,7 @@ def register(game: str | Game) -> str:
         UnknownGameError: an unknown game name.
         TypeError: the game has no finite action encoding.
     """
-    g, defaults = resolve(game, {})
+    g, _, defaults = resolve(game, {})
     short = PREFIX + g.name
     if short in _REGISTERED:
         return short
@@ -127,14 +127,13 @@ class BalancelabGame(pyspiel.Game):
     def __init__(self, game_type: pyspiel.GameType, params: dict[str, Any]) -> None:
         raw = dict(params)
         self.rng_seed = int(raw.pop("rng_seed", 0))
-        _, self.options = resolve(self.bl_game, raw)
+        _, self.codec, self.options = resolve(self.bl_game, raw)
         self.seats = len(self.bl_game.seats(self.options))
         self.encoder = ViewEncoder(self.bl_game)
         cap_option, per_round = _LENGTH.get(self.bl_game.name, ("", 0))
         cap = int(getattr(self.options, cap_option, 0) or 0)
         info = pyspiel.GameInfo(
-            num_distinct_actions=self.bl_game.num_distinct_actions(  # type: ignore[attr-defined]
-                self.options),
+            num_distinct_actions=self.codec.num_distinct_actions(self.options),
             max_chance_outcomes=0,
             num_players=self.seats,
             min_utility=-1.0,
@@ -235,11 +234,11 @@ class BalancelabState(pyspiel.State):
 
     def _legal_actions(self, player: int) -> list[int]:
         view = self._view(player)
-        encode = self.bl.bl_game.encode_action  # type: ignore[attr-defined]
+        encode = self.bl.codec.encode_action
         return sorted(encode(view, a) for a in self.engine.legal_actions())
 
     def _decode(self, action: int) -> Any:
-        return self.bl.bl_game.decode_action(self._view(), int(action))  # type: ignore[attr-defined]
+        return self.bl.codec.decode_action(self._view(), int(action))
 
     def _apply_action(self, action: int) -> None:
         self.engine.apply(self._decode(action))

@@ -56,7 +56,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
     def __init__(self, game: str | Game, render_mode: str | None = None,
                  **options: Any) -> None:
         super().__init__()
-        self.game, self.options = resolve(game, options)
+        self.game, self.codec, self.options = resolve(game, options)
         self.metadata = {**self.metadata, "name": f"balancelab_{self.game.name}_v0"}
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
@@ -64,7 +64,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self.possible_agents = list(self.game.seats(self.options))
         self._index = {a: k for k, a in enumerate(self.possible_agents)}
         self._encoder = ViewEncoder(self.game)
-        self.n_actions = self.game.num_distinct_actions(self.options)  # type: ignore[attr-defined]
+        self.n_actions = self.codec.num_distinct_actions(self.options)
         obs = spaces.Dict({
             "observation": spaces.Box(-np.inf, np.inf, self._encoder.shape, np.float32),
             "action_mask": spaces.Box(0, 1, (self.n_actions,), np.int8),
@@ -105,7 +105,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         view = self.state.view(seat)
         mask = np.zeros(self.n_actions, dtype=np.int8)
         if not self.state.is_terminal() and self.state.current_seat == seat:
-            encode = self.game.encode_action  # type: ignore[attr-defined]
+            encode = self.codec.encode_action
             mask[[encode(view, a) for a in self.state.legal_actions()]] = 1
         return {"observation": self._encoder.encode(view), "action_mask": mask}
 
@@ -117,7 +117,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         seat = self._index[agent]
         view = self.state.view(seat)
         try:
-            chosen = self.game.decode_action(view, int(action))  # type: ignore[attr-defined]
+            chosen = self.codec.decode_action(view, int(action))
         except ValueError as e:
             raise IllegalActionError(f"action id {action!r} for {agent}: {e}") from None
         self.state.apply(chosen)  # an id decoding to an action not legal now raises here

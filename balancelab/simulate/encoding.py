@@ -64,6 +64,19 @@ class ActionEncoding(Protocol):
         ...
 
 
+def encoding_of(game: Any) -> ActionEncoding:
+    """``game`` as an :class:`ActionEncoding`.
+
+    Raises:
+        TypeError: the game has no finite action encoding (the message names the methods).
+    """
+    if not isinstance(game, ActionEncoding):
+        name = getattr(game, "name", type(game).__name__)
+        raise TypeError(f"game {name!r} has no finite action encoding (num_distinct_actions, "
+                        "encode_action, decode_action): see balancelab.simulate.encoding")
+    return game
+
+
 class OpSpace:
     """An id space made of one block per opcode; a block is a mixed-radix number.
 
