@@ -26,8 +26,11 @@ def test_load_game_with_parameters() -> None:
     assert g.get_type().chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
     iss = pyspiel.load_game("python_balancelab_iss(players=1,countdowns=2/2/2/2/2/2/2/2)")
     assert iss.num_players() == 1 and iss.options.countdowns == (2,) * 8
-    assert {bos.PREFIX + n for n in ("odyssey", "iss", "obcy")} <= {
-        t.short_name for t in pyspiel.registered_games()}
+    types = {t.short_name: t for t in pyspiel.registered_games()}
+    assert [(types[bos.PREFIX + n].min_num_players, types[bos.PREFIX + n].max_num_players)
+            for n in ("odyssey", "iss", "obcy")] == [(3, 5), (1, 4), (2, 2)]
+    with pytest.raises(Exception, match="option 'crew' of game 'odyssey' must be one of 2, 3, 4"):
+        pyspiel.load_game("python_balancelab_odyssey(crew=7)")
 
 
 @pytest.mark.parametrize("name", GAMES)

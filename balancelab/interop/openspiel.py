@@ -107,12 +107,14 @@ def register(game: str | Game) -> str:
 
 
 def _seat_options(g: Game, defaults: RuleOptions) -> list[tuple[str, Any]]:
-    """The seat-count options and their extreme values (to bound the number of players)."""
+    """The seat-count options (``crew``, ``players``) at their extreme values, to bound the
+    number of players (from the option's ``choices`` or ``low``/``high``)."""
     out: list[tuple[str, Any]] = []
     for f in dataclasses.fields(defaults):
         if f.name in ("crew", "players"):
-            low, high = f.metadata.get("low"), f.metadata.get("high")
-            out += [(f.name, v) for v in (low, high) if v is not None]
+            given = f.metadata.get("choices") or (f.metadata.get("low"), f.metadata.get("high"))
+            values = [int(v) for v in given if v is not None]
+            out += [(f.name, v) for v in {min(values), max(values)}] if values else []
     return out
 
 
