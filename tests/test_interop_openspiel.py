@@ -98,3 +98,22 @@ def test_ismcts_bot_plays(name: str) -> None:
         decisions += len(legal) > 1
         s.apply_action(a)
     assert decisions == 4
+
+
+@pytest.mark.slow
+def test_ismcts_plays_a_whole_game_as_hal() -> None:
+    """IS-MCTS for HAL against random crewmembers, to the end (about a minute pure Python)."""
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    g = pyspiel.load_game("python_balancelab_odyssey(crew=2,rng_seed=3)")
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(0))
+    bot = ismcts.ISMCTSBot(g, evaluator, uct_c=2.0, max_simulations=20,
+                           random_state=np.random.RandomState(1), use_observation_string=True)
+    s = g.new_initial_state()
+    rng = np.random.default_rng(0)
+    while not s.is_terminal():
+        legal = s.legal_actions()
+        a = bot.step(s) if s.current_player() == 0 else legal[int(rng.integers(len(legal)))]
+        assert a in legal
+        s.apply_action(int(a))
+    assert sorted(s.returns()) in ([-1.0, -1.0, 1.0], [-1.0, 1.0, 1.0], [0.0, 0.0, 0.0])

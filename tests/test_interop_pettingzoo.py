@@ -94,6 +94,11 @@ def test_bad_input_gets_clear_errors() -> None:
         e.step(0)  # "end + draw 0" is not legal for HAL's opening turn
     with pytest.raises(IllegalActionError, match="out of range"):
         e.step(10**6)
+    shown = raw_env("odyssey", render_mode="ansi", crew=2)
+    shown.reset(seed=1)
+    assert (shown.render() or "").startswith("hal to act: HAL reveals")
+    with pytest.raises(ValueError, match="render_mode must be None or 'ansi'"):
+        raw_env("odyssey", render_mode="human")
 
 
 def test_a_view_too_big_for_its_layout_names_the_field() -> None:
@@ -104,3 +109,13 @@ def test_a_view_too_big_for_its_layout_names_the_field() -> None:
     enc.slots = (*enc.slots[:i], 1, *enc.slots[i + 1:])
     with pytest.raises(ObservationOverflowError, match="'hand' holds .* its block has 1"):
         enc.encode(s.view(0))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["odyssey", "iss", "obcy"])
+def test_pettingzoo_api_and_seed_tests_at_their_default_length(name: str) -> None:
+    """PettingZoo's defaults (1000 and 500 cycles: several whole games) at default options."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(env(name))
+        seed_test(lambda: env(name))
