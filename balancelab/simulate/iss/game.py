@@ -4,7 +4,7 @@ determinization and evaluation."""
 from __future__ import annotations
 
 import functools
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -91,6 +91,27 @@ class IssGame(Game):
         Used by the search policy only, for playouts cut at its depth."""
         assert isinstance(state, IssState)
         return _evaluate(state, seat)
+
+    def num_distinct_actions(self, options: RuleOptions) -> int:
+        """The size of the action id space (:mod:`balancelab.simulate.iss.encoding`)."""
+        from balancelab.simulate.iss.encoding import action_space
+
+        assert isinstance(options, IssOptions)
+        return action_space(_static(options)).ops.size
+
+    def encode_action(self, view: View, action: Any) -> int:
+        """The id of ``action`` in ``[0, num_distinct_actions)`` (state-independent)."""
+        from balancelab.simulate.iss.encoding import action_space
+
+        assert isinstance(view, IssView)
+        return action_space(view.st).encode(action)
+
+    def decode_action(self, view: View, index: int) -> Any:
+        """The engine action of id ``index`` (inverse of :meth:`encode_action`)."""
+        from balancelab.simulate.iss.encoding import action_space
+
+        assert isinstance(view, IssView)
+        return action_space(view.st).decode(index)
 
     def determinize(self, view: View, rng: np.random.Generator) -> State:
         """A full state consistent with ``view``: hidden hands and deck orders re-dealt.

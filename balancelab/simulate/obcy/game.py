@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -67,6 +67,28 @@ class ObcyGame(Game):
 
         assert isinstance(state, ObcyState)
         return evaluate(state, seat)
+
+    def num_distinct_actions(self, options: RuleOptions) -> int:
+        """The size of the action id space (:mod:`balancelab.simulate.obcy.encoding`)."""
+        from balancelab.simulate.obcy.encoding import action_space
+
+        assert isinstance(options, ObcyOptions)
+        return action_space(options).ops.size
+
+    def encode_action(self, view: View, action: Any) -> int:
+        """The id of ``action`` in ``[0, num_distinct_actions)``; an ALIEN is named by its
+        place in the public ALIEN list (:mod:`balancelab.simulate.obcy.encoding`)."""
+        from balancelab.simulate.obcy.encoding import action_space
+
+        assert isinstance(view, ObcyView)
+        return action_space(view.options).encode(view, action)
+
+    def decode_action(self, view: View, index: int) -> Any:
+        """The engine action of id ``index`` (inverse of :meth:`encode_action`)."""
+        from balancelab.simulate.obcy.encoding import action_space
+
+        assert isinstance(view, ObcyView)
+        return action_space(view.options).decode(view, index)
 
     def determinize(self, view: View, rng: np.random.Generator) -> State:
         """A full state consistent with ``view``: the mission deck re-shuffled, and for the

@@ -83,6 +83,26 @@ class OdysseyGame(Game):
         assert isinstance(state, OdysseyState)
         return evaluate(state, seat)
 
+    def num_distinct_actions(self, options: Any) -> int:
+        """The size of the action id space (:mod:`balancelab.simulate.odyssey.encoding`)."""
+        from balancelab.simulate.odyssey.encoding import action_space
+
+        return action_space(options).size
+
+    def encode_action(self, view: View, action: Any) -> int:
+        """The id of ``action`` in ``[0, num_distinct_actions)`` (state-independent)."""
+        from balancelab.simulate.odyssey.encoding import encode
+
+        assert isinstance(view, OdysseyView)
+        return encode(view.options, action)
+
+    def decode_action(self, view: View, index: int) -> int:
+        """The engine action of id ``index`` (inverse of :meth:`encode_action`)."""
+        from balancelab.simulate.odyssey.encoding import decode
+
+        assert isinstance(view, OdysseyView)
+        return decode(view.options, index)
+
     def determinize(self, view: View, rng: np.random.Generator) -> State:
         """A full state consistent with ``view``: every card the seat cannot see re-dealt at
         random (other hands, HAL's hidden hand, both Draw and Discard piles), each pile and
