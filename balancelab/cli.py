@@ -198,9 +198,9 @@ def _rule_option_names() -> set[str]:
     command's own flag: ``trace obcy --queen-variant roll`` is not ``--variant``)."""
     import dataclasses
 
-    from balancelab.games import GAME_MODULES, get_game
+    from balancelab.games import get_game, names
 
-    return {f.name for name in GAME_MODULES
+    return {f.name for name in names()
             for f in dataclasses.fields(get_game(name).options_type)}
 
 
@@ -264,13 +264,13 @@ def games(
 
     Example: balancelab games odyssey
     """
-    from balancelab.games import GAME_MODULES, get_game
+    from balancelab.games import get_game, names
     from balancelab.policies.base import entries_for
     from balancelab.simulate.options import describe
 
     if game is None:
         t = Table("game", "title", "sides", "key options")
-        for name in sorted(GAME_MODULES):
+        for name in names():
             try:
                 g = get_game(name)
             except ImportError as exc:
@@ -497,7 +497,8 @@ def trace(
 
     From a seed: [bold]balancelab trace odyssey --crew 3 --seed 7 --index 0[/].
     """
-    from balancelab.games import GAME_MODULES, get_game
+    from balancelab import games as registry
+    from balancelab.games import get_game
     from balancelab.simulate.runner import RunConfig, play_one, replay, resume_config
 
     out = Console(soft_wrap=True, highlight=False)
@@ -508,7 +509,7 @@ def trace(
             out.print(f"    {escape(ev)}", style="dim")
         out.print(f"{names[state.current_seat]:>10}: {escape(state.action_text(action))}")
 
-    if source in GAME_MODULES:
+    if source in registry.names():
         g = get_game(source)
         options = g.options_type.from_strings(parse_game_args(_game_flags(ctx), set_ or []))
         config = RunConfig(game=source, variants=[options],
@@ -521,7 +522,7 @@ def trace(
             raise ValueError("options and policies come from the run when tracing a run folder")
         if not Path(source).exists():
             raise ValueError(
-                f"{source!r} is neither a game ({', '.join(sorted(GAME_MODULES))}) "
+                f"{source!r} is neither a game ({', '.join(registry.names())}) "
                 "nor a run folder"
             )
         config = resume_config(Path(source))

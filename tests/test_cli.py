@@ -78,10 +78,10 @@ def _all_option_flags() -> list[tuple[str, str, bool]]:
     """(game, option, whether any string is a valid value) for every rule option."""
     import dataclasses
 
-    from balancelab.games import GAME_MODULES, get_game
+    from balancelab.games import get_game, names
 
     return [(g, f.name, f.type in (str, "str") and not f.metadata.get("choices"))
-            for g in sorted(GAME_MODULES)
+            for g in names()
             for f in dataclasses.fields(get_game(g).options_type)]
 
 
