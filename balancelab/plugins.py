@@ -125,23 +125,24 @@ def load_entry_point(ep: metadata.EntryPoint) -> Any:
 
 # -- policies from entry points --------------------------------------------------------------
 
-_policies_loaded: list[bool] = []
+#: (name, value) of the policy entry points loaded in this process.
+_policies_loaded: set[tuple[str, str]] = set()
 
 
 def load_policies() -> None:
-    """Load every ``balancelab.policies`` entry point, once per process. A module registers
+    """Load every ``balancelab.policies`` entry point not loaded yet. A module registers
     its policies on import; a Policy subclass is registered under the entry point's name for
     the games and sides named by its class attributes ``games`` and ``sides`` (absent: all),
     with its docstring's first line as help. A plug-in that fails is skipped with a warning
     (it must not stop the others from playing)."""
-    if _policies_loaded:
-        return
-    _policies_loaded.append(True)
     import types
 
     from balancelab.policies import base
 
     for ep in entry_points(POLICIES_GROUP):
+        if (ep.name, ep.value) in _policies_loaded:
+            continue
+        _policies_loaded.add((ep.name, ep.value))
         try:
             obj = load_entry_point(ep)
             if isinstance(obj, types.ModuleType):
