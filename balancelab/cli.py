@@ -23,6 +23,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from balancelab.cli_options import GameCommands
+
 app = typer.Typer(
     name="balancelab",
     help=(
@@ -32,7 +34,7 @@ app = typer.Typer(
         "Start with: balancelab games, then balancelab simulate odyssey --games 20000."
     ),
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,  # --install-completion: game names, rule option choices, paths
     pretty_exceptions_enable=False,
     rich_markup_mode="rich",
 )
@@ -310,12 +312,9 @@ def _is_key(options_type: Any, name: str) -> bool:
 # -- simulate --------------------------------------------------------------------------------
 
 
-@app.command(context_settings=GAME_OPTION_CONTEXT,
-             short_help="Play games of a game and write them to a run folder as parquet.")
 @domain_errors
 def simulate(
-    ctx: typer.Context,
-    game: Annotated[str, typer.Argument(help="odyssey, iss or obcy (see: balancelab games).")],
+    game: str,
     games: Annotated[int, typer.Option("--games", "-n", help="Games to play.", min=1,
                                        max=MAX_GAMES)] = 10000,
     seed: Annotated[int, typer.Option(help="Run seed: same seed, same parquet.", min=0,
@@ -355,13 +354,14 @@ def simulate(
         typer.Option(min=1, help="Games per chunk (default: from the game and --games; part "
                      "of the run's identity, never of the machine)."),
     ] = None,
+    rule_values: dict[str, Any] | None = None,
 ) -> None:
     """Play GAMES games of GAME and write them to a run folder as parquet.
 
-    Rule options follow the game name as flags, e.g. [bold]--crew 3 --hal-extra-turns 1[/]
-    (odyssey), [bold]--players 3 --remove-shuttles[/] (iss), [bold]--queen-variant tasks[/]
-    (obcy), or [bold]--set key=value[/]. [bold]balancelab games GAME[/] lists every option
-    with its default and allowed values.
+    Each game is its own command, with its rule options as flags (see: [bold]balancelab
+    simulate GAME --help[/]), e.g. [bold]--crew 3 --hal-extra-turns 1[/] (odyssey),
+    [bold]--players 3 --remove-shuttles[/] (iss), [bold]--queen-variant tasks[/] (obcy), or
+    [bold]--set key=value[/].
 
     Example: balancelab simulate odyssey --games 20000 --crew 3 --hal-extra-turns 1 --seed 7
     """
@@ -369,7 +369,7 @@ def simulate(
     from balancelab.simulate.runner import RunConfig, holds_finished
 
     g = get_game(game)
-    values = parse_game_args(_game_flags(ctx), set_ or [])
+    values = _with_set(rule_values or {}, set_ or [])
     options = g.options_type.from_strings(values)
     config = RunConfig(
         game=game,
@@ -389,6 +389,47 @@ def simulate(
         _run(config, path, jobs=jobs, backend=backend, scheduler=scheduler,
              resume=resume, force=force, quiet=quiet)
     _print_summary(path)
+
+
+def _with_set(values: dict[str, Any], sets: list[str]) -> dict[str, Any]:
+    """Rule options given as flags, with those given as ``--set key=value`` added.
+
+    Raises:
+        ValueError: an option given both ways with different values, or a ``--set`` without
+            ``=``.
+    """
+    from balancelab.simulate.options import format_value
+
+    out = dict(values)
+    for key, value in parse_game_args([], sets).items():
+        name = key.replace("-", "_")
+        if name in out and format_value(out[name]).lower() != str(value).lower():
+            raise ValueError(f"{name} is given twice, as --{name.replace('_', '-')} and as "
+                             f"--set {key}={value}; give it once")
+        out[name] = value
+    return out
+
+
+def _simulate_command(name: str) -> Any:
+    """The generated ``simulate <name>`` command (see :mod:`balancelab.cli_options`)."""
+    import re
+
+    from balancelab.cli_options import game_command
+    from balancelab.games import get_game
+
+    doc = re.sub(r"\bGAME\b", name, _reflowed(simulate.__doc__ or ""), count=1)
+    return game_command(get_game(name), simulate, help=doc)
+
+
+_simulate_group = typer.Typer(
+    cls=GameCommands, no_args_is_help=True, rich_markup_mode="rich",
+    help="Play games of a game and write them to a run folder as parquet: one command per "
+         "game (a plug-in game too), with the game's rule options as flags.\n\n"
+         "Example: balancelab simulate odyssey --games 20000 --crew 3 --seed 7\n\n"
+         "See a game's options: balancelab simulate odyssey --help")
+GameCommands.command_for = staticmethod(_simulate_command)
+app.add_typer(_simulate_group, name="simulate",
+              short_help="Play games of a game and write them to a run folder as parquet.")
 
 
 def _run(config: Any, path: Path, *, jobs: int, backend: str, scheduler: str | None,
@@ -1180,8 +1221,12 @@ def _reflow_help() -> None:
     for cmd in app.registered_commands:
         fn = cmd.callback
         if fn is not None and fn.__doc__:
-            paragraphs = inspect.cleandoc(fn.__doc__).split("\n\n")
-            fn.__doc__ = "\n\n".join(" ".join(p.split()) for p in paragraphs)
+            fn.__doc__ = _reflowed(fn.__doc__)
+
+
+def _reflowed(doc: str) -> str:
+    """A docstring with each paragraph on one line (see :func:`_reflow_help`)."""
+    return "\n\n".join(" ".join(p.split()) for p in inspect.cleandoc(doc).split("\n\n"))
 
 
 _reflow_help()
