@@ -798,8 +798,9 @@ def sweep(
 @app.command(short_help="Run a named balance study and answer its question in words.")
 @domain_errors
 def study(
-    name: Annotated[str, typer.Argument(help="hal-difficulty, queen-variants, "
-                                             "iss-shuttle-removal or skill-ladder.")],
+    name: Annotated[str | None, typer.Argument(help="hal-difficulty, queen-variants, "
+                                                    "iss-shuttle-removal or skill-ladder "
+                                                    "(or --file).")] = None,
     game: Annotated[str | None, typer.Argument(
         help="skill-ladder only: the game (odyssey, iss or obcy).")] = None,
     games: Annotated[
@@ -842,6 +843,10 @@ def study(
         min=0.0001, help="skill-ladder: multiply the search rungs' iterations (0.1 for a "
         "quick try).")] = 1.0,
     quiet: Quiet = False,
+    file: Annotated[Path | None, typer.Option(
+        "--file", "-f", dir_okay=False,
+        help="A study described in a TOML file (keys: name, game, question, [grid], "
+        "optional focus, measures, [base]), instead of a named one.")] = None,
 ) -> None:
     """Run a named study: the games it needs, a report per policy pairing, and a study
     report whose first lines answer the question in plain words with numbers.
@@ -855,11 +860,24 @@ def study(
     Example: balancelab study hal-difficulty --policies "crew=default" --policies
     "crew=search:rollouts=100" --set hal_turn_every=2
 
-    Example: balancelab study skill-ladder obcy --games 10"""
+    Example: balancelab study skill-ladder obcy --games 10
+
+    [bold]--file study.toml[/] runs your own study, described like the built-in ones
+    (balancelab/data/studies/*.toml): name, game, question, a [grid] table of option =
+    [values], and optionally focus (the grid option the question is about), measures and
+    a [base] table of fixed options.
+
+    Example: balancelab study --file my-study.toml --games 500"""
     from balancelab import studies
 
     if jobs == 0 or jobs < -1:
         raise ValueError(f"--jobs must be -1 (all cores) or at least 1; got {jobs}")
+    if name is not None and file is not None:
+        raise ValueError(f"give a study name ({name}) or --file, not both")
+    if name is None and file is None:
+        raise ValueError("name a study (hal-difficulty, queen-variants, iss-shuttle-removal, "
+                         "skill-ladder) or give --file study.toml")
+    target: str | studies.Study = studies.load_study(file) if file is not None else str(name)
     if name == "skill-ladder":
         _skill_ladder(game, games=games, verdict_games=verdict_games, seed=seed, jobs=jobs,
                       out=out, force=force, resume=resume, budget_scale=budget_scale,
@@ -868,7 +886,7 @@ def study(
     if game is not None:
         raise ValueError(f"study {name} takes no game argument (got {game!r}); only "
                          "skill-ladder does")
-    st, _ = studies.check_study(name)
+    st, _ = studies.check_study(target)
     studies.check_sizes(games, precision, max_games, precision_diff, decide)
     fixed = parse_game_args([], set_ or [])
     if detect is not None:
@@ -878,7 +896,7 @@ def study(
     _CONTINUE.set(_continue_with_resume_flag())
     bar, progress = _study_progress(quiet)
     with bar:
-        res = studies.run_study(name, out, policies=policies or [], seed=seed, games=games,
+        res = studies.run_study(target, out, policies=policies or [], seed=seed, games=games,
                                 precision=precision, precision_diff=precision_diff,
                                 decide=decide, pairs=pairs, margin=margin,
                                 max_games=max_games, jobs=jobs, force=force, resume=resume,
