@@ -151,7 +151,7 @@ def load_policies() -> None:
                 with loading():
                     base.register(ep.name, obj, games=getattr(obj, "games", None),
                                   sides=getattr(obj, "sides", None),
-                                  help=(obj.__doc__ or "").strip().split("\n")[0])
+                                  help=(obj.__doc__ or "").strip().split("\n")[0].rstrip("."))
                 continue
             raise PluginError(f"{describe(ep)} is a {type(obj).__name__}, not a module or a "
                               "Policy subclass")
