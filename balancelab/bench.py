@@ -37,7 +37,8 @@ from typing import Any
 import numpy as np
 
 from balancelab import build
-from balancelab.games import GAME_MODULES, get_game
+from balancelab.games import get_game
+from balancelab.games import names as registered_games
 from balancelab.simulate.core import Game, State, game_streams
 from balancelab.simulate.options import RuleOptions
 from balancelab.simulate.runner import RunConfig, plan_chunks, play_chunk, run
@@ -481,11 +482,11 @@ def bench(game_names: Sequence[str] | None = None, *, seconds: float = 1.0,
         balancelab.simulate.options.OptionError: an option a game does not have, or a bad value.
     """
     started = machine()  # load average before the suite adds its own
-    names = list(game_names or sorted(GAME_MODULES))
+    names = list(game_names or registered_games())
     for name in names:
-        if name not in GAME_MODULES:
+        if name not in registered_games():
             raise ValueError(f"unknown game {name!r}; valid games: "
-                             f"{', '.join(sorted(GAME_MODULES))}")
+                             f"{', '.join(registered_games())}")
     settings = {name: {**SETTINGS.get(name, {}), **(options or {})} for name in names}
     for name in names:
         variants(name, settings[name])  # a bad option fails here, before any measurement

@@ -23,6 +23,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from balancelab.cli_options import GameCommands
+
 app = typer.Typer(
     name="balancelab",
     help=(
@@ -32,7 +34,7 @@ app = typer.Typer(
         "Start with: balancelab games, then balancelab simulate odyssey --games 20000."
     ),
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,  # --install-completion: game names, rule option choices, paths
     pretty_exceptions_enable=False,
     rich_markup_mode="rich",
 )
@@ -198,9 +200,9 @@ def _rule_option_names() -> set[str]:
     command's own flag: ``trace obcy --queen-variant roll`` is not ``--variant``)."""
     import dataclasses
 
-    from balancelab.games import GAME_MODULES, get_game
+    from balancelab.games import get_game, names
 
-    return {f.name for name in GAME_MODULES
+    return {f.name for name in names()
             for f in dataclasses.fields(get_game(name).options_type)}
 
 
@@ -264,13 +266,13 @@ def games(
 
     Example: balancelab games odyssey
     """
-    from balancelab.games import GAME_MODULES, get_game
+    from balancelab.games import get_game, names
     from balancelab.policies.base import entries_for
     from balancelab.simulate.options import describe
 
     if game is None:
         t = Table("game", "title", "sides", "key options")
-        for name in sorted(GAME_MODULES):
+        for name in names():
             try:
                 g = get_game(name)
             except ImportError as exc:
@@ -310,12 +312,9 @@ def _is_key(options_type: Any, name: str) -> bool:
 # -- simulate --------------------------------------------------------------------------------
 
 
-@app.command(context_settings=GAME_OPTION_CONTEXT,
-             short_help="Play games of a game and write them to a run folder as parquet.")
 @domain_errors
 def simulate(
-    ctx: typer.Context,
-    game: Annotated[str, typer.Argument(help="odyssey, iss or obcy (see: balancelab games).")],
+    game: str,
     games: Annotated[int, typer.Option("--games", "-n", help="Games to play.", min=1,
                                        max=MAX_GAMES)] = 10000,
     seed: Annotated[int, typer.Option(help="Run seed: same seed, same parquet.", min=0,
@@ -355,13 +354,14 @@ def simulate(
         typer.Option(min=1, help="Games per chunk (default: from the game and --games; part "
                      "of the run's identity, never of the machine)."),
     ] = None,
+    rule_values: dict[str, Any] | None = None,
 ) -> None:
     """Play GAMES games of GAME and write them to a run folder as parquet.
 
-    Rule options follow the game name as flags, e.g. [bold]--crew 3 --hal-extra-turns 1[/]
-    (odyssey), [bold]--players 3 --remove-shuttles[/] (iss), [bold]--queen-variant tasks[/]
-    (obcy), or [bold]--set key=value[/]. [bold]balancelab games GAME[/] lists every option
-    with its default and allowed values.
+    Each game is its own command, with its rule options as flags (see: [bold]balancelab
+    simulate GAME --help[/]), e.g. [bold]--crew 3 --hal-extra-turns 1[/] (odyssey),
+    [bold]--players 3 --remove-shuttles[/] (iss), [bold]--queen-variant tasks[/] (obcy), or
+    [bold]--set key=value[/].
 
     Example: balancelab simulate odyssey --games 20000 --crew 3 --hal-extra-turns 1 --seed 7
     """
@@ -369,7 +369,7 @@ def simulate(
     from balancelab.simulate.runner import RunConfig, holds_finished
 
     g = get_game(game)
-    values = parse_game_args(_game_flags(ctx), set_ or [])
+    values = _with_set(rule_values or {}, set_ or [])
     options = g.options_type.from_strings(values)
     config = RunConfig(
         game=game,
@@ -389,6 +389,47 @@ def simulate(
         _run(config, path, jobs=jobs, backend=backend, scheduler=scheduler,
              resume=resume, force=force, quiet=quiet)
     _print_summary(path)
+
+
+def _with_set(values: dict[str, Any], sets: list[str]) -> dict[str, Any]:
+    """Rule options given as flags, with those given as ``--set key=value`` added.
+
+    Raises:
+        ValueError: an option given both ways with different values, or a ``--set`` without
+            ``=``.
+    """
+    from balancelab.simulate.options import format_value
+
+    out = dict(values)
+    for key, value in parse_game_args([], sets).items():
+        name = key.replace("-", "_")
+        if name in out and format_value(out[name]).lower() != str(value).lower():
+            raise ValueError(f"{name} is given twice, as --{name.replace('_', '-')} and as "
+                             f"--set {key}={value}; give it once")
+        out[name] = value
+    return out
+
+
+def _simulate_command(name: str) -> Any:
+    """The generated ``simulate <name>`` command (see :mod:`balancelab.cli_options`)."""
+    import re
+
+    from balancelab.cli_options import game_command
+    from balancelab.games import get_game
+
+    doc = re.sub(r"\bGAME\b", name, _reflowed(simulate.__doc__ or ""), count=1)
+    return game_command(get_game(name), simulate, help=doc)
+
+
+_simulate_group = typer.Typer(
+    cls=GameCommands, no_args_is_help=True, rich_markup_mode="rich",
+    help="Play games of a game and write them to a run folder as parquet: one command per "
+         "game (a plug-in game too), with the game's rule options as flags.\n\n"
+         "Example: balancelab simulate odyssey --games 20000 --crew 3 --seed 7\n\n"
+         "See a game's options: balancelab simulate odyssey --help")
+GameCommands.command_for = staticmethod(_simulate_command)
+app.add_typer(_simulate_group, name="simulate",
+              short_help="Play games of a game and write them to a run folder as parquet.")
 
 
 def _run(config: Any, path: Path, *, jobs: int, backend: str, scheduler: str | None,
@@ -497,7 +538,8 @@ def trace(
 
     From a seed: [bold]balancelab trace odyssey --crew 3 --seed 7 --index 0[/].
     """
-    from balancelab.games import GAME_MODULES, get_game
+    from balancelab import games as registry
+    from balancelab.games import get_game
     from balancelab.simulate.runner import RunConfig, play_one, replay, resume_config
 
     out = Console(soft_wrap=True, highlight=False)
@@ -508,7 +550,7 @@ def trace(
             out.print(f"    {escape(ev)}", style="dim")
         out.print(f"{names[state.current_seat]:>10}: {escape(state.action_text(action))}")
 
-    if source in GAME_MODULES:
+    if source in registry.names():
         g = get_game(source)
         options = g.options_type.from_strings(parse_game_args(_game_flags(ctx), set_ or []))
         config = RunConfig(game=source, variants=[options],
@@ -521,7 +563,7 @@ def trace(
             raise ValueError("options and policies come from the run when tracing a run folder")
         if not Path(source).exists():
             raise ValueError(
-                f"{source!r} is neither a game ({', '.join(sorted(GAME_MODULES))}) "
+                f"{source!r} is neither a game ({', '.join(registry.names())}) "
                 "nor a run folder"
             )
         config = resume_config(Path(source))
@@ -756,8 +798,9 @@ def sweep(
 @app.command(short_help="Run a named balance study and answer its question in words.")
 @domain_errors
 def study(
-    name: Annotated[str, typer.Argument(help="hal-difficulty, queen-variants, "
-                                             "iss-shuttle-removal or skill-ladder.")],
+    name: Annotated[str | None, typer.Argument(help="hal-difficulty, queen-variants, "
+                                                    "iss-shuttle-removal or skill-ladder "
+                                                    "(or --file).")] = None,
     game: Annotated[str | None, typer.Argument(
         help="skill-ladder only: the game (odyssey, iss or obcy).")] = None,
     games: Annotated[
@@ -800,6 +843,10 @@ def study(
         min=0.0001, help="skill-ladder: multiply the search rungs' iterations (0.1 for a "
         "quick try).")] = 1.0,
     quiet: Quiet = False,
+    file: Annotated[Path | None, typer.Option(
+        "--file", "-f", dir_okay=False,
+        help="A study described in a TOML file (keys: name, game, question, [grid], "
+        "optional focus, measures, [base]), instead of a named one.")] = None,
 ) -> None:
     """Run a named study: the games it needs, a report per policy pairing, and a study
     report whose first lines answer the question in plain words with numbers.
@@ -813,11 +860,24 @@ def study(
     Example: balancelab study hal-difficulty --policies "crew=default" --policies
     "crew=search:rollouts=100" --set hal_turn_every=2
 
-    Example: balancelab study skill-ladder obcy --games 10"""
+    Example: balancelab study skill-ladder obcy --games 10
+
+    [bold]--file study.toml[/] runs your own study, described like the built-in ones
+    (balancelab/data/studies/*.toml): name, game, question, a [grid] table of option =
+    [values], and optionally focus (the grid option the question is about), measures and
+    a [base] table of fixed options.
+
+    Example: balancelab study --file my-study.toml --games 500"""
     from balancelab import studies
 
     if jobs == 0 or jobs < -1:
         raise ValueError(f"--jobs must be -1 (all cores) or at least 1; got {jobs}")
+    if name is not None and file is not None:
+        raise ValueError(f"give a study name ({name}) or --file, not both")
+    if name is None and file is None:
+        raise ValueError("name a study (hal-difficulty, queen-variants, iss-shuttle-removal, "
+                         "skill-ladder) or give --file study.toml")
+    target: str | studies.Study = studies.load_study(file) if file is not None else str(name)
     if name == "skill-ladder":
         _skill_ladder(game, games=games, verdict_games=verdict_games, seed=seed, jobs=jobs,
                       out=out, force=force, resume=resume, budget_scale=budget_scale,
@@ -826,7 +886,7 @@ def study(
     if game is not None:
         raise ValueError(f"study {name} takes no game argument (got {game!r}); only "
                          "skill-ladder does")
-    st, _ = studies.check_study(name)
+    st, _ = studies.check_study(target)
     studies.check_sizes(games, precision, max_games, precision_diff, decide)
     fixed = parse_game_args([], set_ or [])
     if detect is not None:
@@ -836,7 +896,7 @@ def study(
     _CONTINUE.set(_continue_with_resume_flag())
     bar, progress = _study_progress(quiet)
     with bar:
-        res = studies.run_study(name, out, policies=policies or [], seed=seed, games=games,
+        res = studies.run_study(target, out, policies=policies or [], seed=seed, games=games,
                                 precision=precision, precision_diff=precision_diff,
                                 decide=decide, pairs=pairs, margin=margin,
                                 max_games=max_games, jobs=jobs, force=force, resume=resume,
@@ -1179,8 +1239,12 @@ def _reflow_help() -> None:
     for cmd in app.registered_commands:
         fn = cmd.callback
         if fn is not None and fn.__doc__:
-            paragraphs = inspect.cleandoc(fn.__doc__).split("\n\n")
-            fn.__doc__ = "\n\n".join(" ".join(p.split()) for p in paragraphs)
+            fn.__doc__ = _reflowed(fn.__doc__)
+
+
+def _reflowed(doc: str) -> str:
+    """A docstring with each paragraph on one line (see :func:`_reflow_help`)."""
+    return "\n\n".join(" ".join(p.split()) for p in inspect.cleandoc(doc).split("\n\n"))
 
 
 _reflow_help()

@@ -19,10 +19,13 @@ Errors are :class:`StudyError` (a RuntimeError) or ValueError with one-line mess
 
 from __future__ import annotations
 
+import dataclasses
+import difflib
 import itertools
 import json
 import os
 import re
+import tomllib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -63,27 +66,86 @@ class Study:
     measures: tuple[str, ...] = ()
 
 
-STUDIES: dict[str, Study] = {
-    "hal-difficulty": Study(
-        "hal-difficulty", "odyssey", {"crew": [2, 3, 4], "hal_extra_turns": [-1, 0, 1]},
-        "2001: how does each HAL difficulty step (−1 easier, +1 harder) change who wins, at "
-        "2, 3 and 4 crew?",
-        focus="hal_extra_turns", measures=("rounds", "disconnects"),
-    ),
-    "queen-variants": Study(
-        "queen-variants", "obcy", {"queen_variant": ["roll", "tasks"]},
-        "Obcy: does killing the ALIEN QUEEN by a die roll (Variant 1) or by 3 tasks "
-        "(Variant 2) change who wins, and are the chances equal as the rulebook claims?",
-        focus="queen_variant", measures=("rounds", "tasks_completed", "survivors"),
-    ),
-    "iss-shuttle-removal": Study(
-        "iss-shuttle-removal", "iss", {"players": [1, 2, 3, 4], "remove_shuttles": [False, True]},
-        "1998 ISS: what does returning one Russian and one US shuttle to the box do to game "
-        "length, scores and seat balance, at 1–4 players?",
-        focus="remove_shuttles",
-        measures=("turns", "launches", "winning_score", "winning_margin", "tie_break"),
-    ),
-}
+def study_from_mapping(data: Mapping[str, Any], where: str) -> Study:
+    """A :class:`Study` from a mapping of its fields (a parsed TOML file).
+
+    Raises:
+        StudyError: an unknown key (the message names the valid ones), a missing key, or a
+            value of the wrong kind; the message starts with ``where``.
+    """
+    fields = dataclasses.fields(Study)
+    valid = [f.name for f in fields]
+    for key in data:
+        if key not in valid:
+            close = difflib.get_close_matches(key, valid, n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise StudyError(f"{where}: unknown key {key!r}{hint}; valid keys: "
+                             f"{', '.join(valid)}")
+    missing = [f.name for f in fields if f.name not in data
+               and f.default is dataclasses.MISSING
+               and f.default_factory is dataclasses.MISSING]
+    if missing:
+        raise StudyError(f"{where}: missing key(s) {', '.join(missing)}; a study needs "
+                         "name, game, question and a [grid] table")
+
+    def kind(key: str, ok: bool, words: str) -> None:
+        if not ok:
+            raise StudyError(f"{where}: {key} must be {words}; got {data[key]!r}")
+
+    for key in ("name", "game", "question"):
+        kind(key, isinstance(data[key], str) and bool(data[key].strip()), "a non-empty string")
+    grid, base = data["grid"], data.get("base", {})
+    kind("grid", isinstance(grid, Mapping) and bool(grid) and all(
+        isinstance(v, list) and v for v in grid.values()),
+        "a table of option = [values…] (each a non-empty array)")
+    kind("base", isinstance(base, Mapping), "a table of option = value")
+    focus = data.get("focus")
+    kind("focus", focus is None or (isinstance(focus, str) and focus in grid),
+         f"one of the grid's options ({', '.join(grid)})")
+    measures = data.get("measures", [])
+    kind("measures", isinstance(measures, list) and all(isinstance(m, str) for m in measures),
+         "an array of measure names")
+    return Study(name=data["name"], game=data["game"], grid=dict(grid),
+                 question=data["question"], base=dict(base), focus=focus,
+                 measures=tuple(measures))
+
+
+def load_study(path: Path | str) -> Study:
+    """The study described by a TOML file (the fields of :class:`Study`; the built-in
+    studies are such files, in ``balancelab/data/studies/``).
+
+    Raises:
+        StudyError: the file cannot be read, is not TOML, or does not describe a study.
+    """
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise StudyError(f"cannot read the study file {str(path)!r}: "
+                         f"{exc.strerror or exc}") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise StudyError(f"{path}: not valid TOML: {exc}") from None
+    return study_from_mapping(data, str(path))
+
+
+def _builtin_studies() -> dict[str, Study]:
+    from importlib import resources
+
+    folder = resources.files("balancelab") / "data" / "studies"
+    found = sorted((f for f in folder.iterdir() if f.name.endswith(".toml")),
+                   key=lambda f: f.name)
+    out: dict[str, Study] = {}
+    for f in found:
+        st = study_from_mapping(tomllib.loads(f.read_text(encoding="utf-8")),
+                                f"built-in study {f.name}")
+        out[st.name] = st
+    return out
+
+
+#: The built-in studies, by name: the TOML files of ``balancelab/data/studies/``, read as
+#: ``balancelab study --file`` reads a user's.
+STUDIES: dict[str, Study] = _builtin_studies()
 
 
 # -- helpers ---------------------------------------------------------------------------------
@@ -458,16 +520,28 @@ def compare(runs: Sequence[Path], out: Path | None = None, margin: float | None 
 # -- studies -------------------------------------------------------------------------------------
 
 
-def check_study(name: str) -> tuple[Study, Game]:
-    """The study and its game.
+def check_study(name: str | Study) -> tuple[Study, Game]:
+    """The study (a built-in's name, or a :class:`Study`, e.g. from :func:`load_study`) and
+    its game.
 
     Raises:
-        StudyError: unknown study, or its game's engine cannot be imported.
+        StudyError: unknown study, its game's engine cannot be imported, or a measure the
+            game does not record.
+        UnknownGameError: the study's game is not registered.
     """
-    if name not in STUDIES:
+    if isinstance(name, Study):
+        st = name
+    elif name not in STUDIES:
         raise StudyError(f"unknown study {name!r}; valid studies: {', '.join(sorted(STUDIES))}")
-    st = STUDIES[name]
-    return st, load_game(st.game)
+    else:
+        st = STUDIES[name]
+    g = load_game(st.game)
+    known = ["rounds", "decisions", *g.measure_schema]
+    for m in st.measures:
+        if m not in known:
+            raise StudyError(f"study {st.name!r}: {g.name} records no measure {m!r}; its "
+                             f"measures: {', '.join(known)}")
+    return st, g
 
 
 @dataclass
@@ -482,7 +556,7 @@ class StudyResult:
 
 
 def run_study(
-    name: str,
+    name: str | Study,
     out: Path | None = None,
     *,
     policies: Sequence[str] = (),
@@ -504,7 +578,7 @@ def run_study(
     """Run a named study once per policy pairing and write its report.
 
     Args:
-        name: a key of :data:`STUDIES`.
+        name: a key of :data:`STUDIES`, or a :class:`Study` (:func:`load_study`).
         out: the study folder (default ``runs/study-<name>-seed<seed>``); each pairing's run is
             a sub-folder, an ordinary run that ``report`` and polars can read.
         policies: policy pairings, each ``"SIDE=POLICY;SIDE=POLICY"``; none = the defaults.
@@ -521,6 +595,7 @@ def run_study(
     rule = _rule(precision, precision_diff, decide)
     check_sizes(games, precision, max_games, precision_diff, decide)
     st, g = check_study(name)
+    name = st.name
     pairings = [parse_pairing(p, g) for p in policies] or [{}]
     names = [pairing_name(p) for p in pairings]
     if len(set(names)) < len(names):

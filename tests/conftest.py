@@ -20,9 +20,7 @@ def _restore_game_registry() -> Iterator[None]:
     """Games that a test module registers (the coin game) do not leak into other modules."""
     from balancelab import games
 
-    modules, loaded = dict(games.GAME_MODULES), dict(games._loaded)
+    before = set(games.names())
     yield
-    games.GAME_MODULES.clear()
-    games.GAME_MODULES.update(modules)
-    games._loaded.clear()
-    games._loaded.update(loaded)
+    for name in set(games.names()) - before:
+        games.unregister(name)

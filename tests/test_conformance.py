@@ -10,12 +10,12 @@ from typing import get_args
 
 import pytest
 
-from balancelab.games import GAME_MODULES, get_game
+from balancelab.games import get_game, names
 from balancelab.policies.base import entries_for
 from balancelab.simulate.core import ColumnType, IllegalActionError, State, game_streams
 from balancelab.simulate.runner import RunConfig, play_game, play_one
 
-GAMES = sorted(GAME_MODULES)
+GAMES = names()
 
 
 def _pairings(name: str) -> list[dict[str, str]]:

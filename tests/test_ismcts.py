@@ -15,7 +15,7 @@ from search_toy import DuelOptions
 from test_search import hidden_twin, position
 from test_search_odyssey import positions
 
-from balancelab.games import GAME_MODULES, get_game
+from balancelab.games import get_game, names
 from balancelab.policies import base
 from balancelab.policies.base import Policy, PolicyError
 from balancelab.policies.ismcts import IsmctsPolicy, OraclePolicy
@@ -94,7 +94,7 @@ def test_parameters_are_checked() -> None:
         "ismcts:depth=20,iterations=200")
 
 
-@pytest.mark.parametrize("name", sorted(GAME_MODULES))
+@pytest.mark.parametrize("name", names())
 def test_registered_for_every_side(name: str) -> None:
     g = get_game(name)
     for side in g.sides:

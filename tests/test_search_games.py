@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from balancelab.games import GAME_MODULES, get_game
+from balancelab.games import get_game, names
 from balancelab.policies import base
 from balancelab.simulate.core import game_streams
 
@@ -61,7 +61,7 @@ def mismatches(name: str, games: int, max_steps: int = 400) -> dict[str, int]:
 
 def _available() -> list[str]:
     out = []
-    for name in sorted(GAME_MODULES):
+    for name in names():
         try:
             g = get_game(name)
         except ImportError:

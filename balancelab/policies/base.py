@@ -298,29 +298,44 @@ _FACTORIES: dict[tuple[str, str, str], tuple[Callable[..., Policy], dict[str, An
 
 def register(
     name: str,
-    factory: Callable[..., Policy],
+    factory: Callable[..., Policy] | str,
     *,
     games: Sequence[str] | None = None,
     sides: Sequence[str] | None = None,
     help: str = "",
 ) -> None:
-    """Register a policy under ``name`` for some games and sides (None = all)."""
+    """Register a policy under ``name`` for some games and sides (None = all).
+
+    ``factory``: a Policy subclass (or a function with its constructor's signature), or its
+    import path ``"package.module:Class"``. A registration from user code reaches the run's
+    workers too (:mod:`balancelab.plugins`); registering the same entry twice is a no-op.
+
+    Raises:
+        PluginError: an import path that cannot be loaded.
+    """
+    from balancelab import plugins
+
+    made = plugins.load_path(factory) if isinstance(factory, str) else factory
     entry = PolicyEntry(
         name,
-        factory,
+        made,
         tuple(games) if games is not None else None,
         tuple(sides) if sides is not None else None,
         help,
     )
+    if entry in _REGISTRY.get(name, []):
+        return
     _REGISTRY.setdefault(name, []).append(entry)
     _FACTORIES.clear()
+    plugins.remember("policy", name, factory, games=entry.games, sides=entry.sides, help=help)
 
 
 register("random", RandomPolicy, help="uniform over legal actions")
 
 
 def _load_builtin(game: str) -> None:
-    """Import the game and the module that registers its built-in policies."""
+    """Load the game and every policy plug-in (``balancelab.policies`` entry points: the
+    built-in games' policies are declared so too)."""
     from balancelab.games import get_game
 
     get_game(game)

@@ -67,6 +67,7 @@ import numpy as np
 import polars as pl
 from pydantic import ConfigDict, Field
 
+from balancelab import plugins
 from balancelab.games import get_game
 from balancelab.policies import base as policies
 from balancelab.simulate.core import ColumnType, Game
@@ -1265,6 +1266,7 @@ def _run_locked(config: RunConfig, path: Path, game: Game, data_files: list[dict
         }
 
     driver = os.getpid()
+    registrations = plugins.shipment()
 
     def task(c: Chunk) -> Any:
         return joblib.delayed(play_chunk)(
@@ -1277,6 +1279,7 @@ def _run_locked(config: RunConfig, path: Path, game: Game, data_files: list[dict
             c.stop,
             labels_for(c.variant),
             driver_pid=driver,
+            registrations=registrations,
         )
 
     last_flush = time.perf_counter()

@@ -26,6 +26,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
+from balancelab import plugins
 from balancelab.games import get_game
 from balancelab.policies import base as policies
 from balancelab.simulate.core import (
@@ -187,6 +188,7 @@ def play_chunk(
     stop: int,
     labels: dict[str, Any],
     driver_pid: int = 0,
+    registrations: tuple[plugins.Registration, ...] = (),
 ) -> tuple[Columns, Columns | None, int]:
     """Play games ``[start, stop)`` of one variant (runs in a worker).
 
@@ -199,10 +201,13 @@ def play_chunk(
         with :func:`balancelab.simulate.runner.chunk_frame`.
 
     ``driver_pid``: the driver's process id; a worker process started by it exits when it
-    dies (:func:`watch_driver`).
+    dies (:func:`watch_driver`). ``registrations``: the games and policies the driver's user
+    code registered (:func:`balancelab.plugins.shipment`), replayed here once per process;
+    installed plug-ins (entry points) are found by the worker itself.
     """
     _leave_ctrl_c_to_the_driver()
     watch_driver(driver_pid)
+    plugins.install(registrations)
     game = get_game(game_name)
     options = game.options_type.from_strings(options_dict)
     seat_names = game.seats(options)

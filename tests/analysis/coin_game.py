@@ -106,7 +106,6 @@ def install() -> None:
     """Register the coin game in balancelab's game registry (in this process)."""
     from balancelab import games
 
-    games.GAME_MODULES.setdefault("coin", __name__)
-    games._loaded["coin"] = GAME
+    games.register(GAME)
 
 

@@ -204,11 +204,14 @@ def test_a_finished_sweep_run_again_is_shown_not_refused(tmp_path: Path):
 def test_study_for_a_missing_engine_says_so(monkeypatch):
     from balancelab import games
 
-    monkeypatch.setitem(games.GAME_MODULES, "ghost", "balancelab.simulate.ghost")
+    games.register("balancelab.simulate.ghost:GAME", name="ghost")  # loaded at first use
     monkeypatch.setitem(studies.STUDIES, "ghost-study",
                         studies.Study("ghost-study", "ghost", {"x": [1, 2]}, "?"))
-    with pytest.raises(studies.StudyError, match="not available"):
-        studies.run_study("ghost-study")
+    try:
+        with pytest.raises(studies.StudyError, match="not available"):
+            studies.run_study("ghost-study")
+    finally:
+        games.unregister("ghost")
     with pytest.raises(studies.StudyError, match="valid studies"):
         studies.run_study("no-such-study")
 

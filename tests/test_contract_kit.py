@@ -1,0 +1,156 @@
+"""The contract kit (balancelab.testing.check_game) on every built-in game and the example
+plug-in, and on broken games it must catch."""
+
+from __future__ import annotations
+
+import dataclasses
+import sys
+
+import numpy as np
+import pytest
+from plugin_env import NIM
+
+from balancelab.games import get_game
+from balancelab.testing import ContractError, check_game, has_action_encoding
+
+sys.path.insert(0, str(NIM))
+import nim_game  # noqa: E402
+from search_toy import GAME as DUEL  # noqa: E402
+from search_toy import DuelGame, DuelState, DuelView  # noqa: E402
+
+#: (game, options, games): the built-in games at their defaults and at their edges.
+CASES = [
+    ("odyssey", {}, 3), ("odyssey", {"crew": 2, "hal_extra_turns": 1}, 2),
+    ("iss", {}, 3), ("iss", {"players": 4}, 2),
+    ("obcy", {}, 2), ("obcy", {"queen_variant": "roll"}, 2),
+]
+
+
+@pytest.mark.parametrize(("name", "options", "games"), CASES,
+                         ids=[f"{c[0]}-{c[1] or 'default'}" for c in CASES])
+def test_the_builtin_games_keep_the_contract(name, options, games) -> None:
+    report = check_game(name, options, games=games)
+    assert report.checked["random games end"] == games
+    assert report.checked["same seed, same game"] == games
+    for check in ("copy evolves identically", "views hide hidden information",
+                  "determinize consistent with the view"):  # states were examined
+        assert report.checked[check] >= 10 * games, (check, report)
+    has = has_action_encoding(get_game(name))
+    assert ("action encoding round-trips" in report.skipped) is not has
+
+
+@pytest.mark.parametrize("options", [{}, {"heaps": 1, "max_take": 1, "misere": True}])
+def test_the_example_plugin_game_keeps_the_contract(options) -> None:
+    report = check_game(nim_game.GAME, options, games=10)
+    assert report.checked["random games end"] == 10
+    assert str(report).startswith("nim (heaps=")
+
+
+# -- broken games the kit must catch ----------------------------------------------------------
+
+class SharedCopy(nim_game.NimState):
+    """copy() shares the heaps list: a copy's moves change the original."""
+
+    __slots__ = ()
+
+    def copy(self) -> nim_game.NimState:
+        s = super().copy()
+        s.heaps = self.heaps
+        return s
+
+
+class SharedCopyNim(nim_game.NimGame):
+    def new_initial_state(self, options, rng):
+        s = super().new_initial_state(options, rng)
+        t = SharedCopy.__new__(SharedCopy)
+        t.options, t.rng, t.heaps, t.turns, t.last, t.current_seat = (
+            s.options, s.rng, s.heaps, s.turns, s.last, s.current_seat)
+        return t
+
+
+class UnseededNim(nim_game.NimGame):
+    """Deals from fresh operating-system entropy instead of the rules' Generator."""
+
+    def new_initial_state(self, options, rng):
+        return super().new_initial_state(options, np.random.default_rng())
+
+
+class EndlessNim(nim_game.NimGame):
+    def new_initial_state(self, options, rng):
+        s = super().new_initial_state(options, rng)
+        s.heaps = [10**6] * len(s.heaps)
+        return s
+
+
+@dataclasses.dataclass(frozen=True)
+class LeakyView(DuelView):
+    other: tuple[int, ...] = ()
+
+
+class LeakyState(DuelState):
+    __slots__ = ()
+
+    def view(self, seat):
+        v = super().view(seat)
+        return LeakyView(**{f.name: getattr(v, f.name) for f in dataclasses.fields(v)},
+                         other=tuple(sorted(self.hands[1 - seat])))
+
+
+class LeakyDuel(DuelGame):
+    """Shows each seat the other hand."""
+
+    def new_initial_state(self, options, rng):
+        s = super().new_initial_state(options, rng)
+        t = LeakyState(s.options, s.rng)
+        t.hands, t.pile = s.hands, s.pile
+        return t
+
+    def determinize(self, view, rng):
+        s = super().determinize(view, rng)
+        t = LeakyState(s.options, s.rng)
+        t.hands, t.pile, t.played, t.led, t.leader, t.current_seat, t.tricks = (
+            s.hands, s.pile, s.played, s.led, s.leader, s.current_seat, s.tricks)
+        return t
+
+
+class EncodedNim(nim_game.NimGame):
+    """Nim with a finite action encoding: id = heap * max_take + counters - 1."""
+
+    def num_distinct_actions(self, options):
+        return options.heaps * options.max_take
+
+    def encode_action(self, view, action):
+        heap, n = divmod(action, 100)
+        return heap * view.options.max_take + n - 1
+
+    def decode_action(self, view, index):
+        heap, n = divmod(index, view.options.max_take)
+        return heap * 100 + n + 1
+
+
+class BadlyEncodedNim(EncodedNim):
+    def encode_action(self, view, action):
+        return action % 100  # the heap is lost: two heaps' moves share ids
+
+
+def test_the_duel_toy_keeps_the_contract() -> None:
+    assert check_game(DUEL, games=5).checked["views hide hidden information"] > 50
+
+
+@pytest.mark.parametrize(("game", "check"), [
+    (SharedCopyNim(), "copy evolves identically"),
+    (UnseededNim(), "same seed, same game"),
+    (EndlessNim(), "random games end"),
+    (LeakyDuel(), "views hide hidden information"),
+    (BadlyEncodedNim(), "action encoding round-trips"),
+])
+def test_a_broken_promise_is_caught_and_named(game, check) -> None:
+    with pytest.raises(ContractError, match=f"^{check}: .*game 0"):
+        check_game(game, games=3, max_decisions=5000)
+
+
+def test_the_encoding_is_checked_only_when_the_game_has_one() -> None:
+    report = check_game(EncodedNim(), games=3)
+    assert report.checked["action encoding round-trips"] > 10
+    assert "action encoding round-trips" not in report.skipped
+    assert "action encoding round-trips" in check_game(nim_game.GAME, games=1).skipped
