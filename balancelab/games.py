@@ -94,7 +94,6 @@ def get_game(name: str) -> Game:
                                        f"{', '.join(names())}")
             game = _as_game(plugins.load_entry_point(eps[name]), plugins.describe(eps[name]))
         _loaded[name] = game
-        plugins.load_policies()
     return game
 
 

@@ -33,8 +33,7 @@ import contextlib
 import importlib
 import importlib.metadata as metadata
 import uuid
-import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -123,42 +122,6 @@ def load_entry_point(ep: metadata.EntryPoint) -> Any:
         raise PluginError(f"cannot load {describe(ep)}: {exc}") from exc
 
 
-# -- policies from entry points --------------------------------------------------------------
-
-#: (name, value) of the policy entry points loaded in this process.
-_policies_loaded: set[tuple[str, str]] = set()
-
-
-def load_policies() -> None:
-    """Load every ``balancelab.policies`` entry point not loaded yet. A module registers
-    its policies on import; a Policy subclass is registered under the entry point's name for
-    the games and sides named by its class attributes ``games`` and ``sides`` (absent: all),
-    with its docstring's first line as help. A plug-in that fails is skipped with a warning
-    (it must not stop the others from playing)."""
-    import types
-
-    from balancelab.policies import base
-
-    for ep in entry_points(POLICIES_GROUP):
-        if (ep.name, ep.value) in _policies_loaded:
-            continue
-        _policies_loaded.add((ep.name, ep.value))
-        try:
-            obj = load_entry_point(ep)
-            if isinstance(obj, types.ModuleType):
-                continue
-            if isinstance(obj, type) and issubclass(obj, base.Policy):
-                with loading():
-                    base.register(ep.name, obj, games=getattr(obj, "games", None),
-                                  sides=getattr(obj, "sides", None),
-                                  help=(obj.__doc__ or "").strip().split("\n")[0].rstrip("."))
-                continue
-            raise PluginError(f"{describe(ep)} is a {type(obj).__name__}, not a module or a "
-                              "Policy subclass")
-        except PluginError as exc:
-            warnings.warn(str(exc), stacklevel=2)
-
-
 # -- registrations from user code, shipped to workers ---------------------------------------
 
 #: One registration made from user code: (token, kind, args, kwargs).
@@ -207,20 +170,15 @@ def shipment() -> tuple[Registration, ...]:
     return tuple(_registrations)
 
 
-def install(items: tuple[Registration, ...]) -> None:
+def install(items: tuple[Registration, ...],
+            registrars: dict[str, Callable[..., object]]) -> None:
     """Replay, in a worker, the registrations of :func:`shipment` it has not replayed yet (a
-    no-op in the driver that made them)."""
+    no-op in the driver that made them). ``registrars``: kind → the register function
+    (:func:`balancelab.games.register`, :func:`balancelab.policies.base.register`), passed in
+    so that this module imports neither registry."""
     for token, kind, args, kwargs in items:
         if token in _installed:
             continue
-        if kind == "game":
-            from balancelab import games
-
-            with loading():
-                games.register(*args, **kwargs)
-        else:
-            from balancelab.policies import base
-
-            with loading():
-                base.register(*args, **kwargs)
+        with loading():
+            registrars[kind](*args, **kwargs)
         _installed.add(token)

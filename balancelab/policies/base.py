@@ -333,12 +333,48 @@ def register(
 register("random", RandomPolicy, help="uniform over legal actions")
 
 
+#: (name, value) of the policy entry points loaded in this process.
+_PLUGINS_LOADED: set[tuple[str, str]] = set()
+
+
+def load_plugins() -> None:
+    """Load every ``balancelab.policies`` entry point not loaded yet (:mod:`balancelab.plugins`).
+    A module registers its policies on import; a Policy subclass is registered under the entry
+    point's name for the games and sides named by its class attributes ``games`` and ``sides``
+    (absent: all), with its docstring's first line as help. A plug-in that fails is skipped
+    with a warning (it must not stop the others from playing)."""
+    import types
+    import warnings
+
+    from balancelab import plugins
+
+    for ep in plugins.entry_points(plugins.POLICIES_GROUP):
+        if (ep.name, ep.value) in _PLUGINS_LOADED:
+            continue
+        _PLUGINS_LOADED.add((ep.name, ep.value))
+        try:
+            obj = plugins.load_entry_point(ep)
+            if isinstance(obj, types.ModuleType):
+                continue
+            if isinstance(obj, type) and issubclass(obj, Policy):
+                with plugins.loading():
+                    register(ep.name, obj, games=getattr(obj, "games", None),
+                             sides=getattr(obj, "sides", None),
+                             help=(obj.__doc__ or "").strip().split("\n")[0].rstrip("."))
+                continue
+            raise plugins.PluginError(f"{plugins.describe(ep)} is a {type(obj).__name__}, "
+                                      "not a module or a Policy subclass")
+        except plugins.PluginError as exc:
+            warnings.warn(str(exc), stacklevel=2)
+
+
 def _load_builtin(game: str) -> None:
     """Load the game and every policy plug-in (``balancelab.policies`` entry points: the
     built-in games' policies are declared so too)."""
     from balancelab.games import get_game
 
     get_game(game)
+    load_plugins()
 
 
 def available(game: str, side: str) -> list[str]:

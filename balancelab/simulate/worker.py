@@ -26,7 +26,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from balancelab import plugins
+from balancelab import games, plugins
 from balancelab.games import get_game
 from balancelab.policies import base as policies
 from balancelab.simulate.core import (
@@ -207,7 +207,7 @@ def play_chunk(
     """
     _leave_ctrl_c_to_the_driver()
     watch_driver(driver_pid)
-    plugins.install(registrations)
+    plugins.install(registrations, {"game": games.register, "policy": policies.register})
     game = get_game(game_name)
     options = game.options_type.from_strings(options_dict)
     seat_names = game.seats(options)

@@ -44,8 +44,8 @@ from balancelab.simulate.encoding import (
     check_index,
     digit,
 )
-from balancelab.simulate.iss import state as E
 from balancelab.simulate.iss import rules as R
+from balancelab.simulate.iss import state as E
 from balancelab.simulate.iss.state import Static
 
 
