@@ -53,7 +53,7 @@ class Table:
 @dataclass
 class Image:
     name: str
-    png: bytes
+    png: bytes = field(repr=False)
     caption: str
 
 
@@ -74,6 +74,18 @@ class Report:
 
     def images(self) -> list[Image]:
         return [b for s in self.sections for b in s.blocks if isinstance(b, Image)]
+
+    def __repr__(self) -> str:
+        """The title, the answers and the warnings in a few lines (no image bytes)."""
+        lines = [f"<Report {self.title!r}: {len(self.sections)} sections, "
+                 f"{len(self.images())} plots>"]
+        lines += [f"  {h}" for h in self.headline]
+        lines += [f"  Warning: {w}" for w in self.warnings]
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        """The report as HTML, for Jupyter (the self-contained page :func:`to_html` writes)."""
+        return to_html(self)
 
 
 @dataclass
@@ -560,13 +572,22 @@ def warnings_for(rates: pl.DataFrame, outcomes: pl.DataFrame, game: str) -> list
                 "change that gives the numbers room to move.")
         out.append(f"Ceiling: one side wins more than {pct(CEILING)} ({where}). A comparison "
                    f"at the ceiling says little about the rules.{hint}")
-    capped = outcomes.filter((pl.col("outcome") == "capped") & (pl.col("rate") > CAPPED_WARN))
-    if capped.height:
-        where = "; ".join(f"{pct(r['rate'])} at {r['variant_label']}"
-                          for r in capped.iter_rows(named=True))
-        out.append(f"Capped games: more than {pct(CAPPED_WARN)} of games hit the round cap "
-                   f"({where}). They count as neither win nor loss; a policy may be stalling.")
+    capped = capped_warning(outcomes)
+    if capped:
+        out.append(capped)
     return out
+
+
+def capped_warning(outcomes: pl.DataFrame) -> str | None:
+    """The warning when more than :data:`CAPPED_WARN` of a variant's games hit the round cap
+    (None otherwise), from :func:`balancelab.analysis.outcome_rates`."""
+    capped = outcomes.filter((pl.col("outcome") == "capped") & (pl.col("rate") > CAPPED_WARN))
+    if not capped.height:
+        return None
+    where = "; ".join(f"{pct(r['rate'])} at {r['variant_label']}"
+                      for r in capped.iter_rows(named=True))
+    return (f"Capped games: more than {pct(CAPPED_WARN)} of games hit the round cap "
+            f"({where}). They count as neither win nor loss; a policy may be stalling.")
 
 
 def stopping_sentence(study: dict[str, Any]) -> str:
