@@ -176,7 +176,7 @@ def parse_pairing(text: str, game: Game) -> dict[str, str]:
     for p in pieces:
         key, eq, spec = p.partition("=")
         if not eq or not spec.strip():
-            raise ValueError(f"--policies takes SIDE=POLICY[;SIDE=POLICY…]; got {text!r}")
+            raise ValueError(f"--policy takes SIDE=POLICY[;SIDE=POLICY…]; got {text!r}")
         out[key.strip()] = spec.strip()
     return out
 
@@ -533,8 +533,10 @@ def run_study(
     g.options_type.from_strings(base)  # validate before playing
     tag = "".join(f"-{_slug(f'{k}{v}')}" for k, v in sorted(fixed.items()))
     folder = Path(out) if out is not None else Path("runs") / f"study-{name}{tag}-seed{seed}"
+    setting = {"study": name, "seed": seed, "fixed": {k: str(v) for k, v in sorted(
+        fixed.items())}}
+    runs = _kept_answers(folder, setting, force)
     folder.mkdir(parents=True, exist_ok=True)
-    runs: dict[str, Path] = {}
     n = games if games is not None else (None if rule else 2000)
     for pname, pairing in zip(names, pairings, strict=True):
         path = folder / _slug(pname)
@@ -548,10 +550,32 @@ def run_study(
         if res.interrupted:  # nothing to report yet is not an error: the study resumes
             return StudyResult(folder, runs, None, True)
         render.write_report(path)
-    _write_study(folder, {"study": name, "question": st.question,
-                          "runs": {k: v.name for k, v in runs.items()}})
+        _write_study(folder, {**setting, "question": st.question,
+                              "runs": {k: v.name for k, v in runs.items()}})
     rep = build_study_report(st, runs)
     return StudyResult(folder, runs, render.write(rep, folder / "report"))
+
+
+def _kept_answers(folder: Path, setting: dict[str, Any], force: bool) -> dict[str, Path]:
+    """The pairings a study folder already answers (pairing → run folder), kept beside the
+    ones asked now: a study holds one answer per policy pairing. ``force`` starts the
+    study's record over.
+
+    Raises:
+        StudyError: the folder holds another study, or this study with another seed or other
+            fixed options (without ``force``).
+    """
+    facts = render.read_study(folder)
+    if force or not facts or "runs" not in facts:
+        return {}
+    for key, value in setting.items():
+        if key in facts and facts[key] != value:
+            raise StudyError(
+                f"{str(folder)!r} holds the answers of study {facts.get('study')!r} with "
+                f"{key} {facts[key]!r}, not {value!r}; choose another --out, or pass --force "
+                "to start it over")
+    return {pname: folder / sub for pname, sub in facts["runs"].items()
+            if (folder / sub / runner.MANIFEST).is_file()}
 
 
 def _question(path: Path, st: Study | None) -> dict[str, Any]:
