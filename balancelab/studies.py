@@ -440,7 +440,8 @@ def compare(runs: Sequence[Path], out: Path | None = None, margin: float | None 
 
     Args:
         runs: run folders, the first the baseline.
-        out: the report folder (default ``<first>/compare``).
+        out: the report folder (default: its own ``compare-<a>-vs-<b>`` beside the first run,
+            :func:`~balancelab.reports.render.compare_folder`).
         margin: equivalence margin in win-rate units (default: the game's).
 
     Raises:
@@ -514,9 +515,16 @@ def run_study(
         fixed: rule options held fixed for every variant (``{"hal_turn_every": 2}``), e.g. a
             what-if that moves a game off the ceiling; they may not be the study's grid options.
 
+    The study folder keeps one answer per policy pairing: the pairings it already answers
+    (``<out>/study.json``) stay in its report beside the ones asked now, and a pairing's run
+    is replaced only with ``force`` (which also starts the study's record over).
+
     Raises:
-        StudyError: unknown study, its game's engine cannot be imported, or sizes that
-            contradict each other (see :func:`sweep`).
+        StudyError: unknown study, its game's engine cannot be imported, sizes that
+            contradict each other (see :func:`sweep`), or a folder holding another study or
+            this one with another seed or other fixed options (without ``force``).
+        RunError: a pairing's run folder holds a run of another size (without ``resume`` or
+            ``force``).
     """
     rule = _rule(precision, precision_diff, decide)
     check_sizes(games, precision, max_games, precision_diff, decide)
