@@ -120,8 +120,16 @@ def test_report_has_a_short_repr_and_html_for_jupyter() -> None:
     assert rep.headline[0] in text and "plots>" in text
     assert "png" not in text and "\\x89" not in text
     page = rep._repr_html_()
-    assert page.startswith("<!DOCTYPE html>")
+    assert page.startswith('<div class="balancelab-report"><style>') and page.endswith("</div>")
+    assert "<html" not in page and "<body" not in page
     assert page.count("data:image/png;base64,") == len(rep.images()) > 0
+    assert rep.headline[0].split(":")[0] in page
+    # the style applies inside the report only, never to the notebook around it
+    style = page.split("<style>", 1)[1].split("</style>", 1)[0]
+    selectors = [sel.strip() for rule in style.split("}") if "{" in rule
+                 for sel in rule.split("{")[0].split(",")]
+    assert selectors and all(sel.startswith(".balancelab-report") for sel in selectors)
+    assert ".balancelab-report{font-family" in style and ".balancelab-report table{" in style
 
 
 def test_parquet_metadata_names_each_column_role_and_the_rules_version() -> None:

@@ -84,8 +84,11 @@ class Report:
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:
-        """The report as HTML, for Jupyter (the self-contained page :func:`to_html` writes)."""
-        return to_html(self)
+        """The report as HTML for Jupyter: the body of the page :func:`to_html` writes, in a
+        ``<div class="balancelab-report">`` whose style applies to it alone (the page's
+        style would restyle the whole notebook)."""
+        body = to_html(self).split("<body>", 1)[1].rsplit("</body>", 1)[0]
+        return f'<div class="{_SCOPE}"><style>{_scoped_css()}</style>{body}</div>'
 
 
 @dataclass
@@ -831,6 +834,22 @@ th{background:#f2f2f2} .answers li{margin:.3em 0} .warn{background:#fff4e5;borde
 #f0a000;padding:.5em 1em;margin:.5em 0} figure{margin:1em 0} figcaption{font-size:.85em;color:#555}
 img{max-width:100%}
 """.strip()
+
+
+#: The class of the element holding a report shown in Jupyter (:meth:`Report._repr_html_`).
+_SCOPE = "balancelab-report"
+
+
+def _scoped_css() -> str:
+    """The page's style, each rule applied only inside the ``_SCOPE`` element."""
+    import re
+
+    rules = []
+    for selectors, body in re.findall(r"([^{}]+)\{([^}]*)\}", _CSS):
+        scoped = [f".{_SCOPE}" if sel.strip() == "body" else f".{_SCOPE} {sel.strip()}"
+                  for sel in selectors.split(",")]
+        rules.append(f"{','.join(scoped)}{{{body}}}")
+    return "\n".join(rules)
 
 
 def to_html(report: Report) -> str:
