@@ -166,6 +166,7 @@ def simulate(
     out: str | os.PathLike[str] | None = None,
     jobs: int = -1,
     backend: str = "loky",
+    scheduler: str | None = None,
     rotate: bool = True,
     resume: bool = False,
     force: bool = False,
@@ -187,6 +188,8 @@ def simulate(
             this finished run is read, not played again.
         jobs: worker processes (-1: all cores); never changes the results.
         backend: ``loky`` (default), ``sequential``, ``threading`` or ``dask``.
+        scheduler: with ``dask``, a scheduler's address (``tcp://host:8786``); None starts a
+            local cluster.
         rotate: rotate differing policies through a side's seats.
         resume: complete or extend (to ``games``) the run already in ``out``.
         force: replace the run already in ``out``.
@@ -224,7 +227,8 @@ def simulate(
     if not (force or resume) and holds_finished(config, path):
         log.info("%s already holds this finished run; reading it", path)
     else:
-        summary = run(config, path, jobs=jobs, backend=backend, force=force, resume=resume)
+        summary = run(config, path, jobs=jobs, backend=backend, scheduler=scheduler,
+                      force=force, resume=resume)
         if summary.interrupted:
             raise KeyboardInterrupt
     result = Run(path, temporary)

@@ -259,3 +259,17 @@ def test_a_user_script_passes_mypy_strict_against_the_installed_wheel(tmp_path: 
     bad = subprocess.run([*mypy, "wrong.py"], env=env, cwd=tmp_path, capture_output=True,
                          text=True)
     assert bad.returncode == 1 and "DataFrame" in bad.stdout, bad.stdout
+
+
+def test_a_dask_cluster_is_logged_and_plays_the_same_games(caplog) -> None:
+    distributed = pytest.importorskip("dask.distributed")
+    here = balancelab.simulate("odyssey", games=30, seed=5, jobs=1)
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster, \
+            caplog.at_level(logging.INFO, logger="balancelab"):
+        there = balancelab.simulate("odyssey", games=30, seed=5, backend="dask",
+                                    scheduler=cluster.scheduler_address)
+    assert f"connecting to the dask scheduler {cluster.scheduler_address}" in [
+        r.getMessage() for r in caplog.records]
+    assert [f.read_bytes() for f in _files(there.path)] == [
+        f.read_bytes() for f in _files(here.path)]
