@@ -101,6 +101,14 @@ class Run:
             self._games = games_frame(self.path)
         return self._games
 
+    @property
+    def seats(self) -> pl.DataFrame | None:
+        """The seats table (one row per game and seat, with each seat's score; iss), sorted
+        by (variant, game_index, seat); None for a game without one."""
+        from balancelab.analysis import seats_frame
+
+        return seats_frame(self.path)
+
     def win_rates(self, level: float = 0.95) -> pl.DataFrame:
         """Each side's (or seat's) win rate per variant, with its Wilson interval.
 

@@ -64,6 +64,7 @@ def test_win_rates_carry_wilson_intervals_and_drop_the_fixed_options() -> None:
     wide = run.win_rates(level=0.99)
     assert (wide["hi"] - wide["lo"] >= wr["hi"] - wr["lo"]).all()
     assert wr["wins"].sum() == run.games.filter(pl.col("winner") != "").height
+    assert run.seats is None  # odyssey has no seats table
 
 
 def test_a_temporary_run_is_deleted_with_its_object_unless_saved(tmp_path: Path) -> None:
@@ -153,6 +154,8 @@ def test_parquet_metadata_names_each_column_role_and_the_rules_version() -> None
         analysis.option_columns(run.games))
     seats = json.loads(pq.read_metadata(_files(run.path, "seats")[0]).metadata[
         b"balancelab.roles"])
+    assert run.seats is not None and run.seats.height == 4 * 2
+    assert set(seats) <= set(run.seats.columns)
     assert (seats["seat"], seats["policy"], seats["score"]) == ("key", "policy", "measure")
 
 
