@@ -476,7 +476,7 @@ def _run(config: Any, path: Path, *, jobs: int, backend: str, scheduler: str | N
 def _print_summary(path: Path) -> None:
     """Each outcome's rate with its Wilson 95% interval, per variant."""
     from balancelab.analysis import outcome_rates
-    from balancelab.reports.render import interval, pct
+    from balancelab.reports.render import capped_warning, interval, pct
 
     frame = outcome_rates(path)
     t = Table("variant", "outcome", "games", "rate", "95% CI (Wilson)")
@@ -484,6 +484,9 @@ def _print_summary(path: Path) -> None:
         t.add_row(r["variant_label"], r["outcome"], f"{r['count']}/{r['games']}",
                   pct(r["rate"]), interval(r["lo"], r["hi"]))
     console.print(t)
+    capped = capped_warning(frame)
+    if capped:
+        err.print(f"[yellow]warning:[/] {escape(capped)}", highlight=False, soft_wrap=True)
     console.print(f"Report: balancelab report {path}")
 
 
@@ -655,7 +658,8 @@ def compare(
     runs: Annotated[list[Path], typer.Argument(help="Two or more run folders; the first is "
                                                     "the baseline.")],
     out: Annotated[
-        Path | None, typer.Option(help="Where to write the report (default: <first>/compare).")
+        Path | None, typer.Option(help="Where to write the report (default: a folder "
+                                  "compare-<first>-vs-<second> beside the first run).")
     ] = None,
     margin: Margin = None,
 ) -> None:
@@ -820,10 +824,16 @@ def study(
     detect: Detect = None,
     pairs: Pairs = None,
     margin: Margin = None,
-    policies: Annotated[
+    policy: Annotated[
         list[str] | None,
-        typer.Option("--policies", help="A policy pairing SIDE=POLICY;SIDE=POLICY "
-                     "(repeatable: one run per pairing, verdicts side by side)."),
+        typer.Option("--policy", "-p", help="A policy pairing SIDE=POLICY[;SIDE=POLICY] "
+                     "(repeatable: each --policy is one pairing and one run; the verdicts "
+                     "side by side). A study keeps one answer per pairing: re-running it "
+                     "with another pairing adds that answer."),
+    ] = None,
+    policies_deprecated: Annotated[
+        list[str] | None, typer.Option("--policies", hidden=True,
+                                       help="Deprecated spelling of --policy."),
     ] = None,
     seed: Annotated[int, typer.Option(min=0, max=MAX_SEED, help="Run seed.")] = 0,
     jobs: Jobs = -1,
@@ -857,7 +867,7 @@ def study(
     game's key verdict at the top two fair rungs; --games sets games per rung (default
     sizes take about 10 minutes a game on 2 cores).
 
-    Example: balancelab study hal-difficulty --policies "crew=default" --policies
+    Example: balancelab study hal-difficulty --policy "crew=default" --policy
     "crew=search:rollouts=100" --set hal_turn_every=2
 
     Example: balancelab study skill-ladder obcy --games 10
@@ -886,6 +896,10 @@ def study(
     if game is not None:
         raise ValueError(f"study {name} takes no game argument (got {game!r}); only "
                          "skill-ladder does")
+    if policies_deprecated:
+        err.print("[yellow]warning:[/] --policies is deprecated; use --policy (one pairing "
+                  "per --policy, as before)", highlight=False)
+    pairings = [*(policy or []), *(policies_deprecated or [])]
     st, _ = studies.check_study(target)
     studies.check_sizes(games, precision, max_games, precision_diff, decide)
     fixed = parse_game_args([], set_ or [])
@@ -896,7 +910,7 @@ def study(
     _CONTINUE.set(_continue_with_resume_flag())
     bar, progress = _study_progress(quiet)
     with bar:
-        res = studies.run_study(target, out, policies=policies or [], seed=seed, games=games,
+        res = studies.run_study(target, out, policies=pairings, seed=seed, games=games,
                                 precision=precision, precision_diff=precision_diff,
                                 decide=decide, pairs=pairs, margin=margin,
                                 max_games=max_games, jobs=jobs, force=force, resume=resume,

@@ -238,7 +238,7 @@ def parse_pairing(text: str, game: Game) -> dict[str, str]:
     for p in pieces:
         key, eq, spec = p.partition("=")
         if not eq or not spec.strip():
-            raise ValueError(f"--policies takes SIDE=POLICY[;SIDE=POLICY…]; got {text!r}")
+            raise ValueError(f"--policy takes SIDE=POLICY[;SIDE=POLICY…]; got {text!r}")
         out[key.strip()] = spec.strip()
     return out
 
@@ -502,7 +502,8 @@ def compare(runs: Sequence[Path], out: Path | None = None, margin: float | None 
 
     Args:
         runs: run folders, the first the baseline.
-        out: the report folder (default ``<first>/compare``).
+        out: the report folder (default: its own ``compare-<a>-vs-<b>`` beside the first run,
+            :func:`~balancelab.reports.render.compare_folder`).
         margin: equivalence margin in win-rate units (default: the game's).
 
     Raises:
@@ -588,9 +589,16 @@ def run_study(
         fixed: rule options held fixed for every variant (``{"hal_turn_every": 2}``), e.g. a
             what-if that moves a game off the ceiling; they may not be the study's grid options.
 
+    The study folder keeps one answer per policy pairing: the pairings it already answers
+    (``<out>/study.json``) stay in its report beside the ones asked now, and a pairing's run
+    is replaced only with ``force`` (which also starts the study's record over).
+
     Raises:
-        StudyError: unknown study, its game's engine cannot be imported, or sizes that
-            contradict each other (see :func:`sweep`).
+        StudyError: unknown study, its game's engine cannot be imported, sizes that
+            contradict each other (see :func:`sweep`), or a folder holding another study or
+            this one with another seed or other fixed options (without ``force``).
+        RunError: a pairing's run folder holds a run of another size (without ``resume`` or
+            ``force``).
     """
     rule = _rule(precision, precision_diff, decide)
     check_sizes(games, precision, max_games, precision_diff, decide)
@@ -608,8 +616,10 @@ def run_study(
     g.options_type.from_strings(base)  # validate before playing
     tag = "".join(f"-{_slug(f'{k}{v}')}" for k, v in sorted(fixed.items()))
     folder = Path(out) if out is not None else Path("runs") / f"study-{name}{tag}-seed{seed}"
+    setting = {"study": name, "seed": seed, "fixed": {k: str(v) for k, v in sorted(
+        fixed.items())}}
+    runs = _kept_answers(folder, setting, force)
     folder.mkdir(parents=True, exist_ok=True)
-    runs: dict[str, Path] = {}
     n = games if games is not None else (None if rule else 2000)
     for pname, pairing in zip(names, pairings, strict=True):
         path = folder / _slug(pname)
@@ -623,10 +633,32 @@ def run_study(
         if res.interrupted:  # nothing to report yet is not an error: the study resumes
             return StudyResult(folder, runs, None, True)
         render.write_report(path)
-    _write_study(folder, {"study": name, "question": st.question,
-                          "runs": {k: v.name for k, v in runs.items()}})
+        _write_study(folder, {**setting, "question": st.question,
+                              "runs": {k: v.name for k, v in runs.items()}})
     rep = build_study_report(st, runs)
     return StudyResult(folder, runs, render.write(rep, folder / "report"))
+
+
+def _kept_answers(folder: Path, setting: dict[str, Any], force: bool) -> dict[str, Path]:
+    """The pairings a study folder already answers (pairing → run folder), kept beside the
+    ones asked now: a study holds one answer per policy pairing. ``force`` starts the
+    study's record over.
+
+    Raises:
+        StudyError: the folder holds another study, or this study with another seed or other
+            fixed options (without ``force``).
+    """
+    facts = render.read_study(folder)
+    if force or not facts or "runs" not in facts:
+        return {}
+    for key, value in setting.items():
+        if key in facts and facts[key] != value:
+            raise StudyError(
+                f"{str(folder)!r} holds the answers of study {facts.get('study')!r} with "
+                f"{key} {facts[key]!r}, not {value!r}; choose another --out, or pass --force "
+                "to start it over")
+    return {pname: folder / sub for pname, sub in facts["runs"].items()
+            if (folder / sub / runner.MANIFEST).is_file()}
 
 
 def _question(path: Path, st: Study | None) -> dict[str, Any]:

@@ -84,7 +84,7 @@ def test_a_study_file_runs_like_a_builtin_study(tmp_path: Path, monkeypatch) -> 
     monkeypatch.chdir(tmp_path)
     (tmp_path / "crew-size.toml").write_text(SMALL)
     res = runner.invoke(app, ["study", "--file", "crew-size.toml", "--games", "40",
-                              "--jobs", "1", "-q", "--policies", "hal=random;crew=random"])
+                              "--jobs", "1", "-q", "--policy", "hal=random;crew=random"])
     assert res.exit_code == 0, res.output
     text = " ".join(res.output.split())
     assert text.startswith("2001: does a bigger crew win more often against HAL?")

@@ -53,7 +53,7 @@ class Table:
 @dataclass
 class Image:
     name: str
-    png: bytes
+    png: bytes = field(repr=False)
     caption: str
 
 
@@ -74,6 +74,21 @@ class Report:
 
     def images(self) -> list[Image]:
         return [b for s in self.sections for b in s.blocks if isinstance(b, Image)]
+
+    def __repr__(self) -> str:
+        """The title, the answers and the warnings in a few lines (no image bytes)."""
+        lines = [f"<Report {self.title!r}: {len(self.sections)} sections, "
+                 f"{len(self.images())} plots>"]
+        lines += [f"  {h}" for h in self.headline]
+        lines += [f"  Warning: {w}" for w in self.warnings]
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        """The report as HTML for Jupyter: the body of the page :func:`to_html` writes, in a
+        ``<div class="balancelab-report">`` whose style applies to it alone (the page's
+        style would restyle the whole notebook)."""
+        body = to_html(self).split("<body>", 1)[1].rsplit("</body>", 1)[0]
+        return f'<div class="{_SCOPE}"><style>{_scoped_css()}</style>{body}</div>'
 
 
 @dataclass
@@ -560,13 +575,22 @@ def warnings_for(rates: pl.DataFrame, outcomes: pl.DataFrame, game: str) -> list
                 "change that gives the numbers room to move.")
         out.append(f"Ceiling: one side wins more than {pct(CEILING)} ({where}). A comparison "
                    f"at the ceiling says little about the rules.{hint}")
-    capped = outcomes.filter((pl.col("outcome") == "capped") & (pl.col("rate") > CAPPED_WARN))
-    if capped.height:
-        where = "; ".join(f"{pct(r['rate'])} at {r['variant_label']}"
-                          for r in capped.iter_rows(named=True))
-        out.append(f"Capped games: more than {pct(CAPPED_WARN)} of games hit the round cap "
-                   f"({where}). They count as neither win nor loss; a policy may be stalling.")
+    capped = capped_warning(outcomes)
+    if capped:
+        out.append(capped)
     return out
+
+
+def capped_warning(outcomes: pl.DataFrame) -> str | None:
+    """The warning when more than :data:`CAPPED_WARN` of a variant's games hit the round cap
+    (None otherwise), from :func:`balancelab.analysis.outcome_rates`."""
+    capped = outcomes.filter((pl.col("outcome") == "capped") & (pl.col("rate") > CAPPED_WARN))
+    if not capped.height:
+        return None
+    where = "; ".join(f"{pct(r['rate'])} at {r['variant_label']}"
+                      for r in capped.iter_rows(named=True))
+    return (f"Capped games: more than {pct(CAPPED_WARN)} of games hit the round cap "
+            f"({where}). They count as neither win nor loss; a policy may be stalling.")
 
 
 def stopping_sentence(study: dict[str, Any]) -> str:
@@ -812,6 +836,22 @@ img{max-width:100%}
 """.strip()
 
 
+#: The class of the element holding a report shown in Jupyter (:meth:`Report._repr_html_`).
+_SCOPE = "balancelab-report"
+
+
+def _scoped_css() -> str:
+    """The page's style, each rule applied only inside the ``_SCOPE`` element."""
+    import re
+
+    rules = []
+    for selectors, body in re.findall(r"([^{}]+)\{([^}]*)\}", _CSS):
+        scoped = [f".{_SCOPE}" if sel.strip() == "body" else f".{_SCOPE} {sel.strip()}"
+                  for sel in selectors.split(",")]
+        rules.append(f"{','.join(scoped)}{{{body}}}")
+    return "\n".join(rules)
+
+
 def to_html(report: Report) -> str:
     """The report as one self-contained HTML page (images inline as base64, no network)."""
     e = html.escape
@@ -879,7 +919,7 @@ def write_report(run_dirs: list[Path] | Path, out: Path | None = None,
         run_dirs: one run folder (a report of that run) or several (a comparison report of
             each against the first, see :func:`build_compare_report`).
         out: output folder (default ``<first run>/report`` for one run,
-            ``<first run>/compare`` for several).
+            :func:`compare_folder` for several).
         level: confidence level.
         margin: equivalence margin of a comparison report (default: the game's).
 
@@ -893,7 +933,54 @@ def write_report(run_dirs: list[Path] | Path, out: Path | None = None,
         rep = build_run_report(dirs[0], level)
         return write(rep, out or dirs[0] / "report")
     rep = build_compare_report(dirs, level, margin)
-    return write(rep, out or dirs[0] / "compare")
+    return write(rep, out or compare_folder(dirs))
+
+
+def compare_folder(dirs: list[Path]) -> Path:
+    """A comparison's own folder, beside the first run: ``compare-<a>-vs-<b>`` (the runs'
+    folder names; ``compare-<a>-vs-<n>-runs-<hash>`` when that name would be long), so that
+    comparing other runs never overwrites it."""
+    import hashlib
+    import re
+
+    names = [re.sub(r"[^A-Za-z0-9_.=-]+", "-", Path(d).resolve().name) for d in dirs]
+    name = "compare-" + "-vs-".join(names)
+    if len(name) > 120:
+        digest = hashlib.sha1("\0".join(str(Path(d).resolve()) for d in dirs).encode())
+        name = f"compare-{names[0]}-vs-{len(dirs) - 1}-runs-{digest.hexdigest()[:8]}"
+    return Path(dirs[0]).parent / name
+
+
+def run_differences(manifests: list[dict[str, Any]], names: list[str]) -> list[str]:
+    """Warnings for runs compared with the first that differ in more than one rule option,
+    in their seats (a 3-player run against a solo one) or in their numbers of games."""
+    out = []
+    base = manifests[0]
+    for name, m in zip(names[1:], manifests[1:], strict=True):
+        for vb in m["variants"]:
+            va = next((v for v in base["variants"] if v["label"] == vb["label"]),
+                      base["variants"][0] if len(base["variants"]) == 1 else None)
+            if va is None:
+                continue
+            opts = [f"{k} {_optval(va['options'].get(k))} → {_optval(v)}"
+                    for k, v in vb["options"].items() if va["options"].get(k) != v]
+            if va["seats"] != vb["seats"]:
+                na, nb = len(va["seats"]), len(vb["seats"])
+                out.append(f"{name} is a game of {nb} seat{'s' if nb != 1 else ''} and "
+                           f"{names[0]} of {na}" + (" (other seats)" if na == nb else "")
+                           + ": its win rates are those of another game, not the effect of "
+                           "a rule change.")
+            elif len(opts) > 1:
+                out.append(f"{name} differs from {names[0]} in {len(opts)} rule options "
+                           f"({'; '.join(opts)}): a change in win rate cannot be put down to "
+                           "one of them.")
+        ga, gb = base["config"]["games"], m["config"]["games"]
+        if ga != gb:
+            paired = (" only the games both played from the same seed are paired"
+                      if base["config"]["seed"] == m["config"]["seed"]
+                      else " they share no seed, so no game is paired")
+            out.append(f"{name} holds {gb:,} games per setting and {names[0]} {ga:,}:{paired}.")
+    return out
 
 
 def build_compare_report(dirs: list[Path], level: float = stats.LEVEL,
@@ -922,7 +1009,7 @@ def build_compare_report(dirs: list[Path], level: float = stats.LEVEL,
     if comp.height:
         headline.extend(family_sentence(comp, game))
         headline.append(pairing_sentence(comp))
-    warns: list[str] = []
+    warns = run_differences(manifests, names)
     blocks: list[str | Table | Image] = []
     for name, f in zip(names, frames, strict=True):
         rates = analysis.win_rates(f, level)

@@ -52,6 +52,7 @@ import hashlib
 import io
 import itertools
 import json
+import logging
 import os
 import platform
 import signal
@@ -76,6 +77,7 @@ from balancelab.simulate.play import PlayedGame
 from balancelab.simulate.schema import DataError, Strict, validate
 from balancelab.simulate.worker import (
     Columns,
+    column_roles,
     games_columns,
     play_chunk,
     play_game,
@@ -83,6 +85,9 @@ from balancelab.simulate.worker import (
     seats_columns,
     worker_ready,
 )
+
+#: Resume decisions, worker and cluster start, skipped and repaired chunks (never per game).
+log = logging.getLogger(__name__)
 
 MANIFEST = "run.json"
 #: Version of the run-folder layout; a manifest with another value is refused.
@@ -429,6 +434,31 @@ def games_schema(game: Game, options: RuleOptions) -> dict[str, type[pl.DataType
 def seats_schema(game: Game) -> dict[str, type[pl.DataType]]:
     """The explicit polars schema of the seats table (:func:`~.worker.seats_columns`)."""
     return polars_schema(seats_columns(game))
+
+
+#: Keys of the parquet files' key-value metadata (:func:`parquet_metadata`).
+META_ROLES = "balancelab.roles"
+META_GAME = "balancelab.game"
+META_RULES_VERSION = "balancelab.rules_version"
+META_TABLE = "balancelab.table"
+
+
+def parquet_metadata(game: Game, options: RuleOptions | None = None) -> dict[str, str]:
+    """The key-value metadata of a chunk file of the games table (of ``options``' variant) or,
+    when ``options`` is None, of the seats table.
+
+    Returns:
+        ``balancelab.table`` (``games`` or ``seats``), ``balancelab.game``,
+        ``balancelab.rules_version`` (the game's rules version) and ``balancelab.roles``: a
+        JSON object, column name → role (:data:`~balancelab.simulate.worker.ROLES`), in
+        column order. The same for every chunk, so files stay identical across machines.
+    """
+    return {
+        META_TABLE: "games" if options is not None else "seats",
+        META_GAME: game.name,
+        META_RULES_VERSION: game.version,
+        META_ROLES: json.dumps(column_roles(game, options)),
+    }
 
 
 def chunk_frame(columns: Columns, schema: dict[str, type[pl.DataType]]) -> pl.DataFrame:
@@ -840,15 +870,17 @@ def _write_json_atomic(path: Path, data: dict[str, Any]) -> None:
     os.replace(tmp, path)
 
 
-def _write_parquet_atomic(df: pl.DataFrame, staging: Path, dest: Path) -> tuple[int, str]:
-    """Write ``df`` to ``dest`` through ``staging``; its (bytes, SHA-256)."""
+def _write_parquet_atomic(df: pl.DataFrame, staging: Path, dest: Path,
+                          metadata: dict[str, str] | None = None) -> tuple[int, str]:
+    """Write ``df`` to ``dest`` through ``staging`` (with the key-value ``metadata``, see
+    :func:`parquet_metadata`); its (bytes, SHA-256)."""
     staging.mkdir(parents=True, exist_ok=True)
     dest.parent.mkdir(parents=True, exist_ok=True)
     tmp = staging / f"{dest.parent.parent.name}-{dest.parent.name}-{dest.name}"
     # encoded in memory (one chunk: tens of kB), written by Python: a full disk is then an
     # OSError with its errno (polars reports it as "Invalid thrift: transport error")
     buf = io.BytesIO()
-    df.write_parquet(buf, compression="zstd", statistics=True)
+    df.write_parquet(buf, compression="zstd", statistics=True, metadata=metadata)
     data = buf.getvalue()
     try:
         with open(tmp, "wb") as fh:
@@ -995,8 +1027,6 @@ def _backend(backend: str, scheduler: str | None, jobs: int = -1,
         raise RunError(
             "--backend dask needs dask.distributed: pip install 'balancelab[dask]'"
         ) from None
-    import logging
-
     import joblib
 
     quiet = [logging.getLogger(n) for n in ("distributed", "tornado", "asyncio", "bokeh")]
@@ -1010,12 +1040,14 @@ def _backend(backend: str, scheduler: str | None, jobs: int = -1,
     try:
         try:
             if scheduler:
+                log.info("connecting to the dask scheduler %s", scheduler)
                 client = Client(scheduler, timeout=10)
             else:
                 cores = os.cpu_count() or 1
                 n = min(jobs, cores) if jobs > 0 else cores  # a local cluster: <= cores
                 if max_workers is not None:
                     n = max(1, min(n, max_workers))  # ... and <= chunks
+                log.info("starting a local dask cluster of %d worker(s)", n)
                 cluster = LocalCluster(processes=True, n_workers=n, threads_per_worker=1,
                                        dashboard_address=None, silence_logs=logging.CRITICAL)
                 client = Client(cluster)
@@ -1039,8 +1071,6 @@ def _backend(backend: str, scheduler: str | None, jobs: int = -1,
 def _ignore_sigint() -> None:
     """Run on each local dask worker (in its main thread): ignore SIGINT, and quiet dask's
     logging there too."""
-    import logging
-
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     for name in ("distributed", "tornado", "asyncio"):
         logging.getLogger(name).setLevel(logging.CRITICAL)
@@ -1161,6 +1191,8 @@ def _run_locked(config: RunConfig, path: Path, game: Game, data_files: list[dict
             # an automatic chunk size follows the run's own, so that --games can extend it
             adopted = dataclasses.replace(config, chunk_games=old_cfg.chunk_games)
             if adopted.identity() == old["identity"]:
+                log.info("%s: keeping the run's chunk size of %d games", path,
+                         old_cfg.chunk_games)
                 config = adopted
         if old["identity"] != config.identity():
             raise RunError(
@@ -1183,6 +1215,9 @@ def _run_locked(config: RunConfig, path: Path, game: Game, data_files: list[dict
         repaired = sorted(set(damage.missing + damage.truncated + damage.foreign))
         try:
             set_aside = _set_aside(path, damage.strays)
+            if set_aside:
+                log.warning("%s: set aside %d stray file(s): %s", path, len(set_aside),
+                            ", ".join(set_aside))
         except OSError as exc:
             raise RunError(f"cannot set stray files aside in {str(path)!r}: "
                            f"{_os_reason(exc)}") from None
@@ -1199,6 +1234,8 @@ def _run_locked(config: RunConfig, path: Path, game: Game, data_files: list[dict
     else:
         if force:
             try:
+                if (path / MANIFEST).exists():
+                    log.info("%s: --force: deleting the run it held", path)
                 _clear_folder(path)
             except OSError as exc:
                 raise RunError(f"cannot replace {str(path)!r}: {_os_reason(exc)}") from None
@@ -1208,6 +1245,12 @@ def _run_locked(config: RunConfig, path: Path, game: Game, data_files: list[dict
     assert config.chunk_games is not None
     chunks = plan_chunks(len(config.variants), config.games, config.chunk_games)
     n_todo = len(chunks) - len(records)
+    if old is not None:
+        log.info("%s: resuming: skipping %d chunk(s) already written, playing %d", path,
+                 len(records), n_todo)
+        if repaired:
+            log.warning("%s: playing again %d missing, truncated or foreign file(s): %s", path,
+                        len(repaired), ", ".join(repaired))
     total = config.games * len(config.variants)
     written = sum(int(r["rows"]) for r in records.values())
     written_before = written
@@ -1298,6 +1341,8 @@ def _run_locked(config: RunConfig, path: Path, game: Game, data_files: list[dict
 
     schemas = [games_schema(game, v) for v in config.variants]
     seat_schema = seats_schema(game)
+    metas = [parquet_metadata(game, v) for v in config.variants]
+    seat_meta = parquet_metadata(game)
     results: Iterator[tuple[Chunk, Any]] | None = None
     todo = (c for c in chunks if c.key not in records)
     try:
@@ -1311,6 +1356,8 @@ def _run_locked(config: RunConfig, path: Path, game: Game, data_files: list[dict
                 backend=None if be in ("dask",) else ("loky" if be == "sequential" else be),
                 return_as="generator",
             )
+            log.info("%s: playing %d chunk(s) of %d games on %d %s worker(s)", path, n_todo,
+                     config.chunk_games, n_jobs, be)
             if be == "loky" and n_jobs > 1:
                 _start_workers_deaf_to_ctrl_c(parallel, n_jobs, driver)
             window = WINDOW_PER_WORKER * max(1, joblib.effective_n_jobs(n_jobs))
@@ -1321,16 +1368,15 @@ def _run_locked(config: RunConfig, path: Path, game: Game, data_files: list[dict
                 seats_df = None if seats_cols is None else chunk_frame(seats_cols, seat_schema)
                 try:
                     size, sha = _write_parquet_atomic(
-                        games_df, staging, path / "games" / f"variant={c.variant}" / c.filename
-                    )
+                        games_df, staging, path / "games" / f"variant={c.variant}" / c.filename,
+                        metas[c.variant])
                     done_rec: dict[str, Any] = {"start": c.start, "stop": c.stop,
                                                 "rows": c.stop - c.start, "bytes": size,
                                                 "sha256": sha}
                     if seats_df is not None:
                         s_size, s_sha = _write_parquet_atomic(
                             seats_df, staging,
-                            path / "seats" / f"variant={c.variant}" / c.filename,
-                        )
+                            path / "seats" / f"variant={c.variant}" / c.filename, seat_meta)
                         done_rec.update(seats_rows=seats_df.height, seats_bytes=s_size,
                                         seats_sha256=s_sha)
                     records[c.key] = done_rec

@@ -94,6 +94,29 @@ def seats_columns(game: Game) -> dict[str, ColumnType]:
     }
 
 
+#: What a column of a run's tables holds, in the parquet files' key-value metadata
+#: (:func:`column_roles`): ``label`` names the run, variant or seat; ``option`` is a rule
+#: option; ``policy`` a policy spec; ``key`` identifies the row (game index, seat); ``seed``
+#: the run seed; ``outcome`` who won and why the game ended; ``measure`` a number the game
+#: measured.
+ROLES = ("label", "option", "policy", "key", "seed", "outcome", "measure")
+
+
+def column_roles(game: Game, options: RuleOptions | None = None) -> dict[str, str]:
+    """Each column's role (one of :data:`ROLES`), in column order: the games table's for
+    ``options``, the seats table's (:func:`seats_columns`) when ``options`` is None."""
+    roles = {c: "label" for c in LABEL_COLUMNS}
+    if options is None:
+        roles.update({"game_index": "key", "seat_name": "label", "policy": "policy",
+                      "seat": "key"})
+        return {c: roles.get(c, "measure") for c in seats_columns(game)}
+    roles.update({c: "option" for c in options.columns()})
+    roles.update({f"policy_{s}": "policy" for s in game.sides})
+    roles.update({"policies": "policy", "game_index": "key", "seed": "seed",
+                  "winner": "outcome", "end_reason": "outcome"})
+    return {c: roles.get(c, "measure") for c in games_columns(game, options)}
+
+
 def seat_assignment(specs: Sequence[str], sides: Sequence[str], game_index: int,
                     rotate: bool) -> list[str]:
     """The policy spec of each seat in one game.
