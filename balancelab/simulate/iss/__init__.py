@@ -50,6 +50,7 @@ from balancelab.simulate.iss.cards import load_cards
 from balancelab.simulate.iss.engine import IssState, IssView, Static
 from balancelab.simulate.iss.evaluate import evaluate as _evaluate
 from balancelab.simulate.iss.rules import IssOptions
+from balancelab.simulate.iss.words import WORDS
 from balancelab.simulate.options import RuleOptions
 
 
@@ -100,6 +101,7 @@ class IssGame(Game):
         "won": "bool",
         "rank": "i8",
     }
+    words = WORDS
     chunk_games = 200
     default_policies: ClassVar[dict[str, str]] = {"player": "builder"}
 
