@@ -1064,7 +1064,7 @@ def build_run_report(path: Path, level: float = stats.LEVEL) -> Report:
             others = [o for o in vary if o != opt]
             by = lab[others[0]] if len(others) == 1 else None
             if len(others) <= 1:
-                cs.blocks.append(_img(f"vs-{opt}.png",
+                cs.blocks.append(_img(f"vs-{opt.replace('_', '-')}.png",
                                       plots.winrate_vs_option(wr, lab[opt], pw, by),
                                       f"{possessive(W.contender(game, prim_c))} win rate "
                                       f"against {W.words(game, opt)}."))

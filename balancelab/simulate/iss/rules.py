@@ -252,12 +252,12 @@ class IssOptions(RuleOptions):
     start_bonus: int = option(
         0, source="what-if: not in the rulebook; compensation for the seat order (Setup 11-12: "
         "the start player begins, with 1 ISS material instead of 2)", low=0, high=20,
-        help="the k-th seat after the start player gets k x start_bonus extra points (or "
-        "action cubes, see start_bonus_kind) at setup; 0 = the rulebook")
+        help="the k-th seat after the start player gets k × the start bonus in extra points (or "
+        "action cubes, see --start-bonus-kind) at setup; 0 = the rulebook")
     start_bonus_kind: str = option(
         "points", source="what-if: what start_bonus gives (not in the rulebook)",
         choices=START_BONUS_KINDS,
-        help="start_bonus as end-of-game points or as extra action cubes in the reserve")
+        help="the start bonus as end-of-game points or as extra action cubes in the reserve")
     # engine
     max_turns: int = option(
         300, source="what-if: safety cap on turns; a game stopped there ends with reason 'cap'",

@@ -134,7 +134,7 @@ class ObcyOptions(RuleOptions):
     max_rounds: int = option(
         80,
         source="assumed: design/obcy.md 3(c)17 round cap; the rules set no limit",
-        help="game rounds before a stalled game ends with end_reason 'cap'",
+        help="game rounds after which a stalled game is stopped (no winner)",
         low=1,
         high=10000,
     )
