@@ -16,7 +16,7 @@ Look-ups, used by reports, plots, ``balancelab games`` and the README::
     setting(game, option, v) -> "2 players", "shuttles removed"
 
 A column without declared words falls back to its name with spaces (and, for a rule option,
-its help line as meaning); :func:`missing` lists such columns, and a test keeps it empty for
+its help line as meaning: ``--set`` options keep a name the user can type back); :func:`missing` lists such columns, and a test keeps it empty for
 every measure and seat column of every built-in game.
 """
 
@@ -116,8 +116,7 @@ def entry(game: str, column: str) -> Words:
         return w
     f = _option_field(game, column)
     help_line = str(f.metadata.get("help", "")) if f is not None else ""
-    short = help_line if help_line and len(help_line) <= 60 else column.replace("_", " ")
-    return Words(short, "", help_line)
+    return Words(column.replace("_", " "), "", help_line)
 
 
 def words(game: str, column: str) -> str:
