@@ -235,8 +235,8 @@ def _change(r: dict[str, Any], game: str = "") -> str:
     """What a comparison changes, in words (``all shuttles → 2 shuttles removed``); for two
     runs, what differs between them."""
     if r["option"] == "run":
-        return f"{r['context']} ({r['value_a']} → {r['value_b']})" if r["context"] else (
-            f"{r['value_a']} → {r['value_b']}")
+        return (f"{context_words(game, r['context'])} ({r['value_a']} → {r['value_b']})"
+                if r["context"] else f"{r['value_a']} → {r['value_b']}")
     return change_words(game, r["option"], r["value_a"], r["value_b"])
 
 
@@ -376,7 +376,8 @@ def comparison_sentence(r: dict[str, Any], game: str) -> str:
     at = (f"At {W.variant(game, r['context'])}, " if r.get("context") and r["option"] != "run"
           else "")
     if r["option"] == "run":
-        change = f"Run {r['value_b']} against {r['value_a']} ({r['context']})"
+        change = (f"Run {r['value_b']} against {r['value_a']} "
+                  f"({context_words(game, r['context'])})")
     else:
         change = change_words(game, r["option"], r["value_a"], r["value_b"])
     clause = _verdict_clause(r, f"{possessive(who)} win rate", pct(r["rate_a"]), pct(r["rate_b"]),
@@ -586,8 +587,27 @@ def win_cell(rows: list[dict[str, Any]], game: str, name_who: bool) -> str:
                      f"({100 * r['diff']:+.1f} points)" for r in rows)
 
 
-def _key(r: dict[str, Any]) -> tuple[str, str, str, str]:
-    return (str(r["option"]), str(r["value_a"]), str(r["value_b"]), str(r["context"] or ""))
+def _key(r: dict[str, Any]) -> tuple[str, str, str, str, str]:
+    return (str(r["option"]), str(r["value_a"]), str(r["value_b"]), str(r["context"] or ""),
+            str(r.get("label_b") or ""))
+
+
+def context_words(game: str, ctx: str) -> str:
+    """What differs between two runs (``analysis.describe_difference``) in words:
+    ``remove_shuttles false→true; policies seat0=a | …`` → ``all shuttles → 2 shuttles
+    removed; players seat 1 (start player)=a | …``."""
+    out = []
+    for part in ctx.split("; "):
+        name, _, rest = part.partition(" ")
+        a, arrow, b = rest.partition("→")
+        if name == "policies":
+            out.append("players " + re.sub(r"(\w+)=", lambda m: f"{W.contender(game, m[1])}=",
+                                           rest))
+        elif arrow and name != "game":
+            out.append(change_words(game, name, a, b))
+        else:
+            out.append(part)
+    return "; ".join(out)
 
 
 def _held_header(game: str, contexts: list[str]) -> str:
@@ -613,9 +633,15 @@ def answer_table(game: str, comps: pl.DataFrame, mcomps: pl.DataFrame | None,
     changes = list(dict.fromkeys(k[:3] for k in keys))
     contexts = [k[3] for k in keys]
     cols: dict[str, list[str]] = {}
-    if any(contexts):
+    runs = bool(keys) and all(k[0] == "run" for k in keys)
+    if runs:  # a comparison of runs: which run, what differs, at which variant
+        cols["run"] = [f"{k[2]} against {k[1]}" for k in keys]
+        cols["what differs"] = [context_words(game, k[3]) for k in keys]
+        if len({k[4] for k in keys}) > 1:
+            cols["variant"] = [W.variant(game, k[4]) for k in keys]
+    elif any(contexts):
         cols[_held_header(game, contexts)] = [W.variant(game, c) if c else "–" for c in contexts]
-    if len(changes) > 1 or not any(contexts):
+    if not runs and (len(changes) > 1 or not any(contexts)):
         cols["change"] = [_change({"option": k[0], "value_a": k[1], "value_b": k[2],
                                    "context": k[3]}, game) for k in keys]
     for m in measures:
@@ -648,7 +674,10 @@ def short_answer(game: str, comps: pl.DataFrame, mcomps: pl.DataFrame | None,
     keys = list(dict.fromkeys([_key(r)[:3] for r in crow] + [_key(r)[:3] for r in mrow]))
     if not keys:
         return ""
-    if len(keys) == 1:
+    if keys[0][0] == "run":
+        lead = (f"run {keys[0][2]} against {keys[0][1]}" if len({k[2] for k in keys}) == 1
+                else f"each run against {keys[0][1]}")
+    elif len(keys) == 1:
         k = keys[0]
         lead = _change({"option": k[0], "value_a": k[1], "value_b": k[2], "context": ""},
                        game)
@@ -656,7 +685,8 @@ def short_answer(game: str, comps: pl.DataFrame, mcomps: pl.DataFrame | None,
         lead = f"each step of {W.words(game, keys[0][0])}" if len({k[0] for k in keys}) == 1 \
             else "each change"
     lead = lead[:1].upper() + lead[1:]
-    every = "at every setting" if any(r["context"] for r in crow + mrow) else ""
+    every = ("at every setting" if any(r["context"] for r in crow + mrow)
+             and keys[0][0] != "run" else "")
     moved: dict[str, list[str]] = {}
     parts: list[str] = []
     for m in measures:
@@ -1383,13 +1413,24 @@ def build_compare_report(dirs: list[Path], level: float = stats.LEVEL,
     moved: dict[tuple[str, str], list[str]] = {}
     for r in mc.filter(pl.col("verdict").is_in(["raises", "lowers"])).iter_rows(named=True):
         moved.setdefault((r["value_b"], r["label_b"]), []).append(
-            f"{r['verdict']} mean {r['measure']} ({num(r['mean_a'])} → {num(r['mean_b'])})")
+            f"{r['verdict']} mean {W.words(game, r['measure'])} ({num(r['mean_a'])} → "
+            f"{num(r['mean_b'])})")
     for (run_b, label), what in moved.items():
-        at = f" at {label}" if label != "default" and len(set(comp["label_b"])) > 1 else ""
+        at = (f" at {W.variant(game, label)}" if label != "default"
+              and len(set(comp["label_b"])) > 1 else "")
         headline.append(f"Run {run_b} against {names[0]}{at}: {'; '.join(what)}.")
     if comp.height:
         headline.extend(family_sentence(comp, game))
         headline.append(pairing_sentence(comp))
+    team = analysis.frames.is_team_game(frames[0])
+    shown = ["rounds", *dict.fromkeys(
+        r["measure"] for r in mc.filter(pl.col("verdict").is_in(["raises", "lowers"])
+                                        & (pl.col("measure") != "rounds")).iter_rows(named=True)
+    )][:3]
+    question = (f"{_game_title(game)}: how do {_and_words(names[1:])} differ from "
+                f"{names[0]} in who wins and in the game's length?")
+    short = short_answer(game, comp, mc, shown, team)
+    answer = answer_blocks(game, comp, mc, shown, team)
     warns: list[str] = []
     blocks: list[str | Table | Image] = []
     for name, f in zip(names, frames, strict=True):
@@ -1397,23 +1438,26 @@ def build_compare_report(dirs: list[Path], level: float = stats.LEVEL,
         outs = analysis.outcome_rates(f, level)
         warns += [f"{name}: {w}" for w in warnings_for(rates, outs, game)]
         blocks.append(Table(f"Win rates: {name}", rates_table(rates, game)))
+    varying = set().union(*(varying_measures(f) for f in frames)) | {"rounds", "decisions"}
+    mc_shown = mc.filter(pl.col("measure").is_in(sorted(varying)))
     measure_blocks: list[str | Table | Image] = [
         f"Game length and the game's measures, each run against {names[0]} (difference of "
-        "means, paired t interval where the runs share games, else Welch), one family:",
-        Table("Differences in measures", measure_comparison_table(mc))]
+        "means, paired t interval where the runs share games, else Welch), one family; "
+        "measures that never vary are left out:",
+        Table("Differences in measures", measure_comparison_table(mc_shown, game))]
     sections = [
+        Section("Every answer in words", list[str | Table | Image](headline)),
         Section("Comparison", [
             f"Each run against {names[0]}: the difference of the side's or seat's win rate, "
             "paired on the games both runs played from the same seeds (same-seed runs of any "
             "sizes), else unpaired; the runs are one family. " + analysis.verdicts.RULE,
             *([pairing_sentence(comp)] if comp.height else []),
             Table("Differences in win rate", comparison_table(comp, game)),
-            *([_img("differences.png", plots.differences(comp),
-                    "Differences in win rate with 95% intervals.")] if comp.height else []),
             *(measure_blocks if mc.height else []),
         ]),
         Section("Win rates per run", blocks),
         *[Section(f"Provenance: {n}", _provenance(m, read_study(d)).blocks)
           for n, m, d in zip(names, manifests, dirs, strict=True)],
     ]
-    return Report(f"balancelab comparison: {' vs '.join(names)}", headline, warns, sections)
+    return Report(f"balancelab comparison: {' vs '.join(names)}", headline, warns, sections,
+                  question, short, answer)

@@ -16,8 +16,9 @@ Look-ups, used by reports, plots, ``balancelab games`` and the README::
     setting(game, option, v) -> "2 players", "shuttles removed"
 
 A column without declared words falls back to its name with spaces (and, for a rule option,
-its help line as meaning: ``--set`` options keep a name the user can type back); :func:`missing` lists such columns, and a test keeps it empty for
-every measure and seat column of every built-in game.
+its help line as meaning: a ``--set`` option keeps a name the user can type back);
+:func:`missing` lists such columns, and a test keeps it empty for every measure and seat
+column of every built-in game.
 """
 
 from __future__ import annotations
