@@ -220,8 +220,12 @@ def test_compare_reports_the_measures_a_rule_change_moves(tmp_path: Path):
     assert turns["paired"] and turns["n_a"] == turns["n_b"] == 40
     assert turns["diff"] < 0 and turns["verdict"] == "lowers" and turns["significant"]
     rep = write_report(paths, tmp_path / "cmp")
-    assert "lowers mean turns" in rep.headline
-    assert "**Differences in measures**" in rep.markdown.read_text()
+    assert "In short: Run removed against base: lowers " in rep.headline  # the answer first
+    assert "turns (-" in rep.headline
+    md = rep.markdown.read_text()
+    assert "| run | what differs | rounds | turns |" in md  # the answer's table
+    assert "| removed against base | all shuttles → 2 shuttles removed |" in md
+    assert "lowers mean turns" in md and "**Differences in measures**" in md
     # each comparison report says what pairing saved
-    assert "Pairing (the same seeds on both sides): the two outcomes correlate at r =" in \
-        rep.headline and "fewer games than independent samples" in rep.headline
+    assert "Pairing (the same seeds on both sides): the two outcomes correlate at r =" in md
+    assert "fewer games than independent samples" in md
