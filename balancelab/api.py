@@ -248,6 +248,6 @@ def _warn_capped(run: Run) -> None:
     """A RuntimeWarning when more than 1% of a variant's games hit the round cap."""
     from balancelab.reports.render import capped_warning
 
-    text = capped_warning(run.outcome_rates())
+    text = capped_warning(run.outcome_rates(), run.game)
     if text:
         warnings.warn(text, RuntimeWarning, stacklevel=3)

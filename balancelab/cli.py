@@ -262,12 +262,14 @@ def games(
     game: Annotated[str | None, typer.Argument(help="A game to describe in full.")] = None,
 ) -> None:
     """List the built-in games, or describe one: seats, options with defaults and allowed
-    values (and where each comes from), and the policies each side can use.
+    values (and where each comes from), what every game records (each column in words, with
+    its unit and meaning), and the policies each side can use.
 
     Example: balancelab games odyssey
     """
     from balancelab.games import get_game, names
     from balancelab.policies.base import entries_for
+    from balancelab.simulate import words as W
     from balancelab.simulate.options import describe
 
     if game is None:
@@ -287,13 +289,22 @@ def games(
     g = get_game(game)
     opts = g.options_type()
     console.print(f"[bold]{g.name}[/] — {g.title} (rules version {g.version})")
-    console.print(f"seats (default options): {', '.join(g.seats(opts))}")
+    console.print("seats (default options): " + ", ".join(
+        f"{s} ({W.contender(g.name, s, len(g.seats(opts)))})" for s in g.seats(opts)))
     t = Table("option", "default", "allowed", "meaning [source]")
     t.columns[0].no_wrap = True
     for d in describe(g.options_type):
         t.add_row(f"--{d['name'].replace('_', '-')}", d["default"], d["allowed"],
                   escape(f"{d['help']} [{d['source']}]"))
     console.print(t)
+    m = Table("measure (column)", "in words", "unit", "meaning",
+              title="What every game records (the games table; seats table: per seat)")
+    m.columns[0].no_wrap = True
+    for col in ("winner", "end_reason", "rounds", "decisions", *g.measure_schema,
+                *[c for c in g.seat_schema if c != "seat"]):
+        w = W.entry(g.name, col)
+        m.add_row(col, w.words, w.unit, escape(w.meaning))
+    console.print(m)
     p = Table("side", "default policy", "policies")
     for side in g.sides:
         entries = entries_for(g.name, side)
@@ -484,7 +495,9 @@ def _print_summary(path: Path) -> None:
         t.add_row(r["variant_label"], r["outcome"], f"{r['count']}/{r['games']}",
                   pct(r["rate"]), interval(r["lo"], r["hi"]))
     console.print(t)
-    capped = capped_warning(frame)
+    from balancelab.simulate.runner import read_manifest
+
+    capped = capped_warning(frame, read_manifest(path, check=False)["game"])
     if capped:
         err.print(f"[yellow]warning:[/] {escape(capped)}", highlight=False, soft_wrap=True)
     console.print(f"Report: balancelab report {path}")

@@ -38,6 +38,7 @@ from balancelab.analysis import stats
 from balancelab.reports import games as hooks
 from balancelab.reports import render
 from balancelab.simulate import runner
+from balancelab.simulate import words as W
 from balancelab.simulate.core import Game
 from balancelab.simulate.options import RuleOptions
 
@@ -713,87 +714,10 @@ def verdict_table(runs: dict[str, Path], contenders: Sequence[str] | None = None
     return merged.with_columns(holds)
 
 
-def _where(contexts: list[str]) -> str:
-    """``" at crew=2 and 3"`` for contexts ``crew=2``, ``crew=3`` (one option held fixed),
-    else listed; ``""`` when nothing is held fixed."""
-    if not any(contexts):
-        return ""
-    keys = {c.partition("=")[0] for c in contexts}
-    if len(keys) == 1 and all("," not in c for c in contexts):
-        vals = [c.partition("=")[2] for c in contexts]
-        return f" at {next(iter(keys))}={_and(vals)}"
-    return " at " + "; ".join(c or "all settings" for c in contexts)
-
-
-def _and(items: list[str]) -> str:
-    """``a``, ``a and b``, ``a, b and c``."""
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
-
-
-def _clause(word: str, thing: str, where: str, games: int | None = None) -> str:
-    """One verdict in words: ``raises HAL's win rate at crew=2``, ``leaves … equivalent
-    within ±2.0 points``, ``is inconclusive for … (about 9,000 games per setting would
-    decide)``."""
-    if word.startswith("equivalent"):
-        return f"leaves {thing} {word}{where}"
-    if word == "inconclusive":
-        hint = f" (about {games:,} games per setting would decide)" if games else ""
-        return f"is inconclusive for {thing}{where}{hint}"
-    return f"{word} {thing}{where}"
-
-
-def short_answer(st: Study, vt: pl.DataFrame, pname: str, path: Path) -> str:
-    """One sentence answering the study's question for one policy pairing: how each change of
-    the focus option moves the contenders' win rates (grouped by verdict) and the study's
-    measures (those that change), in the verdict words of :func:`render.verdict_word`.
-
-    Args:
-        st: the study (its ``focus`` and ``measures``).
-        vt: :func:`verdict_table` rows of the focus option.
-        pname: the pairing's column in ``vt``.
-        path: the pairing's run folder (for the measures).
-    """
-    by_ctx: dict[tuple[str, str, str], list[str]] = {}
-    need: dict[tuple[str, str, str], int] = {}
-    for r in vt.iter_rows(named=True):
-        change = f"{r['option']} {r['value_a']} → {r['value_b']}"
-        key = (change, r[pname] or "–", r["context"])
-        by_ctx.setdefault(key, []).append(hooks.word(st.game, r["contender"]))
-        need[key] = max(need.get(key, 0), r.get(f"{pname} games") or 0)
-    groups: dict[tuple[str, str, tuple[str, ...]], list[str]] = {}
-    gneed: dict[tuple[str, str, tuple[str, ...]], int] = {}
-    for (change, word, ctx), names in by_ctx.items():
-        gk = (change, word, tuple(names))
-        groups.setdefault(gk, []).append(ctx)
-        gneed[gk] = max(gneed.get(gk, 0), need[(change, word, ctx)])
-    parts: list[str] = []
-    last = ""
-    order = list(dict.fromkeys(change for change, _, _ in groups))
-    for (change, word, whos), ctxs in sorted(groups.items(),
-                                             key=lambda kv: order.index(kv[0][0])):
-        thing = (f"{_and([render.possessive(w) for w in whos])} win "
-                 f"{'rate' if len(whos) == 1 else 'rates'}")
-        parts.append(("" if change == last else change + " ") + _clause(
-            word, thing, _where(ctxs), gneed[(change, word, whos)] or None))
-        last = change
-    if st.focus and st.measures:
-        q = _question(path, st)
-        mc = analysis.compare_measures(path, list(st.measures), focus=st.focus,
-                                       pairs=q["pairs"])
-        mgroups: dict[tuple[str, str, str], list[str]] = {}
-        for r in mc.iter_rows(named=True):
-            change = f"{r['option']} {r['value_a']} → {r['value_b']}"
-            mgroups.setdefault((change, r["measure"], r["verdict"]), []).append(r["context"])
-        for (change, measure, word), ctxs in mgroups.items():
-            if word in ("raises", "lowers"):
-                parts.append(("" if change == last else change + " ")
-                             + _clause(word, f"mean {measure}", _where(ctxs)))
-                last = change
-    return "In short: " + "; ".join(parts) + "." if parts else ""
-
-
 def build_study_report(st: Study, runs: dict[str, Path]) -> render.Report:
-    """The study's report: per-pairing answers, verdicts side by side, warnings."""
+    """The study's page: its question, "In short", the answer table of each policy pairing
+    (the run reports' own) with a link to each run's full report, then under "Details" the
+    verdicts side by side, every answer in words and each pairing's win rates."""
     hook = hooks.hook_for(st.game)
     first = next(iter(runs.values()))
     df0 = runner.load_games(first)
@@ -801,60 +725,83 @@ def build_study_report(st: Study, runs: dict[str, Path]) -> render.Report:
     prim = hook.primary if hook.primary else (analysis.sides(df0)[0] if team else None)
     # the study's question is about its focus option; the others set the scene
     vt = verdict_table(runs, [prim] if prim else None, st)
-    headline = [st.question]
-    for pname, path in runs.items():
-        answer = short_answer(st, vt, pname, path)
-        if answer:
-            headline.append(answer if len(runs) == 1 else f"With policies {pname}: {answer}")
+    many = len(runs) > 1
+    headline: list[str] = []
     warns: list[str] = []
-    sections: list[render.Section] = []
-    for pname, path in runs.items():
+    answer: list[str | render.Table | render.Image] = []
+    details: list[render.Section] = []
+    shorts: list[str] = []
+    for i, (pname, path) in enumerate(runs.items()):
         rep = render.build_run_report(path)
-        if len(runs) > 1:
+        shorts.append(rep.short)
+        link = (f"The full report of the run: [{path.name}/report/report.md]"
+                f"(../{path.name}/report/report.md) (run folder {path.name}).")
+        for b in rep.answer:
+            if isinstance(b, render.Table):
+                answer.append(render.Table(f"{b.title} with policies {pname}" if many
+                                           else b.title, b.frame, b.note))
+            elif isinstance(b, render.Image) and i == 0:  # one plot: the first pairing's
+                answer.append(render.Image(f"{_slug(pname)}-{b.name}", b.png,
+                                           b.caption + (f" Policies {pname}." if many else "")))
+        answer.append(link)
+        if many:
             headline.append(f"With policies {pname}:")
         headline.extend(rep.headline)
-        warns.extend(f"[{pname}] {w}" if len(runs) > 1 else w for w in rep.warnings)
-        sections.append(render.Section(
-            f"Policies: {pname}",
-            [f"Full report: {path.name}/report/report.md (run folder {path.name})."]
-            + [b for s in rep.sections if s.title in ("Win rates",) for b in s.blocks
-               if isinstance(b, (render.Table, render.Image))][:2],
+        warns.extend(f"[{pname}] {w}" if many else w for w in rep.warnings)
+        details.append(render.Section(
+            f"Win rates with policies {pname}" if many else "Win rates",
+            [link, *[b for s in rep.sections if s.title == "Win rates" for b in s.blocks
+                     if isinstance(b, render.Table)][:1]],
         ))
-    if len(runs) > 1:
+    short = shorts[0] if shorts else ""
+    if many:
         changed = vt.filter(~pl.col("holds"))
         if changed.height == 0:
-            headline.append(f"The verdicts hold across all {len(runs)} policy pairings "
-                            f"({', '.join(runs)}).")
+            held = (f"The verdicts hold across all {len(runs)} policy pairings "
+                    f"({', '.join(runs)}).")
+            headline.append(held)
+            short = f"{short} {held}" if len(short) + len(held) < render.SHORT_MAX else held
         else:
             rows = "; ".join(
-                f"{r['option']} {r['value_a']}→{r['value_b']} at {r['context'] or 'all'} for "
-                f"{hooks.word(st.game, r['contender'])}: "
+                f"{render.change_words(st.game, r['option'], r['value_a'], r['value_b'])} at "
+                f"{W.variant(st.game, r['context']) if r['context'] else 'all settings'} for "
+                f"{W.who(st.game, r['contender'], r['context'] or '')}: "
                 + ", ".join(f"{p} {r[p]}" for p in runs)
                 for r in changed.iter_rows(named=True))
-            headline.append(f"The verdict changes with the policies in {changed.height} of "
-                            f"{vt.height} comparisons.")
+            moved = (f"The verdict changes with the policies in {changed.height} of "
+                     f"{vt.height} comparisons (see the tables).")
+            headline.append(moved)
+            short = moved
             warns.append(f"Verdict changes with the policies used: {rows}. A verdict that "
                          "depends on the players says more about the players than the rules.")
     rows_v = vt.to_dicts()
     table = pl.DataFrame({
-        "change": [f"{r['option']} {r['value_a']} → {r['value_b']}" for r in rows_v],
-        "held fixed": [r["context"] or "–" for r in rows_v],
-        "side / seat": [hooks.word(st.game, r["contender"]) for r in rows_v],
+        "change": [render.change_words(st.game, r["option"], r["value_a"], r["value_b"])
+                   for r in rows_v],
+        "held fixed": [W.variant(st.game, r["context"]) if r["context"] else "–"
+                       for r in rows_v],
+        "side / seat": [W.who(st.game, r["contender"], r["context"] or "") for r in rows_v],
         **{k: v for p in runs for k, v in (
-            (p if len(runs) > 1 else "verdict", [r[p] or "–" for r in rows_v]),
-            (f"{p}: difference [interval (level)]" if len(runs) > 1
+            (p if many else "verdict", [r[p] or "–" for r in rows_v]),
+            (f"{p}: difference [interval (level)]" if many
              else "difference [interval (level)]", [r[f"{p} diff"] or "–" for r in rows_v]),
-            (f"{p}: games to decide" if len(runs) > 1 else "games to decide",
+            (f"{p}: games to decide" if many else "games to decide",
              [f"{r[f'{p} games']:,}" if r[f"{p} games"] else "–" for r in rows_v]))},
         **({"same under every pairing": ["yes" if r["holds"] else "NO" for r in rows_v]}
-           if len(runs) > 1 else {}),
+           if many else {}),
     })
-    what = f"{st.focus}'s" if st.focus else "each option's"
-    sections.insert(0, render.Section("Verdicts side by side", [
-        f"Each change of {what} setting, per policy pairing: the difference in win rate with "
-        "the interval its verdict used (and that interval's level) and the verdict"
-        + (", and whether it holds under every pairing. " if len(runs) > 1 else ". ")
-        + analysis.verdicts.RULE,
-        render.Table("Verdicts", table),
-    ]))
-    return render.Report(f"balancelab study: {st.name}", headline, warns, sections)
+    what = W.words(st.game, st.focus) if st.focus else "each option"
+    sections = [
+        render.Section("Verdicts side by side", [
+            f"Each change of {what}, per policy pairing: the difference in win rate with "
+            "the interval its verdict used (and that interval's level) and the verdict"
+            + (", and whether it holds under every pairing. " if many else ". ")
+            + analysis.verdicts.RULE,
+            render.Table("Verdicts", table),
+        ]),
+        render.Section("Every answer in words", list[str | render.Table | render.Image](
+            headline)),
+        *details,
+    ]
+    return render.Report(f"balancelab study {st.name}", headline, warns, sections,
+                         st.question, short, answer)

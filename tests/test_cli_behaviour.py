@@ -26,7 +26,7 @@ def _simulate(game: str, out: Path, *args: str) -> str:
 def test_simulate_warns_when_more_than_one_percent_of_games_are_capped(tmp_path: Path) -> None:
     text = _simulate("odyssey", tmp_path / "capped", "--games", "20", "--max-rounds", "5")
     assert "warning: Capped games: more than 1.0% of games hit the round cap (100.0% at " \
-        "crew=3,hal_extra_turns=0,max_rounds=5)" in text
+        "3 crewmembers, HAL 0, max rounds 5)" in text
     text = _simulate("odyssey", tmp_path / "plain", "--games", "20")
     assert "capped" in text and "Capped games" not in text  # 0/20 capped: no warning
     res = runner.invoke(app, ["resume", str(tmp_path / "capped"), "--games", "25", "--jobs",
@@ -43,8 +43,9 @@ def test_a_study_keeps_one_answer_per_policy_pairing(tmp_path: Path) -> None:
     assert facts["runs"] == {"default": "default", "aliens=random": "aliens-random"}
     assert (facts["study"], facts["seed"], facts["fixed"]) == ("queen-variants", 0, {})
     # the study's answer covers both pairings, each with its own games
-    assert "With policies default:" in text and "With policies aliens=random:" in text
+    assert "policy pairings (default, aliens=random)" in " ".join(text.split())
     page = (out / "report" / "report.md").read_text()
+    assert "With policies default:" in page and "With policies aliens=random:" in page
     assert "(4 games)" in page and "(2 games)" in page
     # a pairing's answer is not replaced by a smaller run without --force
     before = (out / "default" / "run.json").read_text()

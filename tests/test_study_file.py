@@ -88,7 +88,7 @@ def test_a_study_file_runs_like_a_builtin_study(tmp_path: Path, monkeypatch) -> 
     assert res.exit_code == 0, res.output
     text = " ".join(res.output.split())
     assert text.startswith("2001: does a bigger crew win more often against HAL?")
-    assert "crew=2,hal_extra_turns=0,hal_turn_every=2 (40 games)" in text
+    assert "In short: 2 crewmembers → 4 crewmembers" in text
     folder = tmp_path / "runs" / "study-crew-size-seed0"
     facts = json.loads((folder / "study.json").read_text())
     assert facts["study"] == "crew-size" and facts["question"].startswith("2001: does")

@@ -1,7 +1,9 @@
 """Small per-game hooks for reports: which contender the headline speaks of, what-if options
-that move a game off a ceiling, measure names in words, and game-specific sections.
+that move a game off a ceiling, and game-specific sections.
 
-Everything else in a report is driven by the data (the columns present in the run).
+The words of every column, side and seat are the game's own (``Game.words``, looked up with
+:mod:`balancelab.simulate.words`). Everything else in a report is driven by the data (the
+columns present in the run).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from dataclasses import dataclass, field
 import polars as pl
 
 from balancelab import analysis
+from balancelab.simulate import words as W
 
 
 @dataclass(frozen=True)
@@ -31,13 +34,11 @@ class GameHook:
     Attributes:
         primary: the contender the headline speaks of first (None: every contender).
         what_if: options that move the game off a ceiling (used when one side wins > 95%).
-        words: column name → words for tables.
         sections: functions (games frame, seats frame or None) → extra sections.
     """
 
     primary: str | None = None
     what_if: tuple[str, ...] = ()
-    words: dict[str, str] = field(default_factory=dict)
     sections: tuple[Callable[[pl.DataFrame, pl.DataFrame | None], list[Section]], ...] = ()
 
 
@@ -59,8 +60,8 @@ def _obcy_equal_chances(games: pl.DataFrame, seats: pl.DataFrame | None) -> list
                  "inconclusive": f"equal chances within {band} can be neither confirmed nor "
                                  "ruled out"}[r["verdict"]]
         lv = 100 * r["level_used"]
-        txt = (f"At {r['variant_label']}: the expedition wins {_pct(r['rate_b'])}, the ALIENS "
-               f"{_pct(r['rate_a'])}; expedition minus ALIENS is "
+        txt = (f"At {W.variant('obcy', r['variant_label'])}: the expedition wins "
+               f"{_pct(r['rate_b'])}, the ALIENS {_pct(r['rate_a'])}; expedition minus ALIENS is "
                f"{100 * r['diff']:+.1f} points [{100 * r['lo']:+.1f}, {100 * r['hi']:+.1f}] "
                f"(paired on the same games, {lv:.1f}% interval, Holm across the variants) — "
                f"{words}.")
@@ -68,7 +69,7 @@ def _obcy_equal_chances(games: pl.DataFrame, seats: pl.DataFrame | None) -> list
         head.append(f"Equal chances? {txt}")
     rows = d.to_dicts()
     table = pl.DataFrame({
-        "variant": [r["variant_label"] for r in rows],
+        "variant": [W.variant("obcy", r["variant_label"]) for r in rows],
         "expedition": [_pct(r["rate_b"]) for r in rows],
         "ALIENS": [_pct(r["rate_a"]) for r in rows],
         "expedition − ALIENS [interval]": [
@@ -121,12 +122,10 @@ HOOKS: dict[str, GameHook] = {
     "odyssey": GameHook(
         primary="hal",
         what_if=("hal_turn_every", "crew_talk"),
-        words={"hal": "HAL", "crew": "the crew"},
     ),
     "obcy": GameHook(
         primary="expedition",
         what_if=(),
-        words={"expedition": "the expedition", "aliens": "the ALIENS", "draw": "draw"},
         sections=(_obcy_equal_chances,),
     ),
     "iss": GameHook(primary=None, sections=(_seat_scores,)),
@@ -159,8 +158,8 @@ def what_if_options(game: str) -> list[str]:
 
 
 def word(game: str, name: str) -> str:
-    """A contender or column in words (``hal`` → ``HAL``)."""
-    return hook_for(game).words.get(name, name)
+    """A side or seat in words (``hal`` → ``HAL``): :func:`balancelab.simulate.words.contender`."""
+    return W.contender(game, name)
 
 
 def extra_sections(game: str, games: pl.DataFrame, seats: pl.DataFrame | None

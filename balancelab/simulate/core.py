@@ -48,6 +48,7 @@ from numpy.random import Generator, SeedSequence, default_rng
 from numpy.random.bit_generator import ISeedSequence
 
 from balancelab.simulate.options import RuleOptions
+from balancelab.simulate.words import Words
 
 Action = Hashable
 
@@ -212,6 +213,9 @@ class Game(abc.ABC):
             :data:`ColumnType` (``{"turns": "i32", "end_nation": "str"}``).
         seat_schema: the per-seat table's columns and :data:`ColumnType` (empty when the game
             has none).
+        words: column → :class:`~balancelab.simulate.words.Words` (words, unit, meaning, the
+            values' words) of the game's measures, seat columns, key options, seats and end
+            reasons: what reports, plots and ``games`` print instead of column names.
         chunk_games: games per runner chunk (sized so a chunk takes ~0.2–2 s on one core).
         default_policies: side → policy name used when the user names none.
     """
@@ -224,6 +228,7 @@ class Game(abc.ABC):
     outcomes: ClassVar[tuple[str, ...]]
     measure_schema: ClassVar[dict[str, ColumnType]]
     seat_schema: ClassVar[dict[str, ColumnType]] = {}
+    words: ClassVar[dict[str, Words]] = {}
     chunk_games: ClassVar[int] = 500
     default_policies: ClassVar[dict[str, str]]
 

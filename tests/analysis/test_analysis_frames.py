@@ -250,26 +250,21 @@ def test_fair_share_counts_the_possible_winners_fedor_included(tmp_path: Path):
 
 
 def test_a_study_opens_with_a_short_answer(tmp_path: Path):
-    from balancelab.studies import _where
-
-    assert _where(["crew=2", "crew=3", "crew=4"]) == " at crew=2, 3 and 4"
-    assert _where(["players=1"]) == " at players=1"
-    assert _where([""]) == ""
     # 40 games: at 30 the 2-player turns difference is not always detected (seed-dependent)
     res = studies.run_study("iss-shuttle-removal", tmp_path / "st", games=40, jobs=1)
     head = res.report.headline.splitlines()
-    assert head[1].startswith("In short: remove_shuttles false → true ")
-    assert "seat0's win rate at players=1" in head[1]
-    assert "mean turns at players=1, 2, 3 and 4" in head[1]  # shorter games everywhere
-    assert "games per setting would decide" in head[1]  # 40 games decide few seat changes
+    assert head[1].startswith("In short: All shuttles → 2 shuttles removed: lowers turns (")
+    assert "at every setting" in head[1]  # shorter games at every player count
+    assert "seat win rates: " in head[1] and len(head[1]) <= 250  # two lines at most
     md = res.report.markdown.read_text()
     assert ("| change | held fixed | side / seat | verdict | difference [interval (level)] "
             "| games to decide |") in md
-    assert "| players 1 → 2 |" not in md  # the focus option only
+    assert "| 1 → 2 players |" not in md and "solo (against FEDOR) → 2 players" not in md
     run_md = (res.runs["default"] / "report" / "report.md").read_text()
-    assert "players: 1→2" not in run_md and "players 1 → 2" not in run_md
-    assert "Family remove_shuttles (neighbouring settings): 10 changes" in run_md
-    assert "Family remove_shuttles measures (neighbouring settings): 20 changes" in run_md
+    assert "solo (against FEDOR) → 2 players" not in run_md  # the focus option only
+    assert "Family shuttle removal (Setup 7) (neighbouring settings): 10 changes" in run_md
+    assert ("Family shuttle removal (Setup 7) measures (neighbouring settings): 12 changes"
+            in run_md)  # turns, launches and winning score at 4 player counts
     assert "At 40 games per setting the smallest change it detects with 80% power" in run_md
 
 

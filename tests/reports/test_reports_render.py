@@ -10,6 +10,7 @@ from typer.testing import CliRunner
 
 from balancelab import studies
 from balancelab.reports import write_report
+from balancelab.simulate import words as W
 
 
 @pytest.fixture(scope="module")
@@ -28,10 +29,10 @@ def test_report_numbers_equal_raw_parquet(run_dir: Path, tmp_path: Path):
         columns=["variant_label", "winner"]).to_pylist()
     counts: dict[tuple[str, str], int] = {}
     totals: dict[str, int] = {}
-    for r in table:
-        counts[(r["variant_label"], r["winner"])] = counts.get(
-            (r["variant_label"], r["winner"]), 0) + 1
-        totals[r["variant_label"]] = totals.get(r["variant_label"], 0) + 1
+    for r in table:  # the report names a variant in words: "edge 450, cap 0, draw 20"
+        label = W.variant("coin", r["variant_label"])
+        counts[(label, r["winner"])] = counts.get((label, r["winner"]), 0) + 1
+        totals[label] = totals.get(label, 0) + 1
     printed = re.findall(r"^\| ([^|]+) \| (red|blue) \| ([\d,]+) / ([\d,]+) \| ([\d.]+)%",
                          md, re.M)
     assert len(printed) == 16  # the win-rate table and the outcomes table, 8 rows each
@@ -65,7 +66,9 @@ def test_cli_report_compare_and_study_errors(run_dir: Path, tmp_path: Path):
     runner = CliRunner()
     res = runner.invoke(app, ["report", str(run_dir), "--out", str(tmp_path / "c")])
     assert res.exit_code == 0, res.output
-    assert "red wins" in res.output
+    said = " ".join(res.output.split())
+    assert "what does changing edge and cap do to who wins" in said  # the question
+    assert "In short: Each change: " in said and "red's win rate" in said
     res = runner.invoke(app, ["report", str(tmp_path / "nowhere")])
     assert res.exit_code == 1 and "error" in res.output
     res = runner.invoke(app, ["compare", str(run_dir), str(run_dir), "--out",
@@ -92,6 +95,7 @@ def test_study_focus_keeps_the_headline_on_the_studied_option(tmp_path: Path):
     comps = [h for h in head if "→" in h]
     assert comps, head
     assert all("edge 450 → 990" in h for h in comps)  # no line along `cap`
+    assert all("cap 0" in h or "cap 30" in h for h in comps)  # held fixed, in words
     means = [h for h in comps if "mean rounds" in h]
     assert len(means) == 2  # one per value of cap, with its paired interval
     assert all("interval" in h for h in means)
@@ -140,9 +144,11 @@ def test_the_ceiling_hint_names_only_what_ifs_the_run_has_not_set() -> None:
         (text,) = warnings_for(rates, outcomes, "odyssey")
         return text
 
-    assert "hal_turn_every, crew_talk move" in hint("crew=3,hal_extra_turns=1")
+    assert ("options crew turns per HAL turn (--hal-turn-every), crew announcements "
+            "(--crew-talk) move") in hint("crew=3,hal_extra_turns=1")
     only = hint("crew=3,hal_extra_turns=0,hal_turn_every=2")
-    assert "options crew_talk move" in only and "hal_turn_every," not in only
+    assert "options crew announcements (--crew-talk) move" in only
+    assert "--hal-turn-every" not in only
     assert "stronger policies" in hint("crew=3,hal_turn_every=2,crew_talk=open")
 
 
@@ -155,7 +161,7 @@ def test_report_tables_speak_words_not_column_names(run_dir: Path, tmp_path: Pat
                                for raw in ("variant_label", "contender", "end_reason",
                                            "fair_share", "| lo |", "| hi |"))
     # end reasons: games per reason add up to each variant's games, shares in percent
-    rows = re.findall(r"^\| (edge=[^ |]+) \| [^|]+ \| [^|]+ \| ([\d,]+) \| ([\d.]+)% \|$",
+    rows = re.findall(r"^\| (edge \d+, [^|]+) \| [^|]+ \| [^|]+ \| ([\d,]+) \| ([\d.]+)% \|$",
                       md, re.M)
     per_variant: dict[str, int] = {}
     for label, games, _share in rows:
@@ -214,8 +220,12 @@ def test_compare_reports_the_measures_a_rule_change_moves(tmp_path: Path):
     assert turns["paired"] and turns["n_a"] == turns["n_b"] == 40
     assert turns["diff"] < 0 and turns["verdict"] == "lowers" and turns["significant"]
     rep = write_report(paths, tmp_path / "cmp")
-    assert "lowers mean turns" in rep.headline
-    assert "**Differences in measures**" in rep.markdown.read_text()
+    assert "In short: Run removed against base: lowers " in rep.headline  # the answer first
+    assert "turns (-" in rep.headline
+    md = rep.markdown.read_text()
+    assert "| run | what differs | rounds | turns |" in md  # the answer's table
+    assert "| removed against base | all shuttles → 2 shuttles removed |" in md
+    assert "lowers mean turns" in md and "**Differences in measures**" in md
     # each comparison report says what pairing saved
-    assert "Pairing (the same seeds on both sides): the two outcomes correlate at r =" in \
-        rep.headline and "fewer games than independent samples" in rep.headline
+    assert "Pairing (the same seeds on both sides): the two outcomes correlate at r =" in md
+    assert "fewer games than independent samples" in md

@@ -14,6 +14,7 @@ from balancelab.simulate.iss.evaluate import evaluate as _evaluate
 from balancelab.simulate.iss.fedor import FEDOR
 from balancelab.simulate.iss.rules import IssOptions
 from balancelab.simulate.iss.state import IssState, IssView, Static
+from balancelab.simulate.iss.words import WORDS
 from balancelab.simulate.options import RuleOptions
 
 
@@ -64,6 +65,7 @@ class IssGame(Game):
         "won": "bool",
         "rank": "i8",
     }
+    words = WORDS
     chunk_games = 200
     default_policies: ClassVar[dict[str, str]] = {"player": "builder"}
 

@@ -112,13 +112,14 @@ class IssOptions(RuleOptions):
     )
     # solo
     fedor_choice: str = option(
-        "human", source="assumed: design notes 2(c)21 (FEDOR 'choose the one you prefer')",
+        "human", source="assumed: Solo Mode says only 'choose the one you prefer' (who chooses "
+                        "is not stated)",
         choices=FEDOR_CHOICES,
         help="who picks FEDOR's installation token when it can take only one of a module's two: "
         "the human seat (a decision), the first printed compartment, or at random",
     )
     solo_start: str = option(
-        "random", source="assumed: design notes 2(c)22 (solo start player not stated)",
+        "random", source="assumed: Solo Mode does not say who starts",
         choices=("random", "player", "fedor"), help="start player in solo mode",
     )
     fedor_astronauts: int = option(
@@ -138,7 +139,7 @@ class IssOptions(RuleOptions):
         3, source="rulebook: FEDOR's Turn, Conduct experiments (read as cards: 2(c)15)",
         low=1, high=10, help="experiment cards FEDOR tries per experiment action")
     fedor_outside_max: int = option(
-        3, source="assumed: design notes 2(c)14 (converts min(3, ISS material))", low=1, high=8,
+        3, source="assumed: Solo Mode gives no limit; FEDOR converts at most 3", low=1, high=8,
         help="most ISS materials FEDOR converts in Outside Jobs")
     fedor_retrieve: str = option(
         "bottom", source="assumed: 'the lowest module' read as the bottom of the column",
@@ -183,15 +184,18 @@ class IssOptions(RuleOptions):
         8, source="rulebook: Launch 3 (limit of eight materials)", low=1, high=20,
         help="top of the ISS material track")
     ext_max: int = option(
-        8, source="assumed: design notes 2(d) (symmetric ITS pieces)", low=1, high=20,
+        8, source="assumed: the board is not printed in the rulebook; the ITS pieces read as "
+                  "symmetric", low=1, high=20,
         help="top of the external material track")
     long_stay_points: tuple[int, ...] = option(
-        (0, 1, 3, 5, 8, 11, 14, 18, 22), source="assumed: design notes 2(d) (long-stay track)",
+        (0, 1, 3, 5, 8, 11, 14, 18, 22), source="assumed: the rulebook does not print the "
+                                                "long-stay track's points",
         low=0, high=100, help="points of long-stay levels 0..max (its length sets the max)")
     # actions
     countdowns: tuple[int, ...] = option(
         (1, 1, 2, 2, 2, 1, 2, 1),
-        source="assumed: design notes 2(d) (Plan Experiments 2 is rulebook: Player Turn example)",
+        source="assumed: the action cards are not printed in the rulebook (Plan Experiments 2 "
+        "is its Player Turn example)",
         low=0, high=9,
         help="countdown of Train, Load, Construct, Plan, Long Stay, Install, Outside, Experiment")
     load_materials: int = option(
@@ -211,23 +215,26 @@ class IssOptions(RuleOptions):
         3, source="rulebook: Outside Jobs (one, two or three)", low=1, high=8,
         help="most materials converted by Outside Jobs")
     extra_actions_per_turn: int = option(
-        1, source="assumed: design notes 2(c)5 (step 2 is singular)", low=0, high=8,
+        1, source="assumed: Player Turn step 2 speaks of one extra action", low=0, high=8,
         help="extra-action cubes a player may use per turn")
     # launch pads: countdown start for Soyuz, Progress, Endeavour, Atlantis, Discovery
     pad_small: tuple[int, ...] = option(
-        (5, 4, 4, 5, 4), source="assumed: design notes 2(d) (launch pads, side A)", low=1,
+        (5, 4, 4, 5, 4), source="assumed: the launch pads (side A) are not printed in the "
+                                "rulebook", low=1,
         high=9, help="countdown start S/P/E/A/D on the 1-2 player side")
     pad_large: tuple[int, ...] = option(
-        (7, 5, 6, 7, 6), source="assumed: design notes 2(d) (launch pads, side B)", low=1,
+        (7, 5, 6, 7, 6), source="assumed: the launch pads (side B) are not printed in the "
+                                "rulebook", low=1,
         high=9, help="countdown start S/P/E/A/D on the 3-4 player side")
     pad_large_from: int = option(
-        3, source="assumed: design notes 2(c)2 (side B for 3-4 players)", low=1, high=5,
+        3, source="assumed: Setup names the pad sides without a player count; side B from 3 "
+                  "players", low=1, high=5,
         help="player count from which the large launch-pad side is used")
     # goals (values at 2 / 3 / 4 players)
     goal_timing: str = option(
         "end_of_turn",
         source="assumed: rulebook ambiguity, Goals ('once per turn, if you meet a goal's "
-        "requirements, you can take one'; no step of the turn is named); design notes 2(c)16",
+        "requirements, you can take one'; no step of the turn is named)",
         choices=GOAL_TIMINGS,
         help="when in your turn a goal may be taken (once per turn): at the end of your turn, "
         "after any launch and extra actions; after your action, before the countdown and any "
@@ -274,12 +281,12 @@ class IssOptions(RuleOptions):
     start_bonus: int = option(
         0, source="what-if: not in the rulebook; compensation for the seat order (Setup 11-12: "
         "the start player begins, with 1 ISS material instead of 2)", low=0, high=20,
-        help="the k-th seat after the start player gets k x start_bonus extra points (or "
-        "action cubes, see start_bonus_kind) at setup; 0 = the rulebook")
+        help="the k-th seat after the start player gets k × the start bonus in extra points (or "
+        "action cubes, see --start-bonus-kind) at setup; 0 = the rulebook")
     start_bonus_kind: str = option(
         "points", source="what-if: what start_bonus gives (not in the rulebook)",
         choices=START_BONUS_KINDS,
-        help="start_bonus as end-of-game points or as extra action cubes in the reserve")
+        help="the start bonus as end-of-game points or as extra action cubes in the reserve")
     # engine
     max_turns: int = option(
         300, source="what-if: safety cap on turns; a game stopped there ends with reason 'cap'",

@@ -9,6 +9,7 @@ import numpy as np
 from balancelab.simulate.core import ColumnType, Game, State, View
 from balancelab.simulate.obcy.rules import CHARACTER_NAMES, ObcyOptions
 from balancelab.simulate.obcy.state import N_MISSIONS, ObcyState, ObcyView
+from balancelab.simulate.obcy.words import WORDS
 from balancelab.simulate.options import RuleOptions
 
 SEATS = ("expedition", "aliens")
@@ -46,6 +47,7 @@ class ObcyGame(Game):
         "airlock_exits": "i16",
         **{f"alive_{n.lower()}": "bool" for n in CHARACTER_NAMES},
     }
+    words = WORDS
     chunk_games = 25
     default_policies: ClassVar[dict[str, str]] = {"expedition": "dash", "aliens": "hunter"}
 

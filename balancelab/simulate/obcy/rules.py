@@ -125,8 +125,8 @@ class ObcyOptions(RuleOptions):
     )
     max_rounds: int = option(
         80,
-        source="assumed: design/obcy.md 3(c)17 round cap; the rules set no limit",
-        help="game rounds before a stalled game ends with end_reason 'cap'",
+        source="assumed: the rules set no limit; a cap that stops stalled games",
+        help="game rounds after which a stalled game is stopped (no winner)",
         low=1,
         high=10000,
     )
@@ -140,7 +140,8 @@ class ObcyOptions(RuleOptions):
     )
     strengths: tuple[int, ...] = option(
         tuple(int(c["strength"]) for c in CHARACTERS_DATA),
-        source="assumed: design/obcy.md 3(d) (Hicks 5 rulebook, Hudson 5 derived)",
+        source="assumed: package data balancelab/data/obcy_characters.toml (key: strength; "
+               "Hicks 5 is the rulebook's, the others are not printed)",
         help="starting strength of Ripley, Bishop, Gorman, Hicks, Hudson, Vasquez",
         low=1,
         high=20,
@@ -171,7 +172,7 @@ class ObcyOptions(RuleOptions):
     )
     grate_is_duct: bool = option(
         True,
-        source="assumed: design/obcy.md 3(d) a grate counts as duct for the x2 rule",
+        source="assumed: the rulebook does not say whether a grate counts as duct (9.2)",
         help="a duct grate counts as duct (strength x2, metamorphosis)",
     )
     hatch_die: int = option(
@@ -180,7 +181,7 @@ class ObcyOptions(RuleOptions):
     )
     hatching_held_space: str = option(
         "closed",
-        source="assumed: design/obcy.md 3(c)11 (no hatching on a space holding a character); "
+        source="assumed: no hatching on a space holding a character; "
         "the rulebook (9.1) does not say",
         help="closed: no ALIEN hatches on a hatching space where a character stands (if "
         "characters hold all five, they hatch there anyway: 9.1 hatching takes place in "
@@ -190,7 +191,7 @@ class ObcyOptions(RuleOptions):
     )
     hatch_onto_older: bool = option(
         True,
-        source="assumed: design/obcy.md 3(c)11 and 21 cover only ALIENS hatched together; "
+        source="assumed: our reading of hatching next to older ALIENS; "
         "the rulebook (9.1, 9.2) does not say",
         help="new ALIENS may hatch on a hatching space where an ALIEN of an earlier phase "
         "stands (false: only on spaces free of older ALIENS, unless every hatching space "
@@ -202,31 +203,35 @@ class ObcyOptions(RuleOptions):
     )
     discard_impossible_missions: bool = option(
         True,
-        source="assumed: design/obcy.md 3(c)23",
+        source="assumed: the rulebook (7.) does not say what happens to a task that cannot be done",
         help="a task that can no longer be completed is discarded without a point",
     )
     alien_token_limit: int = option(
         0,
-        source="assumed: design/obcy.md 3(c)21 (72 tokens treated as unlimited)",
+        source="assumed: the box's 72 ALIEN tokens treated as unlimited",
         help="most ALIENS on the board at once (0 = unlimited)",
         low=0, high=1000,
     )
     crt_offset: int = option(
         4,
-        source="assumed: design/obcy.md 3(d) COMBAT RESULT table (v = attack - die + 4)",
+        source="assumed: package data balancelab/data/obcy_combat.toml (key: rows; the "
+               "rulebook's COMBAT RESULT values are not public)",
         help="shift of the COMBAT RESULT columns (4 = the table as printed in the data)",
         low=-10, high=20,
     )
     mission_radius: int = option(
-        3, source="assumed: design/obcy.md mission M13", help="M13: spaces kept clear of ALIENS",
+        3, source="assumed: package data balancelab/data/obcy_missions.toml (M13)",
+        help="M13: spaces kept clear of ALIENS",
         low=0, high=20,
     )
     mission_kills: int = option(
-        3, source="assumed: design/obcy.md mission M14", help="M14: kills in one phase",
+        3, source="assumed: package data balancelab/data/obcy_missions.toml (M14)",
+        help="M14: kills in one phase",
         low=1, high=20,
     )
     mission_grenade_kills: int = option(
-        2, source="assumed: design/obcy.md mission M17", help="M17: kills by one grenade",
+        2, source="assumed: package data balancelab/data/obcy_missions.toml (M17)",
+        help="M17: kills by one grenade",
         low=1, high=10,
     )
     suit_limit: int = option(_i("suit_limit"), source=_s("suit_limit"),
@@ -266,8 +271,8 @@ class ObcyOptions(RuleOptions):
     grenade_range: int = option(_i("grenade_range"), source=_s("grenade_range"),
                                 help="grenade throwing distance", low=1, high=6)
     map_file: str = option(
-        "", source="assumed: design/obcy.md 3(d) base map (package data "
-                   "balancelab/data/obcy_map.json)",
+        "", source="assumed: the rulebook's map is not public; package data "
+                   "balancelab/data/obcy_map.json",
         help="path of a map JSON replacing the assumed base map ('' = built-in; "
              "alternatives in balancelab/data/alternatives/obcy/)",
         data="file")

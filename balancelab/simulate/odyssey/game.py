@@ -10,6 +10,7 @@ from balancelab.simulate.core import ColumnType, Game, State, View
 from balancelab.simulate.odyssey import cards as C
 from balancelab.simulate.odyssey.rules import CREWMEMBERS, OdysseyOptions
 from balancelab.simulate.odyssey.state import OdysseyState, OdysseyView, ctx_for
+from balancelab.simulate.odyssey.words import WORDS
 
 
 class OdysseyGame(Game):
@@ -57,6 +58,7 @@ class OdysseyGame(Game):
         "gives": "i16",
         "hal_turns": "i16",
     }
+    words = WORDS
     chunk_games = 200
     default_policies: ClassVar[dict[str, str]] = {"hal": "hal-pressure", "crew": "crew-team"}
 

@@ -2,8 +2,9 @@
 reading, and the what-if options, as one frozen dataclass.
 
 Sources: ``rulebook: <section>`` (../shared/rulebooks/odyssey-2001.txt), ``assumed: <reason>``
-(design notes ../shared/design/odyssey.md, section 1(c)), ``what-if: <meaning>`` (not in the
-rulebook; for designers' questions).
+(our readings where the rulebook is silent or ambiguous: the source says which; the reasoning
+is in ../shared/design/odyssey.md, section 1(c)), ``what-if: <meaning>`` (not in the rulebook;
+for designers' questions).
 """
 
 from __future__ import annotations
@@ -134,7 +135,8 @@ class OdysseyOptions(RuleOptions):
         1, source="rulebook: Draw Cards, System Tiles (COM)",
         help="cards drawn at a Picturephone with COM terminated", low=0, high=6)
     draw_at_system: int = option(
-        1, source="assumed: system spaces draw 1 (design notes 1(c)4, DRAW_AT_SYSTEM)",
+        1, source="assumed: the rulebook names no number for the GRV, MEM and COM spaces; we "
+                  "draw 1",
         help="cards drawn at the GRV, MEM and COM spaces", low=0, high=6)
     kaminski_draw: int = option(1, source="rulebook: Crewmember Special Abilities (Kaminski)",
                                 help="Kaminski's extra draw at POD BAY or THE HAL-9000 CORE",
@@ -176,22 +178,23 @@ class OdysseyOptions(RuleOptions):
 
     # -- assumed readings (design notes 1(c)) ------------------------------------------------
     pod_strict: bool = option(
-        True, source="assumed: design notes 1(c)5 (POD move-or-repair applies on the turn you "
+        True, source="assumed: our reading of POD BAY (move or repair applies on the turn you "
                      "start on the POD and on the turn you enter it)",
         help="false: a crewmember who moves onto the POD may repair that turn")
     whitehead_remote_repair: bool = option(
-        False, source="assumed: design notes 1(c)22 (Whitehead repairs where he stands)",
+        False, source="assumed: our reading of Whitehead's ability (he repairs where he stands)",
         help="true: Whitehead may repair any system from anywhere")
     lipread_disconnect_discard: bool = option(
-        False, source="assumed: design notes 1(c)9 (only CANCEL removes Lipread; LIPREAD CARD: "
+        False, source="assumed: our reading (only CANCEL removes Lipread; LIPREAD CARD: "
                       "'continues until a crewmember plays a Cancel card') over DISCONNECT's "
                       "'discard 1 card of their choice (either revealed or not)'",
         help="true: HAL may discard its revealed Lipread after a Disconnect")
     optional_draw: bool = option(
-        True, source="assumed: design notes 1(c)20 ('you may draw': 0..n cards)",
+        True, source="assumed: our reading of 'you may draw' (any number from 0 to n cards)",
         help="false: a crewmember always draws the full number")
     board_file: str = option(
-        "", source="assumed: design notes 1(d) (package data balancelab/data/odyssey_board.toml)",
+        "", source="assumed: the rulebook prints no board data; package data "
+                   "balancelab/data/odyssey_board.toml (key: spaces)",
         help="path of a board TOML replacing the assumed Discovery Board ('' = built-in)",
         data="file")
 
@@ -202,7 +205,7 @@ class OdysseyOptions(RuleOptions):
         help="crew turns between HAL turns after the opening", low=1, high=8)
     crew_talk: str = option(
         "none", source="what-if: how much the crew announce (HAL hears it; nothing under "
-                       "Lipread); design notes 1(c)19",
+                       "Lipread); not in the rulebook",
         help="none | logic (Logic numbers held) | open (whole hands)", choices=TALK)
     max_rounds: int = option(
         400, source="what-if: hard cap on crew turns; a capped game ends with end_reason='cap' "

@@ -1,0 +1,162 @@
+"""Words, not column names; the answer first (issue 16).
+
+Every column of every built-in game has its words; a report of a small run of each game
+never shows an internal column name; the ISS study opens with the README's findings table;
+HTML pages have no literal backticks and link the run reports.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from balancelab import studies
+from balancelab.games import get_game
+from balancelab.reports import render, write_report
+from balancelab.simulate import words as W
+from balancelab.simulate.worker import games_columns, seats_columns
+
+BUILT_IN = ["iss", "obcy", "odyssey"]
+
+#: names the issue found in reports, and other internal names a designer should not meet
+FORBIDDEN = ("hal_extra_turns", "seat0", "seat1", "tie_break", "shuttles_removed",
+             "extra_actions_won", "PICTUREPHONE_1", "hal_draw_left", "hal_played_lipread",
+             "remove_shuttles", "queen_variant", "variant_label", "end_reason", "players=",
+             "crew=", "lif_terminated", "last_shuttle", "returned_to_ship")
+
+
+@pytest.mark.parametrize("name", BUILT_IN)
+def test_every_column_of_every_game_has_words(name: str) -> None:
+    g = get_game(name)
+    opts = set(g.options_type().columns())
+    cols = [c for c in games_columns(g, g.options_type()) if c not in opts]
+    cols += list(seats_columns(g)) if g.seat_schema else []
+    assert W.missing(name, cols) == []  # a new measure needs its words here
+    for c in cols:
+        w = W.entry(name, c)
+        assert w.words and w.words != c or "_" not in c, c
+        assert w.meaning, c
+    for o in opts:  # every rule option at least its help line
+        assert W.meaning(name, o), o
+    for outcome in g.outcomes:
+        assert W.contender(name, outcome) != outcome or outcome in ("draw", ""), outcome
+
+
+def test_words_lookups() -> None:
+    assert W.label("iss", "winning_score") == "winning score (points)"
+    assert W.label("iss", "turns") == "turns"  # the unit is not repeated
+    assert W.unit("odyssey", "disconnects") == "disconnects"
+    assert W.who("iss", "seat0", "players=1,remove_shuttles=false") == \
+        "the solo player (against FEDOR)"
+    assert W.who("iss", "seat0", "players=3") == "seat 1 (start player)"
+    assert W.contender("odyssey", "crew") == "the crew"
+    assert W.variant("odyssey", "crew=3,hal_extra_turns=1") == "3 crewmembers, HAL +1 (harder)"
+    assert W.variant("iss", "default") == "the rulebook's rules"
+    assert W.value("iss", "end_reason", "last_shuttle") == \
+        "the last shuttle of a nation was placed"
+    assert W.value("obcy", "end_reason", "cap") == "stopped by the round cap"
+    assert W.setting("odyssey", "hal_turn_every", 2) == "crew turns per HAL turn 2"
+    assert W.split_label("crew=3,crew_members=bowman,poole,hunter") == [
+        "crew=3", "crew_members=bowman,poole,hunter"]
+
+
+def test_inline_html_escapes_and_links() -> None:
+    text = "Replay it (`balancelab trace RUN --index N`) or read [the report](x/report.md) <b>"
+    out = render.inline_html(text)
+    assert "`" not in out and "<code>balancelab trace RUN --index N</code>" in out
+    assert '<a href="x/report.html">the report</a>' in out and "&lt;b&gt;" in out
+
+
+def test_measures_that_never_vary_are_left_out() -> None:
+    df = pl.DataFrame({"winner": ["a"] * 4, "decisions": [1, 2, 3, 4], "turns": [3, 4, 5, 6],
+                       "lipread": [0, 0, 0, 0], "fedor": [None, None, None, None]},
+                      schema_overrides={"fedor": pl.Int16})
+    assert render.varying_measures(df) == ["turns"]
+
+
+def _small_run(game: str, grid: dict[str, list[object]], path: Path, games: int) -> Path:
+    studies.sweep(game, grid, path, games=games, jobs=1, seed=2)
+    return path
+
+
+@pytest.fixture(scope="module")
+def small_reports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[str, str]]:
+    root = tmp_path_factory.mktemp("words")
+    runs = {
+        "odyssey": _small_run("odyssey", {"hal_extra_turns": [-1, 0]}, root / "a", 12),
+        "iss": _small_run("iss", {"players": [1, 3], "remove_shuttles": [False, True]},
+                          root / "b", 8),
+        "obcy": _small_run("obcy", {"queen_variant": ["roll", "tasks"]}, root / "c", 4),
+    }
+    out = {}
+    for g, path in runs.items():
+        paths = write_report(path, root / f"rep-{g}")
+        out[g] = (paths.markdown.read_text(), paths.html.read_text())
+    return out
+
+
+@pytest.mark.parametrize("name", BUILT_IN)
+def test_no_report_shows_an_internal_column_name(small_reports, name: str) -> None:
+    md, page = small_reports[name]
+    g = get_game(name)
+    internal = [c for c in (*g.measure_schema, *g.seat_schema) if "_" in c]
+    for text in (md, page):
+        shown = [x for x in (*FORBIDDEN, *internal) if x in text]
+        assert shown == [], shown
+    assert "`" not in page  # code is <code>, not literal backticks
+    assert "{&quot;" not in page and '{"' not in md  # no raw JSON in the provenance
+
+
+@pytest.mark.parametrize("name", BUILT_IN)
+def test_a_report_opens_with_the_question_and_its_answer(small_reports, name: str) -> None:
+    md, page = small_reports[name]
+    lines = md.splitlines()
+    assert lines[2].startswith("**") and lines[2].endswith("?**")  # the question
+    assert lines[4].startswith("In short: ") and len(lines[4]) <= render.SHORT_MAX + 12
+    assert lines[6] == "**The answer**" and lines[8].startswith("| ")
+    assert md.index("**The answer**") < md.index("## Details")
+    # in HTML everything but the answer is collapsed
+    assert page.index("The answer") < page.index("<details>")
+    assert page.count("<details>") >= 5 and "<h2>Details</h2>" in page
+    # provenance: the options that differ between variants, the others once
+    assert "Variants: the options that differ, and the players" in md
+    assert md.count("Every other rule option") == 1
+
+
+def test_the_iss_study_opens_with_the_findings_table(tmp_path: Path) -> None:
+    """The README's findings table (turns, launches, winning score before → after per
+    player count, and the seats' verdicts) is the study page's first table."""
+    res = studies.run_study("iss-shuttle-removal", tmp_path / "st", games=12, jobs=1)
+    assert res.report is not None
+    md = res.report.markdown.read_text()
+    lines = md.splitlines()
+    assert lines[0] == "# balancelab study iss-shuttle-removal"
+    assert lines[2].startswith("**1998 ISS: what does returning one Russian and one US")
+    short = lines[4]
+    assert short.startswith("In short: All shuttles → 2 shuttles removed: ")
+    assert len(short) <= render.SHORT_MAX + 12
+    first = lines.index("**The answer**")
+    assert lines[first + 2] == ("| players | turns | launches | winning score (points) | "
+                                "win rates |")
+    rows = lines[first + 4:first + 8]
+    assert [r.split(" | ")[0] for r in rows] == [
+        "| solo (against FEDOR)", "| 2 players", "| 3 players", "| 4 players"]
+    cell = re.compile(r"^\d+\.\d+ → \d+\.\d+ \([+-]\d+\.\d+ \[[+-]\d+\.\d+, [+-]\d+\.\d+\]\)")
+    for r in rows:
+        cells = r.strip("| ").split(" | ")
+        assert all(cell.match(c) for c in cells[1:4]), r
+        assert re.match(r"^(raises|lowers|inconclusive|equivalent)", cells[4]), r
+    # the same numbers as the run report's differences in measures
+    run_md = (res.runs["default"] / "report" / "report.md").read_text()
+    turns2 = rows[1].split(" | ")[1]
+    before, after = map(float, re.findall(r"\d+\.\d+", turns2)[:2])
+    full = re.search(r"\| 2 players \| turns \| ([\d.]+) \| ([\d.]+) \|", run_md)
+    assert full and (round(float(full[1]), 1), round(float(full[2]), 1)) == (before, after)
+    page = res.report.html.read_text()
+    assert '<a href="../default/report/report.html">' in page  # a link, not plain text
+    assert "`" not in page
+    head = res.report.headline.splitlines()
+    assert head[0].startswith("1998 ISS: what does") and head[1] == short
