@@ -269,7 +269,7 @@ def games(
     """
     from balancelab.games import get_game, names
     from balancelab.policies.base import entries_for
-    from balancelab.simulate import words as W
+    from balancelab.reports import words as W
     from balancelab.simulate.options import describe
 
     if game is None:

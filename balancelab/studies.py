@@ -37,8 +37,8 @@ from balancelab import analysis
 from balancelab.analysis import stats
 from balancelab.reports import games as hooks
 from balancelab.reports import render
+from balancelab.reports import words as W
 from balancelab.simulate import runner
-from balancelab.simulate import words as W
 from balancelab.simulate.core import Game
 from balancelab.simulate.options import RuleOptions
 

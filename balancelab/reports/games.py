@@ -2,7 +2,7 @@
 that move a game off a ceiling, and game-specific sections.
 
 The words of every column, side and seat are the game's own (``Game.words``, looked up with
-:mod:`balancelab.simulate.words`). Everything else in a report is driven by the data (the
+:mod:`balancelab.reports.words`). Everything else in a report is driven by the data (the
 columns present in the run).
 """
 
@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import polars as pl
 
 from balancelab import analysis
-from balancelab.simulate import words as W
+from balancelab.reports import words as W
 
 
 @dataclass(frozen=True)
@@ -158,7 +158,7 @@ def what_if_options(game: str) -> list[str]:
 
 
 def word(game: str, name: str) -> str:
-    """A side or seat in words (``hal`` → ``HAL``): :func:`balancelab.simulate.words.contender`."""
+    """A side or seat in words (``hal`` → ``HAL``): :func:`balancelab.reports.words.contender`."""
     return W.contender(game, name)
 
 

@@ -30,8 +30,8 @@ from balancelab import analysis
 from balancelab.analysis import stats
 from balancelab.reports import games as hooks
 from balancelab.reports import plots
+from balancelab.reports import words as W
 from balancelab.simulate import runner
-from balancelab.simulate import words as W
 
 #: Share of games above which a side is "at the ceiling".
 CEILING = 0.95

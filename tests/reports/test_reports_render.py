@@ -9,8 +9,8 @@ from coin_game import install
 from typer.testing import CliRunner
 
 from balancelab import studies
+from balancelab.reports import words as W
 from balancelab.reports import write_report
-from balancelab.simulate import words as W
 
 
 @pytest.fixture(scope="module")

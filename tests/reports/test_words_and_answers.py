@@ -16,7 +16,7 @@ import pytest
 from balancelab import studies
 from balancelab.games import get_game
 from balancelab.reports import render, write_report
-from balancelab.simulate import words as W
+from balancelab.reports import words as W
 from balancelab.simulate.worker import games_columns, seats_columns
 
 BUILT_IN = ["iss", "obcy", "odyssey"]

@@ -1,4 +1,4 @@
-"""The words of 1998 ISS's columns (see :mod:`balancelab.simulate.words`): seats, measures,
+"""The words of 1998 ISS's columns (see :mod:`balancelab.reports.words`): seats, measures,
 the seats table, end reasons and the key options' settings, in the rulebook's terms."""
 
 from __future__ import annotations

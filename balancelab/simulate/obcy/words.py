@@ -1,4 +1,4 @@
-"""The words of Obcy's columns (see :mod:`balancelab.simulate.words`): sides, measures, end
+"""The words of Obcy's columns (see :mod:`balancelab.reports.words`): sides, measures, end
 reasons and the key options' settings, in the rulebook's terms."""
 
 from __future__ import annotations

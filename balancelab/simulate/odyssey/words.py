@@ -1,4 +1,4 @@
-"""The words of 2001: A Space Odyssey's columns (see :mod:`balancelab.simulate.words`): sides,
+"""The words of 2001: A Space Odyssey's columns (see :mod:`balancelab.reports.words`): sides,
 measures, end reasons and the key options' settings, in the rulebook's terms (GRV gravity,
 MEM memory, COM communications, LIF life support)."""
 
