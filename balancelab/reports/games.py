@@ -121,15 +121,17 @@ HOOKS: dict[str, GameHook] = {
     "odyssey": GameHook(
         primary="hal",
         what_if=("hal_turn_every", "crew_talk"),
-        words={"hal": "HAL", "crew": "the crew"},
+        words={"hal": "HAL", "crew": "the crew", "rounds": "crew turns"},
     ),
     "obcy": GameHook(
         primary="expedition",
         what_if=(),
-        words={"expedition": "the expedition", "aliens": "the ALIENS", "draw": "draw"},
+        words={"expedition": "the expedition", "aliens": "the ALIENS", "draw": "draw",
+               "rounds": "game rounds (one expedition phase and one ALIENS phase each)"},
         sections=(_obcy_equal_chances,),
     ),
-    "iss": GameHook(primary=None, sections=(_seat_scores,)),
+    "iss": GameHook(primary=None, sections=(_seat_scores,), words={
+        "rounds": "rounds (every player one turn; the measure turns counts each player's)"}),
 }
 
 

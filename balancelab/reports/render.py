@@ -731,8 +731,8 @@ def build_run_report(path: Path, level: float = stats.LEVEL) -> Report:
     sections.append(Section("Game length and end reasons", [
         "Rounds and decisions per game (mean, sd, median, 95th percentile).",
         Table("Game length", _strings(length.drop("variant"))),
-        _img("rounds.png", plots.distribution(scan, "rounds",
-                                              "Game length (rounds)"),
+        _img("rounds.png", plots.distribution(scan, "rounds", "Game length",
+                                              xlabel=hooks.word(game, "rounds")),
              "Distribution of game length."),
         Table("End reasons", end_reasons_table(er, game)),
     ]))
@@ -752,7 +752,8 @@ def build_run_report(path: Path, level: float = stats.LEVEL) -> Report:
             if wm.height:
                 wm = wm.join(df.select("variant", "variant_label").unique(), on="variant")
                 blocks.append(_img("margin.png",
-                                   plots.distribution(wm, "margin", "Winner's margin"),
+                                   plots.distribution(wm, "margin", "Winner's margin",
+                                                      xlabel="points ahead of the runner-up"),
                                    "Distribution of the winner's margin."))
         sections.append(Section(s.title, blocks))
     if study and study.get("rounds"):
