@@ -88,7 +88,7 @@ def png_bytes(fig: Figure) -> bytes:
     return buf.getvalue()
 
 
-def _pct_axis(ax: Any, axis: str = "y", decimals: int | None = 0) -> None:
+def _pct_axis(ax: Any, axis: str = "y", decimals: int | None = None) -> None:
     (ax.xaxis if axis == "x" else ax.yaxis).set_major_formatter(
         PercentFormatter(1.0, decimals=decimals))
 
@@ -137,9 +137,11 @@ def tick_labels(labels: list[str]) -> list[str]:
             for p, lab in zip(parts, labels, strict=True)]
 
 
-def _panel_title(label: str, width: int) -> str:
-    """A tick label (one part per line) as a panel title wrapped to ``width`` characters."""
-    return textwrap.fill(label.replace("\n", ", "), width)
+def _panel_title(label: str, cols: int) -> str:
+    """A tick label (one part per line) as the title of a panel in a row of ``cols``,
+    wrapped to the panel's width (a character is about 0.55 of the text's size wide)."""
+    chars = int(0.8 * WIDTH * DPI / cols / (0.55 * SMALL_PT * DPI / 72))
+    return textwrap.fill(label.replace("\n", ", "), max(16, chars))
 
 
 def _two_sided(frame: pl.DataFrame, key: str = "contender") -> bool:
@@ -155,7 +157,9 @@ def _value_text(ax: Axes, y: float, r: float, lo: float, hi: float) -> None:
     if not math.isfinite(r):
         return
     if hi <= 0.86:
-        ax.text(hi + 0.01, y, f"{100 * r:.1f}%", ha="left", va="center", fontsize=SMALL_PT)
+        ax.text(hi + 0.01, y, f"{100 * r:.1f}%", ha="left", va="center", fontsize=SMALL_PT,
+                zorder=4, bbox={"facecolor": "white", "edgecolor": "none", "pad": 0.5,
+                                "alpha": 0.8})
     else:
         ax.text(max(lo - 0.01, 0.02), y, f"{100 * r:.1f}%", ha="right", va="center",
                 fontsize=SMALL_PT, color="white")
@@ -284,6 +288,10 @@ def winrate_vs_option(rates: pl.DataFrame, option: str, contender: str,
         ax.errorbar(xs + off, r, yerr=[r - lo, hi - r], marker="o", capsize=3,
                     color=COLORS[j % len(COLORS)],
                     label=None if by is None else f"{by}={_fmt(val)}")
+        if bool((g.get_column("seat") >= 0).all()):  # a seat: its fair share, dotted
+            ax.plot(xs + off, g.get_column("fair_share").to_numpy(), linestyle=":",
+                    color=COLORS[j % len(COLORS)], linewidth=1.5,
+                    label="fair share (dotted)" if j == 0 else None)
     ax.set_xticks(np.arange(len(xs_all)), [_fmt(v) for v in xs_all], fontsize=SMALL_PT)
     ax.set_xlabel(option)
     ax.set_ylabel(f"{contender} win rate")
@@ -399,7 +407,7 @@ def distribution(games: pl.DataFrame | pl.LazyFrame, column: str, title: str | N
         ax.hist(x, bins=list(bins), weights=w / w.sum(), histtype="bar", rwidth=1.0,
                 color=COLORS[0], alpha=0.85)
         ax.axvline(mean, color="black", linestyle="--", linewidth=1)
-        head = _panel_title(names[j], max(18, 100 // cols)) if len(groups) > 1 else ""
+        head = _panel_title(names[j], cols) if len(groups) > 1 else ""
         ax.set_title(f"{head}\nmean {mean:.1f}" if head else f"mean {mean:.1f}",
                      fontsize=SMALL_PT)
         ax.tick_params(labelsize=SMALL_PT)
@@ -440,7 +448,7 @@ def score_boxes(seats: pl.DataFrame, column: str = "score") -> Figure:
         ax.set_xticks(np.arange(1, rows.height + 1), rows.get_column("seat_name").to_list(),
                       fontsize=SMALL_PT)
         ax.tick_params(axis="y", labelsize=SMALL_PT)
-        ax.set_title(_panel_title(name, max(18, 100 // cols)), fontsize=SMALL_PT)
+        ax.set_title(_panel_title(name, cols), fontsize=SMALL_PT)
         ax.grid(axis="y", alpha=0.3)
     fig.supylabel(column, fontsize=TEXT_PT)
     fig.suptitle(f"{column} by seat (box: middle half of games; whiskers: 1.5 box lengths)")
