@@ -131,7 +131,7 @@ HOOKS: dict[str, GameHook] = {
         sections=(_obcy_equal_chances,),
     ),
     "iss": GameHook(primary=None, sections=(_seat_scores,), words={
-        "rounds": "rounds (every player one turn; the measure turns counts each player's)"}),
+        "rounds": "rounds (each player one turn; turns = rounds × players, FEDOR one in solo)"}),
 }
 
 

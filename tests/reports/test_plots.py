@@ -303,7 +303,7 @@ def test_game_length_is_labelled_in_the_games_own_words() -> None:
     from balancelab.reports import games as hooks
 
     assert hooks.word("odyssey", "rounds") == "crew turns"
-    assert hooks.word("iss", "rounds").startswith("rounds (every player one turn")
+    assert hooks.word("iss", "rounds").startswith("rounds (each player one turn; turns =")
     assert hooks.word("obcy", "rounds").startswith("game rounds")
     frame = pl.DataFrame({"variant_label": ["a"] * 3, "rounds": [14, 15, 17]})
     fig = plots.distribution(frame, "rounds", "Game length", xlabel="crew turns")
