@@ -1148,8 +1148,8 @@ def build_run_report(path: Path, level: float = stats.LEVEL) -> Report:
     sections.append(Section("Game length and end reasons", [
         "Rounds and decisions per game (mean, sd, median, 95th percentile).",
         Table("Game length", _strings(length.drop("variant"), game)),
-        _img("rounds.png", plots.distribution(_worded_scan(scan, game), "rounds",
-                                              f"Game length ({W.label(game, 'rounds')})"),
+        _img("rounds.png", plots.distribution(_worded_scan(scan, game), "rounds", "Game length",
+                                              xlabel=W.label(game, "rounds")),
              "Distribution of game length."),
         Table("End reasons", end_reasons_table(er, game)),
     ]))
@@ -1171,7 +1171,8 @@ def build_run_report(path: Path, level: float = stats.LEVEL) -> Report:
                 wm = wm.join(df.select("variant", "variant_label").unique(), on="variant")
                 blocks.append(_img("margin.png",
                                    plots.distribution(worded(wm, game), "margin",
-                                                      "Winner's margin (points)"),
+                                                      "Winner's margin",
+                                                      xlabel="points ahead of the runner-up"),
                                    "Distribution of the winner's margin."))
         sections.append(Section(s.title, blocks))
     if study and study.get("rounds"):
