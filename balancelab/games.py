@@ -50,13 +50,13 @@ def register(game: Game | type[Game] | str, name: str | None = None) -> str:
     if isinstance(game, str) and name is not None:
         _pending[name] = game
         _loaded.pop(name, None)
-        plugins.remember("game", game, name)
+        plugins.remember(plugins.GAME_REGISTER, game, name)
         return name
     obj = _as_game(plugins.load_path(game) if isinstance(game, str) else game, repr(game))
     name = name or obj.name
     _loaded[name] = obj
     _pending.pop(name, None)
-    plugins.remember("game", game, name)
+    plugins.remember(plugins.GAME_REGISTER, game, name)
     return name
 
 
@@ -64,7 +64,7 @@ def unregister(name: str) -> None:
     """Forget a game registered from code (entry point games stay)."""
     _loaded.pop(name, None)
     _pending.pop(name, None)
-    plugins.forget("game", name)
+    plugins.forget(plugins.GAME_REGISTER, name)
 
 
 def _as_game(obj: Any, where: str) -> Game:
@@ -76,7 +76,7 @@ def _as_game(obj: Any, where: str) -> Game:
 
 
 def get_game(name: str) -> Game:
-    """The game registered as ``name`` (loaded on first use, with every policy plug-in).
+    """The game registered as ``name`` (loaded on first use).
 
     Raises:
         UnknownGameError: the name is not registered; the message lists the games.
@@ -94,7 +94,6 @@ def get_game(name: str) -> Game:
                                        f"{', '.join(names())}")
             game = _as_game(plugins.load_entry_point(eps[name]), plugins.describe(eps[name]))
         _loaded[name] = game
-        plugins.load_policies()
     return game
 
 

@@ -24,7 +24,8 @@ pickled (joblib's loky and dask pickle with cloudpickle, so a class defined in a
 ``__main__`` travels by value).
 
 A plug-in that fails to load is reported with :class:`PluginError`, naming the entry point and
-the package that declares it.
+the package that declares it. This module imports nothing of balancelab (the registries,
+:mod:`balancelab.games` and :mod:`balancelab.policies.base`, build on it).
 """
 
 from __future__ import annotations
@@ -33,7 +34,6 @@ import contextlib
 import importlib
 import importlib.metadata as metadata
 import uuid
-import warnings
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -123,46 +123,14 @@ def load_entry_point(ep: metadata.EntryPoint) -> Any:
         raise PluginError(f"cannot load {describe(ep)}: {exc}") from exc
 
 
-# -- policies from entry points --------------------------------------------------------------
-
-#: (name, value) of the policy entry points loaded in this process.
-_policies_loaded: set[tuple[str, str]] = set()
-
-
-def load_policies() -> None:
-    """Load every ``balancelab.policies`` entry point not loaded yet. A module registers
-    its policies on import; a Policy subclass is registered under the entry point's name for
-    the games and sides named by its class attributes ``games`` and ``sides`` (absent: all),
-    with its docstring's first line as help. A plug-in that fails is skipped with a warning
-    (it must not stop the others from playing)."""
-    import types
-
-    from balancelab.policies import base
-
-    for ep in entry_points(POLICIES_GROUP):
-        if (ep.name, ep.value) in _policies_loaded:
-            continue
-        _policies_loaded.add((ep.name, ep.value))
-        try:
-            obj = load_entry_point(ep)
-            if isinstance(obj, types.ModuleType):
-                continue
-            if isinstance(obj, type) and issubclass(obj, base.Policy):
-                with loading():
-                    base.register(ep.name, obj, games=getattr(obj, "games", None),
-                                  sides=getattr(obj, "sides", None),
-                                  help=(obj.__doc__ or "").strip().split("\n")[0].rstrip("."))
-                continue
-            raise PluginError(f"{describe(ep)} is a {type(obj).__name__}, not a module or a "
-                              "Policy subclass")
-        except PluginError as exc:
-            warnings.warn(str(exc), stacklevel=2)
-
-
 # -- registrations from user code, shipped to workers ---------------------------------------
 
-#: One registration made from user code: (token, kind, args, kwargs).
+#: One registration made from user code: (token, the import path of the register function
+#: that replays it, args, kwargs).
 Registration = tuple[str, str, tuple[Any, ...], dict[str, Any]]
+#: The register functions (import paths) whose registrations are shipped.
+GAME_REGISTER = "balancelab.games:register"
+POLICY_REGISTER = "balancelab.policies.base:register"
 #: The registrations made from user code in this process, in order.
 _registrations: list[Registration] = []
 #: Tokens already installed in this process (a driver's own, or a worker's replayed ones).
@@ -181,25 +149,24 @@ def loading() -> Iterator[None]:
         _loading_depth[0] -= 1
 
 
-def remember(kind: str, *args: Any, **kwargs: Any) -> None:
-    """Record a registration made from user code (``kind``: ``"game"`` for
-    :func:`balancelab.games.register`, ``"policy"`` for
-    :func:`balancelab.policies.base.register`, called with ``args`` and ``kwargs``). A no-op
-    while an entry point loads, in a worker replaying, or for balancelab's own modules."""
+def remember(installer: str, *args: Any, **kwargs: Any) -> None:
+    """Record a registration made from user code: ``installer(*args, **kwargs)`` replays it
+    in a worker (``installer``: :data:`GAME_REGISTER` or :data:`POLICY_REGISTER`, loaded
+    there by its import path). A no-op while an entry point loads, in a worker replaying, or
+    for balancelab's own modules."""
     if _loading_depth[0]:
         return
     if any(str(getattr(a, "__module__", "")).startswith("balancelab.") for a in args):
         return
     token = uuid.uuid4().hex  # unique across drivers (a dask worker may serve several)
-    _registrations.append((token, kind, args, kwargs))
+    _registrations.append((token, installer, args, kwargs))
     _installed.add(token)
 
 
-def forget(kind: str, name: str) -> None:
-    """Stop shipping the registrations of the game or policy ``name`` (``kind`` as for
-    :func:`remember`)."""
+def forget(installer: str, name: str) -> None:
+    """Stop shipping the registrations ``installer`` made of the game or policy ``name``."""
     _registrations[:] = [r for r in _registrations
-                         if r[1] != kind or r[2][1 if kind == "game" else 0] != name]
+                         if r[1] != installer or name not in r[2][:2]]
 
 
 def shipment() -> tuple[Registration, ...]:
@@ -210,17 +177,9 @@ def shipment() -> tuple[Registration, ...]:
 def install(items: tuple[Registration, ...]) -> None:
     """Replay, in a worker, the registrations of :func:`shipment` it has not replayed yet (a
     no-op in the driver that made them)."""
-    for token, kind, args, kwargs in items:
+    for token, installer, args, kwargs in items:
         if token in _installed:
             continue
-        if kind == "game":
-            from balancelab import games
-
-            with loading():
-                games.register(*args, **kwargs)
-        else:
-            from balancelab.policies import base
-
-            with loading():
-                base.register(*args, **kwargs)
+        with loading():
+            load_path(installer)(*args, **kwargs)
         _installed.add(token)

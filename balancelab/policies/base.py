@@ -327,7 +327,8 @@ def register(
         return
     _REGISTRY.setdefault(name, []).append(entry)
     _FACTORIES.clear()
-    plugins.remember("policy", name, factory, games=entry.games, sides=entry.sides, help=help)
+    plugins.remember(plugins.POLICY_REGISTER, name, factory, games=entry.games,
+                     sides=entry.sides, help=help)
 
 
 register("random", RandomPolicy, help="uniform over legal actions")
@@ -339,6 +340,42 @@ def _load_builtin(game: str) -> None:
     from balancelab.games import get_game
 
     get_game(game)
+    load_policies()
+
+
+#: (name, value) of the policy entry points loaded in this process.
+_PLUGINS_LOADED: set[tuple[str, str]] = set()
+
+
+def load_policies() -> None:
+    """Load every ``balancelab.policies`` entry point not loaded yet. A module registers its
+    policies on import; a Policy subclass is registered under the entry point's name for the
+    games and sides named by its class attributes ``games`` and ``sides`` (absent: all), with
+    its docstring's first line as help. A plug-in that fails is skipped with a warning (it
+    must not stop the other games from playing)."""
+    import types
+    import warnings
+
+    from balancelab import plugins
+
+    for ep in plugins.entry_points(plugins.POLICIES_GROUP):
+        if (ep.name, ep.value) in _PLUGINS_LOADED:
+            continue
+        _PLUGINS_LOADED.add((ep.name, ep.value))
+        try:
+            obj = plugins.load_entry_point(ep)
+            if isinstance(obj, types.ModuleType):
+                continue
+            if not (isinstance(obj, type) and issubclass(obj, Policy)):
+                raise plugins.PluginError(f"{plugins.describe(ep)} is a "
+                                          f"{type(obj).__name__}, not a module or a Policy "
+                                          "subclass")
+            with plugins.loading():
+                register(ep.name, obj, games=getattr(obj, "games", None),
+                         sides=getattr(obj, "sides", None),
+                         help=(obj.__doc__ or "").strip().split("\n")[0].rstrip("."))
+        except plugins.PluginError as exc:
+            warnings.warn(str(exc), stacklevel=2)
 
 
 def available(game: str, side: str) -> list[str]:
