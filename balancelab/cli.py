@@ -261,9 +261,9 @@ def _progress_bar(quiet: bool) -> Any:
 def games(
     game: Annotated[str | None, typer.Argument(help="A game to describe in full.")] = None,
 ) -> None:
-    """List the built-in games, or describe one: seats, options with defaults and allowed
-    values (and where each comes from), what every game records (each column in words, with
-    its unit and meaning), and the policies each side can use.
+    """List the games (built-in and plug-ins), or describe one: seats, options with defaults
+    and allowed values (and where each comes from), what every game records (each column in
+    words, with its unit and meaning), and the policies each side can use.
 
     Example: balancelab games odyssey
     """

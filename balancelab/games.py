@@ -76,7 +76,7 @@ def _as_game(obj: Any, where: str) -> Game:
 
 
 def get_game(name: str) -> Game:
-    """The game registered as ``name`` (loaded on first use, with every policy plug-in).
+    """The game registered as ``name`` (loaded on first use).
 
     Raises:
         UnknownGameError: the name is not registered; the message lists the games.
