@@ -27,6 +27,8 @@ class Seen(Protocol):
     def a_str(self) -> Sequence[int]: ...
     @property
     def a_pos(self) -> Sequence[int]: ...
+    @property
+    def a_cur(self) -> int: ...
 
 
 def action_text(state: Seen, action: Any) -> str:
@@ -44,11 +46,11 @@ def action_text(state: Seen, action: Any) -> str:
     if op == A.MOVE:
         return f"{who} moves to {state.bd.name(action[1])}"
     if op == A.PICK:
-        return f"{who} picks up a {item_name(action[1])}"
+        return f"{who} picks up {_a(item_name(action[1]))}"
     if op == A.DROP:
-        return f"{who} drops a {item_name(action[1])}"
+        return f"{who} drops {_a(item_name(action[1]))}"
     if op == A.GIVE:
-        return f"{who} passes a {item_name(action[1])} to {CHARACTER_NAMES[action[2]].upper()}"
+        return f"{who} passes {_a(item_name(action[1]))} to {CHARACTER_NAMES[action[2]].upper()}"
     if op == A.HEAL:
         return f"BISHOP uses a medical pack on {CHARACTER_NAMES[action[1]].upper()}"
     if op == A.READ:
@@ -82,6 +84,10 @@ def action_text(state: Seen, action: Any) -> str:
     if op == A.HATCH_END:
         return "no more ALIENS hatch this phase"
     if op == A.A_MOVE:
+        if state.a_cur in state.a_id:
+            i = state.a_id.index(state.a_cur)
+            return (f"the ALIEN of strength {state.a_str[i]} at {state.bd.name(state.a_pos[i])} "
+                    f"moves to {state.bd.name(action[1])}")
         return f"the ALIEN moves to {state.bd.name(action[1])}"
     if op == A.A_PICK:
         aid = action[1]
@@ -93,3 +99,8 @@ def action_text(state: Seen, action: Any) -> str:
     if op == A.A_TARGET:
         return f"the ALIEN attacks {CHARACTER_NAMES[action[1]].upper()}"
     return repr(action)
+
+
+def _a(name: str) -> str:
+    """``a`` or ``an`` before an item's name."""
+    return ("an " if name[:1] in "aeiou" else "a ") + name

@@ -14,11 +14,11 @@ from balancelab.simulate.odyssey.board import Board
 from balancelab.simulate.odyssey.rules import (
     CREWMEMBERS,
     E_CREW_RESHUFFLE,
-    E_DRAWS,
     E_FIRST,
     E_HAL_DRAWS,
     E_HAL_NO_CARD,
     E_HAL_RESHUFFLE,
+    E_HAL_TURN,
     E_MARKER,
     E_NO_CARD,
     E_NOTHING_TO_RECOVER,
@@ -169,6 +169,8 @@ def event_text(s: Seen, e: tuple[Any, ...]) -> str:
         return f"setup: {name(e[1])} takes the Monolith and will go first"
     if code == E_TURN:
         return f"-- {name(e[1])}'s turn"
+    if code == E_HAL_TURN:
+        return "-- HAL's turn"
     if code == E_NO_CARD:
         return f"{name(e[1])} has no card"
     if code == E_NOTHING_TO_RECOVER:
@@ -181,8 +183,6 @@ def event_text(s: Seen, e: tuple[Any, ...]) -> str:
         return "HAL Discard reshuffled into a new Draw pile"
     if code == E_CREW_RESHUFFLE:
         return "crew Discard reshuffled into a new Draw pile"
-    if code == E_DRAWS:
-        return f"{name(e[1])} draws {e[2]}"
     if code == E_TARGET_HIT:
         return f"hit: {name(e[1])} reveals and discards {C.crew_card_name(e[2])}"
     if code == E_TARGET_MISS:
