@@ -123,12 +123,19 @@ def test_obcy_missions_are_named(traces: dict[str, list[str]]) -> None:
         assert m[2] == text[m[1]]
 
 
-def test_a_move_is_told_once(traces: dict[str, list[str]]) -> None:
-    """The character's move is the action's line; the event under it says the AP spent."""
-    lines = traces["obcy"]
+def test_a_move_or_a_retreat_is_told_once(traces: dict[str, list[str]]) -> None:
+    """A decided move or retreat is the action's line; the event under it (the AP spent) does
+    not say it again. A retreat with one end space is told by the event alone."""
+    lines = traces["obcy"] + _trace(["obcy", "--seed", "0"])
+    decided = 0
     for a, b in zip(lines, lines[1:], strict=False):
-        if " moves to " in a and a.startswith("expedition:"):
-            assert " moves to " not in b, (a, b)
+        m = re.match(r"\s*(?:expedition|aliens): .*(?:moves|retreats).* to (.*)$", a)
+        if m:
+            decided += 1
+            event = not re.match(r"\s*(?:expedition|aliens): ", b)
+            assert not (event and b.endswith(f" to {m[1]}")), (a, b)
+    assert decided > 20
+    assert any("retreats from" in ln and "aliens:" in ln for ln in lines)
 
 
 @pytest.mark.parametrize(("game", "opts"), [("odyssey", {}), ("iss", {"players": 1}),

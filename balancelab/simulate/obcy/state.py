@@ -551,7 +551,7 @@ class ObcyState(State):
             aid, _ = self.tgt_queue.pop(0)
             self.assign.append((aid, action[1]))
         elif op == RETREAT:
-            self._finish_retreat(action[1])
+            self._finish_retreat(action[1], told=True)
         elif op == QUEEN:
             self._queen_fight()
         elif op == NO_QUEEN:
@@ -1336,27 +1336,28 @@ class ObcyState(State):
             return True
         opts = tuple(ends)
         if len(opts) == 1:
-            self._finish_retreat(opts[0])
+            self._finish_retreat(opts[0], told=False)
             return True
         self.r_opts = opts
         self.interrupt = D_RETREAT
         self.current_seat = 1 if kind == 1 else 0
         return False
 
-    def _finish_retreat(self, dest: int) -> None:
+    def _finish_retreat(self, dest: int, told: bool) -> None:
+        """End a retreat at ``dest`` (``told``: a decision whose words already said so)."""
         kind, ident, _, _ = self.rq.pop(0)
         self.interrupt = 0
         self.r_opts = ()
         if kind == 1:
             i = self.a_id.index(ident)
-            if self._trace:
+            if self._trace and not told:
                 self._log(f"the ALIEN of strength {self.a_str[i]} retreats from "
                           f"{self.bd.name(self.a_pos[i])} to {self.bd.name(dest)}")
             self._alien_out(self.a_pos[i])
             self.a_pos[i] = dest
             self._alien_in(dest)
         else:
-            if self._trace:
+            if self._trace and not told:
                 self._log(f"{CHARACTER_NAMES[ident]} retreats to {self.bd.name(dest)}")
             self._char_out(self.c_pos[ident])
             self.c_pos[ident] = dest

@@ -29,6 +29,8 @@ class Seen(Protocol):
     def a_pos(self) -> Sequence[int]: ...
     @property
     def a_cur(self) -> int: ...
+    @property
+    def rq(self) -> Sequence[tuple[int, int, int, int]]: ...
 
 
 def action_text(state: Seen, action: Any) -> str:
@@ -77,8 +79,16 @@ def action_text(state: Seen, action: Any) -> str:
         return "the expedition declares a fight with the ALIEN QUEEN"
     if op == A.NO_QUEEN:
         return "the expedition does not fight the ALIEN QUEEN now"
-    if op == A.RETREAT:
-        return f"retreat to {state.bd.name(action[1])}"
+    if op == A.RETREAT:  # the retreat due first (``ObcyState.rq``: 1 an ALIEN, 0 a character)
+        kind, ident = state.rq[0][:2] if state.rq else (-1, -1)
+        to = state.bd.name(action[1])
+        if kind == 1 and ident in state.a_id:
+            i = state.a_id.index(ident)
+            return (f"the ALIEN of strength {state.a_str[i]} retreats from "
+                    f"{state.bd.name(state.a_pos[i])} to {to}")
+        if kind == 0:
+            return f"{CHARACTER_NAMES[ident].upper()} retreats to {to}"
+        return f"retreat to {to}"
     if op == A.HATCH:
         return f"an ALIEN of strength {action[1]} hatches on hatching space {action[2] + 1}"
     if op == A.HATCH_END:
