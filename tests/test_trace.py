@@ -164,3 +164,15 @@ def test_an_index_out_of_range_errs_before_any_output(tmp_path: Path) -> None:
         assert "2001" not in res.output and "seats:" not in res.output
         assert "must be in [0, " in res.output and "Traceback" not in res.output
     assert _trace([str(out), "--index", "2"])[0].startswith("2001")
+
+
+def test_odyssey_ends_with_the_systems_and_sequences(traces: dict[str, list[str]]) -> None:
+    over = traces["odyssey"][-2]
+    rec = _record("odyssey")
+    m = rec.measures  # type: ignore[attr-defined]
+    down = m["terminated_systems"].replace(",", ", ") or "none"
+    assert f"systems terminated: {down};" in over
+    assert over.startswith(f"== game over: {rec.winner} ({rec.end_reason})")  # type: ignore[attr-defined]
+    turns = [ln for ln in traces["odyssey"] if ln.startswith("-- ") and ln.endswith("'s turn")]
+    assert "-- HAL's turn" in turns
+    assert len(turns) - turns.count("-- HAL's turn") == rec.rounds  # type: ignore[attr-defined]

@@ -81,6 +81,10 @@ class Seen(Protocol):
     def mal(self) -> Sequence[int]: ...
     @property
     def actor(self) -> int: ...
+    @property
+    def sequences(self) -> int: ...
+
+    def terminated(self, k: int) -> bool: ...
 
 
 def seat_name(roles: Sequence[int], seat: int) -> str:
@@ -178,7 +182,9 @@ def event_text(s: Seen, e: tuple[Any, ...]) -> str:
     if code == E_HAL_NO_CARD:
         return "HAL has no card to play"
     if code == E_OVER:
-        return f"== game over: {e[1] or 'no winner'} ({e[2]})"
+        down = ", ".join(C.SYSTEMS[k] for k in range(4) if s.terminated(k)) or "none"
+        return (f"== game over: {e[1] or 'no winner'} ({e[2]}); systems terminated: {down}; "
+                f"Logic sequences disconnected: {s.sequences}")
     if code == E_HAL_RESHUFFLE:
         return "HAL Discard reshuffled into a new Draw pile"
     if code == E_CREW_RESHUFFLE:
