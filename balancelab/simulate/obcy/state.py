@@ -276,6 +276,8 @@ class ObcyState(State):
         if blank:
             return  # copy() sets the board's tables
         self._set_board(map_tables(options.map_file))
+        #: whether rule events are worded (``_log``): during setup, then once ``events()`` has
+        #: been called (``trace``); a game played without a trace words none
         self._trace = False
         self._ev: list[str] = []
         o = options
@@ -452,6 +454,7 @@ class ObcyState(State):
         return f"{words} (ignored: the shooter is not adjacent)" if ignored else words
 
     def events(self) -> list[str]:
+        """Rule events since the last call, in words; from this call on every event is told."""
         self._trace = True
         out, self._ev = self._ev, []
         return out
