@@ -556,24 +556,17 @@ def trace(
     """
     from balancelab import games as registry
     from balancelab.games import get_game
-    from balancelab.simulate.runner import RunConfig, play_one, replay, resume_config
+    from balancelab.simulate.runner import RunConfig, play_one, replay_config
 
     out = Console(soft_wrap=True, highlight=False)
-    names: list[str] = []
 
-    def on_step(state: Any, action: Any) -> None:
-        for ev in state.events():
-            out.print(f"    {escape(ev)}", style="dim")
-        out.print(f"{names[state.current_seat]:>10}: {escape(state.action_text(action))}")
-
+    # every error (options, policies, a run folder, an index out of range) before any output
     if source in registry.names():
         g = get_game(source)
         options = g.options_type.from_strings(parse_game_args(_game_flags(ctx), set_ or []))
         config = RunConfig(game=source, variants=[options],
                            policies=parse_policies(policy or []), seed=seed, games=index + 1)
-        names.extend(g.seats(options))
-        _trace_header(out, config, 0, index)
-        played = play_one(config, 0, index, on_step)
+        variant = 0
     else:
         if ctx.args or policy or set_:
             raise ValueError("options and policies come from the run when tracing a run folder")
@@ -582,19 +575,40 @@ def trace(
                 f"{source!r} is neither a game ({', '.join(registry.names())}) "
                 "nor a run folder"
             )
-        config = resume_config(Path(source))
-        if variant < len(config.variants):
-            names.extend(config.game_obj.seats(config.variants[variant]))
-            _trace_header(out, config, variant, index)
-        played = replay(Path(source), variant, index, on_step)
-    for ev in played.state.events():
-        out.print(f"    {escape(ev)}", style="dim")
+        config = replay_config(Path(source), variant, index)
+    names = config.game_obj.seats(config.variants[variant])
+    _trace_header(out, config, variant, index)
+
+    said = [""]  # the last action's words: the same decision again is told "again"
+
+    def on_step(state: Any, action: Any) -> None:
+        events = state.events()
+        _print_events(out, events)
+        words = f"{names[state.current_seat]:>10}: {state.action_text(action)}"
+        again = " (again)" if words == said[0] and not events else ""
+        said[0] = words
+        out.print(escape(words + again))
+
+    played = play_one(config, variant, index, on_step)
+    _print_events(out, played.state.events())
     rec = played.record
     console.print(
         f"[bold]result:[/] winner={rec.winner or '(none: capped)'} end_reason={rec.end_reason} "
         f"rounds={rec.rounds} decisions={played.decisions}",
         highlight=False,
     )
+
+
+def _print_events(out: Console, events: list[str]) -> None:
+    """Rule events under the actions, dimmed; round headers (``== ``) in bold and turn or
+    phase headers (``-- ``) plain, both flush left."""
+    for ev in events:
+        if ev.startswith("== "):
+            out.print(escape(ev), style="bold")
+        elif ev.startswith("-- "):
+            out.print(escape(ev))
+        else:
+            out.print(f"    {escape(ev)}", style="dim")
 
 
 def _trace_header(out: Console, config: Any, variant: int, index: int) -> None:

@@ -1579,6 +1579,15 @@ def replay(path: Path, variant: int, game_index: int,
     Raises:
         RunError: an invalid or edited manifest, a changed data file, or an index out of range.
     """
+    return play_one(replay_config(path, variant, game_index), variant, game_index, on_step)
+
+
+def replay_config(path: Path, variant: int, game_index: int) -> RunConfig:
+    """The configuration of a run, checked for replaying game ``game_index`` of ``variant``.
+
+    Raises:
+        RunError: an invalid or edited manifest, a changed data file, or an index out of range.
+    """
     data = read_manifest(path)
     check_data_files(Path(path), data)
     config = RunConfig.from_json(data["config"])
@@ -1586,7 +1595,7 @@ def replay(path: Path, variant: int, game_index: int,
         raise RunError(f"variant must be in [0, {len(config.variants) - 1}]; got {variant}")
     if not 0 <= game_index < config.games:
         raise RunError(f"game index must be in [0, {config.games - 1}]; got {game_index}")
-    return play_one(config, variant, game_index, on_step)
+    return config
 
 
 def play_one(config: RunConfig, variant: int, game_index: int,

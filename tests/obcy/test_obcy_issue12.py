@@ -460,9 +460,11 @@ def test_trace_prints_combat_deaths_merges_and_retreats() -> None:
     s._settle()
     s.rng = FixedDice([5])  # type: ignore[assignment]
     s.apply((SHOOT, s.a_id[0], CARBINE, 2))  # 6. Example: +3, die 5 -> loses 1, retreats 1
-    if s.interrupt:
-        s.apply(s.legal_actions()[0])
     text = "\n".join(s.events())
+    if s.interrupt:  # a retreat with a choice of end space: the decision's words tell it
+        text += "\n" + s.action_text(s.legal_actions()[0])
+        s.apply(s.legal_actions()[0])
+    text += "\n" + "\n".join(s.events())
     assert "attack +3, die 5: the ALIEN (4 -> 3) loses 1, retreats 1" in text
     assert "the ALIEN of strength 3 retreats from" in text
     m = build({HICKS: (3, 17)}, aliens=[((10, 9), 3), ((10, 9), 2)])

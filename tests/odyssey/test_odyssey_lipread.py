@@ -83,6 +83,7 @@ def test_lipread_disconnect_discard_lets_hal_discard_the_active_lipread() -> Non
 def test_hal_whose_only_card_is_the_active_lipread_plays_nothing() -> None:
     """Guard (cannot arise with the printed deck: HAL holds 4+ cards, 3 at most revealed)."""
     s = fresh()
+    s.events()  # trace from here on (a state records events once traced)
     give_hal(s, [], [C.H_LIPREAD])
     start_hal_turn(s)
     assert "HAL has no card to play" in s.events()

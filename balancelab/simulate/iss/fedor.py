@@ -22,6 +22,14 @@ from __future__ import annotations
 from typing import Final
 
 from balancelab.simulate.iss.rules import (
+    E_FEDOR_COUNTDOWN,
+    E_FEDOR_CUBES,
+    E_FEDOR_DONE,
+    E_FEDOR_EXTRA,
+    E_FEDOR_FAILED,
+    E_FEDOR_FLIP,
+    E_FEDOR_LOAD,
+    E_FEDOR_RESHUFFLE,
     EXPERIMENT,
     INSTALL,
     LONG_STAY,
@@ -56,15 +64,18 @@ def fedor_load(s: IssState, r: int) -> None:
         if k > 0:
             s.earth[f] -= k
             s.sha[r * n + f] += k
+            s._tell(E_FEDOR_LOAD, r, k, 0)
     elif st.sh_mat[c]:
         k = min(o.fedor_cargo, st.mat_cap - s._units_out(f))
         if k > 0:
             s.shm[r * n + f] += k
+            s._tell(E_FEDOR_LOAD, r, 0, k)
 
 
 def _flip(s: IssState) -> int:
     """Flip the top FEDOR card; on the reshuffle card reshuffle all and flip again."""
     cards = s.st.cards.fedor
+    again = 0
     while True:
         if not s.fdeck:
             _reshuffle(s)
@@ -72,7 +83,8 @@ def _flip(s: IssState) -> int:
         s.fdisc.append(c)
         if not cards[c].reshuffle:
             return c
-        s._events.append("FEDOR reveals the reshuffle card")
+        s._tell(E_FEDOR_RESHUFFLE, again)
+        again = 1
         _reshuffle(s)
 
 
@@ -107,7 +119,7 @@ def fedor_turn(s: IssState) -> None:
     card = _flip(s)  # 2. act
     act = s.st.cards.fedor[card].action
     s.cur_action = act
-    s._events.append(f"FEDOR: {_NAMES.get(act, '?')}")
+    s._tell(E_FEDOR_FLIP, act)
     ok = _perform(s, act, _CONT_TURN)
     if ok is None:
         return
@@ -120,14 +132,17 @@ def fedor_after_action(s: IssState, act: int, ok: bool) -> None:
     f = st.fedor
     if not ok:
         s.fedor_fails += 1
+    s._tell(E_FEDOR_DONE if ok else E_FEDOR_FAILED, act)
     if not s.final:
         slot = s.rows[act]
         for _ in range(1 if ok else 2):
             _fedor_cube(s, f)
             s.colc[slot * st.np + f] += 1
+        s._tell(E_FEDOR_CUBES, slot, 1 if ok else 2)
         r = st.cards.fedor[s.fdeck[-1]].back if s.fdeck else -1
         v = st.cd[act]
         if r >= 0 and v > 0 and s.pad[r] >= 0 and s._pad_loaded(r):
+            s._tell(E_FEDOR_COUNTDOWN, r, v)
             s._countdown(r, v)
     s.phase = P_GOAL
 
@@ -157,8 +172,10 @@ def fedor_extra(s: IssState) -> None:
         _recall(s, s.st.fedor)
     card = _flip(s)
     act = s.st.cards.fedor[card].action
-    s._events.append(f"FEDOR extra action: {_NAMES.get(act, '?')}")
-    _perform(s, act, _CONT_XQ)
+    s._tell(E_FEDOR_EXTRA, act)
+    ok = _perform(s, act, _CONT_XQ)
+    if ok is not None:
+        s._tell(E_FEDOR_DONE if ok else E_FEDOR_FAILED, act)
 
 
 def fedor_resume(s: IssState, comp: int) -> None:
@@ -170,6 +187,7 @@ def fedor_resume(s: IssState, comp: int) -> None:
     if s.fcont == _CONT_TURN:
         fedor_after_action(s, INSTALL, True)
     else:
+        s._tell(E_FEDOR_DONE, INSTALL)
         s.phase = P_XSPACE
 
 
@@ -252,15 +270,11 @@ def _perform(s: IssState, act: int, cont: int) -> bool | None:
             opts = s.exp_options(f, e)
             if opts:
                 s.do_experiment(f, e, opts[0])
-                s._events.append(f"FEDOR performs {st.exp_cards[e].id}")
                 return True
             deck.insert(0, e)
         return False
     return False
 
-
-_NAMES: Final = {INSTALL: "Install Compartments", OUTSIDE: "Outside Jobs", LONG_STAY: "Long Stay",
-          EXPERIMENT: "Conduct Experiments"}
 
 
 class Fedor:

@@ -58,6 +58,26 @@ P_GOAL: Final = 7
 P_FPICK: Final = 8
 P_OVER: Final = 9
 
+# -- rule events (trace): told by ``IssState._tell`` only while tracing, worded by ``text`` ----
+E_ROUND: Final = 0  # a round begins (start player)
+E_TURN: Final = 1  # a player's turn begins
+E_FORCED: Final = 2  # an action taken because it was the only one (the action)
+E_LAUNCH: Final = 3  # a shuttle launches (shuttle card)
+E_DOCK: Final = 4  # a module docks (module card)
+E_EXTRA_WON: Final = 5  # a player wins an extra action at a launch
+E_TRIGGER: Final = 6  # the last shuttle of a nation is placed (nation)
+E_FINAL: Final = 7  # the final round begins
+E_GOAL: Final = 8  # a player takes a goal card (player, goal)
+E_OVER: Final = 9  # the game ends (final scores)
+E_FEDOR_FLIP: Final = 10  # FEDOR flips its action card (action)
+E_FEDOR_EXTRA: Final = 11  # FEDOR's extra action after a launch (action)
+E_FEDOR_RESHUFFLE: Final = 12  # FEDOR flips the reshuffle card
+E_FEDOR_FAILED: Final = 13  # FEDOR cannot perform its action (action)
+E_FEDOR_CUBES: Final = 14  # FEDOR's module preparation (module slot, cubes)
+E_FEDOR_COUNTDOWN: Final = 15  # FEDOR lowers a countdown (pad, by)
+E_FEDOR_LOAD: Final = 16  # FEDOR loads a new shuttle (pad, astronauts, materials)
+E_FEDOR_DONE: Final = 17  # FEDOR performed its action (action)
+
 # -- compartment types ------------------------------------------------------------------------
 LAB: Final = 0
 SW: Final = 1

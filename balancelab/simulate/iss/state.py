@@ -60,6 +60,16 @@ from balancelab.simulate.iss.rules import (
     COMP_CODES,
     CONSTRUCT,
     COUNTDOWN,
+    E_DOCK,
+    E_EXTRA_WON,
+    E_FINAL,
+    E_FORCED,
+    E_GOAL,
+    E_LAUNCH,
+    E_OVER,
+    E_ROUND,
+    E_TRIGGER,
+    E_TURN,
     EXPERIMENT,
     FPICK,
     GOAL,
@@ -85,7 +95,6 @@ from balancelab.simulate.iss.rules import (
     PASS,
     PLAN,
     RETRIEVE,
-    SHUTTLE_TYPES,
     TRAIN,
     XSPACE,
     IssOptions,
@@ -237,6 +246,9 @@ class IssState(State):
         self.rng = rng
         self._legal: list[Any] | None = None
         self._events: list[str] = []
+        #: whether rule events are told (``_tell``): during setup, then once ``events()`` has
+        #: been called (``trace``); a game played without a trace words none
+        self.tracing = False
         #: hand (tuple of card ids) -> its sorted levels, for views: a pure memo of this game
         #: and its copies, kept on the state (never on ``Static``, which every view carries:
         #: a view must reach nothing keyed by another seat's hidden cards)
@@ -245,6 +257,7 @@ class IssState(State):
     # -- setup (rulebook: Setup; Solo Mode, Setup) --------------------------------------------
     def setup(self) -> None:
         st, o, rng = self.st, self.st.opts, self.rng
+        self.tracing = True  # the setup's events wait for a trace's first events() call
         n = st.np
         self.current_seat = 0
         self.turns = 0
@@ -354,6 +367,7 @@ class IssState(State):
         self.turn_player = self.sp
         self._start_turn()
         self._advance()
+        self.tracing = False
 
     # -- helpers ------------------------------------------------------------------------------
     def _dock(self, m: int, covered: bool = True) -> None:
@@ -380,7 +394,7 @@ class IssState(State):
             if not self.triggered:
                 self.triggered = True
                 self.trigger_nation = r
-                self._events.append(f"last {NATIONS[r]} shuttle placed: the end is triggered")
+                self._tell(E_TRIGGER, r)
         if st.robot is not None:
             st.robot.load(self, r)
 
@@ -508,8 +522,16 @@ class IssState(State):
         return s
 
     def events(self) -> list[str]:
+        """Rule events since the last call, in words; from this call on every event is told
+        (a state not traced words none)."""
+        self.tracing = True
         out, self._events = self._events, []
         return out
+
+    def _tell(self, code: int, a: Any = -1, b: int = -1, c: int = -1) -> None:
+        """Record rule event ``code`` in words while tracing (else nothing is made)."""
+        if self.tracing:
+            self._events.append(text.event_text(self, code, a, b, c))
 
     # -- legal actions ------------------------------------------------------------------------
     def _compute_legal(self) -> list[Any]:
@@ -789,7 +811,7 @@ class IssState(State):
     def _take_goal(self, p: int, g: int) -> None:
         self.offer.remove(g)
         self.pgoals[p].append(g)
-        self._events.append(f"player {p} takes goal: {self.st.cards.goal_texts[g]}")
+        self._tell(E_GOAL, p, g)
 
     def _after_normal(self) -> None:
         """Module preparation (step 4), then the countdown step; with ``goal_timing``
@@ -902,7 +924,7 @@ class IssState(State):
         n = st.np
         c = self.pad[r]
         self.launches[r] += 1
-        self._events.append(f"{SHUTTLE_TYPES[st.sh_type[c]]} ({st.cards.shuttles[c].id}) launches")
+        self._tell(E_LAUNCH, c)
         ctype, cocc = self.ctype, self.cocc
         # 1. astronaut replacement (FEDOR's astronauts stay on the ISS: Solo Mode, Launch 1)
         if st.sh_repl[c]:
@@ -943,7 +965,7 @@ class IssState(State):
             m = self.col[bslot]
             cubes = self.colc[bslot * n:bslot * n + n]
             self._dock(m)
-            self._events.append(f"module {st.cards.modules[m].name} docks")
+            self._tell(E_DOCK, m)
             top = max(cubes)
             if top > 0:
                 winners = [q for q in range(n) if cubes[q] == top]
@@ -974,12 +996,18 @@ class IssState(State):
         order = [(launcher + i) % n for i in range(n)]
         self.xq.extend(q for q in order if q in winners)
         self.extras_won += len(winners)
+        for q in order:
+            if q in winners:
+                self._tell(E_EXTRA_WON, q)
 
     # -- the automatic flow -------------------------------------------------------------------
     def _start_turn(self) -> None:
         self.extra_used = 0
         self.goal_step = 0
         self.phase = P_CARGO
+        if self.turn_player == self.sp:
+            self._tell(E_ROUND)
+        self._tell(E_TURN, self.turn_player)
 
     def _end_turn(self) -> None:
         st = self.st
@@ -992,7 +1020,7 @@ class IssState(State):
                 return
         elif self.triggered and self.turn_player == (self.sp - 1) % n:
             self.final = True
-            self._events.append("final round: no cubes in modules, no countdown")
+            self._tell(E_FINAL)
         if self.turns >= st.opts.max_turns:
             self._finish("cap")
             return
@@ -1004,6 +1032,7 @@ class IssState(State):
         self.end_reason = reason
         self.current_seat = -1
         self._legal = []
+        self._tell(E_OVER)
 
     def _advance(self) -> None:
         """Run forced steps until a seat has a real choice (two or more legal actions)."""
@@ -1036,6 +1065,7 @@ class IssState(State):
                     self.xq.pop(0)
                     continue
                 if len(legal) == 1:
+                    self._tell(E_FORCED, legal[0], q)
                     self._do(legal[0])
                     continue
                 self.current_seat = q
@@ -1070,6 +1100,7 @@ class IssState(State):
                 self._legal = legal
                 return
             if len(legal) == 1:
+                self._tell(E_FORCED, legal[0], p)
                 self._do(legal[0])
                 continue
             # no option: skip the step

@@ -1,4 +1,4 @@
-"""The rulebook's words for *1998 ISS* actions (for ``trace`` and error messages).
+"""The rulebook's words for *1998 ISS* actions and rule events (for ``trace`` and errors).
 
 The words read a state (or anything holding the same public fields, as a view does) through
 :class:`Seen`, so this module imports no state.
@@ -16,6 +16,24 @@ from balancelab.simulate.iss.rules import (
     COMP_NAMES,
     CONSTRUCT,
     COUNTDOWN,
+    E_DOCK,
+    E_EXTRA_WON,
+    E_FEDOR_COUNTDOWN,
+    E_FEDOR_CUBES,
+    E_FEDOR_DONE,
+    E_FEDOR_EXTRA,
+    E_FEDOR_FAILED,
+    E_FEDOR_FLIP,
+    E_FEDOR_LOAD,
+    E_FEDOR_RESHUFFLE,
+    E_FINAL,
+    E_FORCED,
+    E_GOAL,
+    E_LAUNCH,
+    E_OVER,
+    E_ROUND,
+    E_TRIGGER,
+    E_TURN,
     EXPERIMENT,
     FPICK,
     GOAL,
@@ -23,6 +41,7 @@ from balancelab.simulate.iss.rules import (
     KEEP,
     LOAD,
     LONG_STAY,
+    NATIONS,
     OUTSIDE,
     PASS,
     PLAN,
@@ -44,6 +63,12 @@ class Tables(Protocol):
     def sh_type(self) -> Sequence[int]: ...
     @property
     def mod_number(self) -> Sequence[int]: ...
+    @property
+    def np(self) -> int: ...
+    @property
+    def fedor(self) -> int: ...
+    @property
+    def solo(self) -> bool: ...
 
 
 class Seen(Protocol):
@@ -63,6 +88,24 @@ class Seen(Protocol):
     def docked(self) -> Sequence[int]: ...
     @property
     def drawn(self) -> Sequence[int]: ...
+    @property
+    def sp(self) -> int: ...
+    @property
+    def final(self) -> bool: ...
+    @property
+    def turns(self) -> int: ...
+    @property
+    def end_reason(self) -> str: ...
+    @property
+    def done(self) -> Sequence[Sequence[int]]: ...
+    @property
+    def tok(self) -> Sequence[int]: ...
+    @property
+    def ext(self) -> Sequence[int]: ...
+    @property
+    def ls(self) -> Sequence[int]: ...
+
+    def score_parts(self, p: int) -> dict[str, int]: ...
 
 
 def action_text(s: Seen, action: Any) -> str:
@@ -72,13 +115,9 @@ def action_text(s: Seen, action: Any) -> str:
         tag = action[0]
     except (TypeError, IndexError):
         return repr(action)
-    pad = ("the Russian shuttle", "the US shuttle")
 
     def padname(r: int) -> str:
-        c = s.pad[r] if 0 <= r < 2 else -1
-        if c >= 0:
-            return f"the {SHUTTLE_TYPES[st.sh_type[c]]}"
-        return pad[r] if 0 <= r < 2 else "?"
+        return _pad_name(s, r)
 
     if tag == TRAIN:
         return f"Train Astronauts: 1 astronaut onto {padname(action[1])}"
@@ -156,3 +195,92 @@ def _src_name(s: Seen, src: int) -> str:
     if src < 4:
         return _slot_name(s, src)
     return f"the {ACTION_NAMES[src - 4]} extra-action space"
+
+
+def player_name(s: Seen, p: int) -> str:
+    """``seat0`` … (the seat names), or ``FEDOR``."""
+    return "FEDOR" if p == s.st.fedor else f"seat{p}"
+
+
+#: the score parts in the rulebook's words (Endgame), in ``score_parts`` order
+_PARTS = {"tokens": "installation tokens", "external": "external", "long_stay": "long stay",
+          "goals": "goals", "shuttles": "shuttle set", "experiments": "experiments",
+          "penalties": "unperformed experiments", "start_bonus": "start bonus"}
+
+
+def final_scores(s: Seen) -> str:
+    """Every player's score with its parts (rulebook: Endgame), best first."""
+    st = s.st
+    rows = sorted(((s.score_parts(p), p) for p in range(st.np)),
+                  key=lambda x: -x[0]["score"])
+    return "final scores: " + "; ".join(
+        f"{player_name(s, p)} {parts['score']} ("
+        + ", ".join(f"{_PARTS[k]} {v}" for k, v in parts.items() if k != "score" and v)
+        + ")" for parts, p in rows)
+
+
+def event_text(s: Seen, code: int, a: Any, b: int, c: int) -> str:
+    """One rule event in words, told while it happens (``IssState._tell``: the state is the
+    one the event happened in)."""
+    st = s.st
+    if code == E_ROUND:
+        final = " (the final round)" if s.final else ""
+        return f"== round {s.turns // st.np + 1}{final}: {player_name(s, s.sp)} starts"
+    if code == E_TURN:
+        return f"-- {player_name(s, a)}'s turn"
+    if code == E_FORCED:
+        return f"{player_name(s, b)} (the only choice): {action_text(s, a)}"
+    if code == E_LAUNCH:
+        return f"the {SHUTTLE_TYPES[st.sh_type[a]]} ({st.cards.shuttles[a].id}) launches"
+    if code == E_DOCK:
+        return f"module {st.cards.modules[a].name} docks"
+    if code == E_EXTRA_WON:
+        return f"{player_name(s, a)} wins an extra action"
+    if code == E_TRIGGER:
+        nation = "Russian" if NATIONS[a] == "russia" else "US"
+        return f"the last {nation} shuttle is placed: the end is triggered"
+    if code == E_FINAL:
+        return "the final round follows: no cubes in modules, no countdown"
+    if code == E_GOAL:
+        return f"{player_name(s, a)} takes goal: {st.cards.goal_texts[b]}"
+    if code == E_OVER:
+        return f"== game over ({s.end_reason}); " + final_scores(s)
+    if code == E_FEDOR_FLIP:
+        return f"FEDOR flips {ACTION_NAMES[a]}"
+    if code == E_FEDOR_EXTRA:
+        return f"FEDOR's extra action: it flips {ACTION_NAMES[a]}"
+    if code == E_FEDOR_RESHUFFLE:
+        again = " again" if a else ""
+        return f"FEDOR flips the reshuffle card{again}: all its cards are reshuffled"
+    if code == E_FEDOR_FAILED:
+        return f"FEDOR cannot perform {ACTION_NAMES[a]}"
+    if code == E_FEDOR_DONE:
+        f = st.fedor
+        if a == INSTALL:
+            k = s.tok[f]
+            return f"FEDOR installs: it holds {k} installation token{'s' if k > 1 else ''}"
+        if a == OUTSIDE:
+            return f"FEDOR works outside: {s.ext[f]} on its external track"
+        if a == LONG_STAY:
+            return f"FEDOR's astronauts stay long: {s.ls[f]} on its long-stay track"
+        if a == EXPERIMENT and s.done[f]:
+            e = st.exp_cards[s.done[f][-1]]
+            return f"FEDOR performs {e.id} ({e.points} points)"
+        return f"FEDOR performs {ACTION_NAMES[a]}"
+    if code == E_FEDOR_CUBES:
+        why = "its action failed: " if b == 2 else ""
+        return (f"module preparation: {why}FEDOR places {b} cube{'s' if b > 1 else ''} on "
+                f"{_slot_name(s, a)}")
+    if code == E_FEDOR_LOAD:
+        what = f"{b} astronaut{'s' if b > 1 else ''}" if b else f"{c} materials"
+        return f"FEDOR loads {what} onto the {SHUTTLE_TYPES[st.sh_type[s.pad[a]]]}"
+    if code == E_FEDOR_COUNTDOWN:
+        return f"FEDOR's next card lowers the countdown of {_pad_name(s, a)} by {b}"
+    return repr((code, a, b, c))
+
+
+def _pad_name(s: Seen, r: int) -> str:
+    c = s.pad[r] if 0 <= r < 2 else -1
+    if c >= 0:
+        return f"the {SHUTTLE_TYPES[s.st.sh_type[c]]}"
+    return ("the Russian shuttle", "the US shuttle")[r] if 0 <= r < 2 else "?"

@@ -276,6 +276,8 @@ class ObcyState(State):
         if blank:
             return  # copy() sets the board's tables
         self._set_board(map_tables(options.map_file))
+        #: whether rule events are worded (``_log``): during setup, then once ``events()`` has
+        #: been called (``trace``); a game played without a trace words none
         self._trace = False
         self._ev: list[str] = []
         o = options
@@ -375,8 +377,10 @@ class ObcyState(State):
         self._valien: tuple[Any, ...] | None = None
         #: ``tuple(self.st.items())`` for the views, until a measure changes (see _count)
         self._vstats: tuple[tuple[str, int], ...] | None = None
+        self._trace = True  # the setup's events wait for a trace's first events() call
         self._begin_expedition(first=True)
         self._settle()
+        self._trace = False
 
     # == occupancy helpers ==
     def _set_board(self, t: MapTables) -> None:
@@ -450,6 +454,7 @@ class ObcyState(State):
         return f"{words} (ignored: the shooter is not adjacent)" if ignored else words
 
     def events(self) -> list[str]:
+        """Rule events since the last call, in words; from this call on every event is told."""
         self._trace = True
         out, self._ev = self._ev, []
         return out
@@ -549,7 +554,7 @@ class ObcyState(State):
             aid, _ = self.tgt_queue.pop(0)
             self.assign.append((aid, action[1]))
         elif op == RETREAT:
-            self._finish_retreat(action[1])
+            self._finish_retreat(action[1], told=True)
         elif op == QUEEN:
             self._queen_fight()
         elif op == NO_QUEEN:
@@ -595,6 +600,8 @@ class ObcyState(State):
                 self.current_seat = 0
                 return
             if st == ST_ALIENS_BEGIN:
+                if self._trace:
+                    self._log(f"-- round {self.round + 1}: the ALIENS phase")
                 self.hatch_pts = 0
                 self.hatch_first = self.next_aid
                 if self.hatching_on:
@@ -654,6 +661,8 @@ class ObcyState(State):
         self.kills_phase = 0
         self.tr_moved = False
         self.active = -1
+        if self._trace:
+            self._log(f"== round {self.round + 1}: the EXPEDITION phase")
         if self.tr_fuel > 0 and any(s == ABOARD for s in self.c_state):
             self.stage = ST_TRANSPORT
         else:
@@ -701,7 +710,11 @@ class ObcyState(State):
         self.end_reason = reason
         self.interrupt = 0
         self.current_seat = -1
-        self._log(f"game over: {reason}")
+        if self._trace:
+            alive = sum(1 for x in self.c_state if x != DEAD)
+            self._log(f"== game over ({reason}): points {self.points}, tasks completed "
+                      f"{len(self.done)}, characters alive {alive} of 6, the ALIEN QUEEN "
+                      + ("alive" if self.queen_alive else "dead"))
 
     def _check_all_dead(self) -> None:
         if all(s == DEAD for s in self.c_state) and not self.over:
@@ -745,7 +758,8 @@ class ObcyState(State):
             self.c_pos[c] = self.tr_pos
             self.c_left[c] = True
             self._char_in(self.tr_pos)
-            self._log(f"{CHARACTER_NAMES[c]} leaves the transporter")
+            if self._trace:
+                self._log(f"{CHARACTER_NAMES[c]} leaves the transporter")
             self._check_ship()
 
     # == expedition: the character's actions ==
@@ -974,8 +988,8 @@ class ObcyState(State):
         self._dest = None
         self.c_ap[c] -= cost
         self._char_out(self.c_pos[c])
-        if self._trace:
-            self._log(f"{CHARACTER_NAMES[c]} moves to {self.bd.name(dest)} ({cost} AP)")
+        if self._trace:  # the move itself is the action's words
+            self._log(f"{CHARACTER_NAMES[c]} spends {cost} AP ({self.c_ap[c]} left)")
         k = self.m_kind[dest]
         if k == B.AIRLOCK:  # 4.3 out onto the passage track; the rest of the phase is lost
             self.c_state[c] = TRACK
@@ -1033,7 +1047,8 @@ class ObcyState(State):
             if pos == self.tr_pos:  # 4.2 fuel delivered to the transporter
                 self.used[FUEL] += 1
                 self.tr_fuel += self.opt.fuel_phases
-                self._log("fuel delivered to the transporter")
+                if self._trace:
+                    self._log("fuel delivered to the transporter")
                 return
         self.floor.setdefault(pos, []).append(item)
 
@@ -1062,7 +1077,8 @@ class ObcyState(State):
         m = self.deck.pop()
         self.open.append(m)
         self._count("missions_drawn")
-        self._log(f"mission drawn: {MISSION_IDS[m]}")
+        if self._trace:
+            self._log(f"mission drawn: {MISSION_IDS[m]}: {MISSION_TEXT[m]}")
         self._discard_impossible()
 
     def _do_charge(self, c: int, space: int) -> None:
@@ -1166,8 +1182,8 @@ class ObcyState(State):
             loser = CHARACTER_NAMES[c] if side == ATTACKER else (
                 f"the ALIEN ({self.a_str[i]} -> {max(0, self.a_str[i] - loss)})")
             self._log(
-                f"{CHARACTER_NAMES[c]} fires {shots} at the ALIEN of strength {self.a_str[i]}"
-                f"{' (x2 in a duct)' if self.duct[apos] else ''}: attack {attack:+d}, "
+                f"combat result of {shots} shot(s){' (x2 in a duct)' if self.duct[apos] else ''}"
+                f": attack {attack:+d}, "
                 f"die {die}: "
                 + self._result_text(side, loss, retreat, loser, side == ATTACKER and not adj)
             )
@@ -1245,7 +1261,8 @@ class ObcyState(State):
         self.c_pk[c] = [EMPTY] * len(self.c_pk[c])
         self._count("characters_killed")
         self.rq = [r for r in self.rq if not (r[0] == 0 and r[1] == c)]
-        self._log(f"{CHARACTER_NAMES[c]} dies")
+        if self._trace:
+            self._log(f"{CHARACTER_NAMES[c]} dies")
         self._discard_impossible()
         self._check_all_dead()
 
@@ -1322,27 +1339,28 @@ class ObcyState(State):
             return True
         opts = tuple(ends)
         if len(opts) == 1:
-            self._finish_retreat(opts[0])
+            self._finish_retreat(opts[0], told=False)
             return True
         self.r_opts = opts
         self.interrupt = D_RETREAT
         self.current_seat = 1 if kind == 1 else 0
         return False
 
-    def _finish_retreat(self, dest: int) -> None:
+    def _finish_retreat(self, dest: int, told: bool) -> None:
+        """End a retreat at ``dest`` (``told``: a decision whose words already said so)."""
         kind, ident, _, _ = self.rq.pop(0)
         self.interrupt = 0
         self.r_opts = ()
         if kind == 1:
             i = self.a_id.index(ident)
-            if self._trace:
+            if self._trace and not told:
                 self._log(f"the ALIEN of strength {self.a_str[i]} retreats from "
                           f"{self.bd.name(self.a_pos[i])} to {self.bd.name(dest)}")
             self._alien_out(self.a_pos[i])
             self.a_pos[i] = dest
             self._alien_in(dest)
         else:
-            if self._trace:
+            if self._trace and not told:
                 self._log(f"{CHARACTER_NAMES[ident]} retreats to {self.bd.name(dest)}")
             self._char_out(self.c_pos[ident])
             self.c_pos[ident] = dest
@@ -1353,7 +1371,8 @@ class ObcyState(State):
         self.open.remove(m)
         self.done.append(m)
         self.points += 1
-        self._log(f"task {MISSION_IDS[m]} completed; points {self.points}")
+        if self._trace:
+            self._log(f"task {MISSION_IDS[m]} completed ({MISSION_TEXT[m]}); points {self.points}")
         if not self.queen_alive:
             return
         if self.opt.queen_variant == "tasks":
@@ -1367,13 +1386,15 @@ class ObcyState(State):
         self.interrupt = 0
         self._count("queen_fights")
         q = int(self.rng.integers(1, 7))
-        self._log(f"Queen fight: Queen {q} vs points {self.points}")
+        if self._trace:
+            self._log(f"Queen fight: Queen {q} vs points {self.points}")
         if q < self.points:
             self._queen_dies(stop_hatching=True)
         elif q == self.points:
             self._queen_dies(stop_hatching=False)
         else:
-            self._log("the ALIEN QUEEN is stronger: the expedition loses all its points")
+            if self._trace:
+                self._log("the ALIEN QUEEN is stronger: the expedition loses all its points")
             self.points = 0
 
     def _queen_dies(self, stop_hatching: bool) -> None:
@@ -1384,8 +1405,9 @@ class ObcyState(State):
         self.st["queen_round"] = self.round
         self.st["queen_killed_by"] = 1 if stop_hatching else 2
         self._vstats = None
-        self._log("the ALIEN QUEEN dies" + ("" if stop_hatching else
-                                             "; the ALIENS continue to hatch"))
+        if self._trace:
+            self._log("the ALIEN QUEEN dies" + ("" if stop_hatching else
+                                                 "; the ALIENS continue to hatch"))
         self._check_ship()
 
     def count_item(self, item: int) -> int:
@@ -1579,6 +1601,7 @@ class ObcyState(State):
             return
         seen: dict[int, int] = {}
         cap = self.alien_max_strength
+        merged_at: list[int] = []  # spaces merged on in this call (trace words only)
         i = 0
         while i < len(self.a_pos):
             p = self.a_pos[i]
@@ -1588,10 +1611,13 @@ class ObcyState(State):
                     if self._trace:
                         tot = self.a_str[j] + self.a_str[i]
                         lost = f" ({tot - cap} lost)" if tot > cap else ""
+                        merged_at.append(p)
+                        k = merged_at.count(p)
+                        again = "" if k == 1 else f", merge {k} there"
                         self._log(
                             f"metamorphosis at {self.bd.name(p)}: ALIENS of strength "
                             f"{self.a_str[j]} and {self.a_str[i]} become one of strength "
-                            f"{min(cap, tot)}{lost}"
+                            f"{min(cap, tot)}{lost}{again}"
                         )
                     self.a_str[j] = min(cap, self.a_str[j] + self.a_str[i])
                     self._alien_out(p)

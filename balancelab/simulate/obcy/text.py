@@ -27,6 +27,10 @@ class Seen(Protocol):
     def a_str(self) -> Sequence[int]: ...
     @property
     def a_pos(self) -> Sequence[int]: ...
+    @property
+    def a_cur(self) -> int: ...
+    @property
+    def rq(self) -> Sequence[tuple[int, int, int, int]]: ...
 
 
 def action_text(state: Seen, action: Any) -> str:
@@ -44,11 +48,11 @@ def action_text(state: Seen, action: Any) -> str:
     if op == A.MOVE:
         return f"{who} moves to {state.bd.name(action[1])}"
     if op == A.PICK:
-        return f"{who} picks up a {item_name(action[1])}"
+        return f"{who} picks up {_a(item_name(action[1]))}"
     if op == A.DROP:
-        return f"{who} drops a {item_name(action[1])}"
+        return f"{who} drops {_a(item_name(action[1]))}"
     if op == A.GIVE:
-        return f"{who} passes a {item_name(action[1])} to {CHARACTER_NAMES[action[2]].upper()}"
+        return f"{who} passes {_a(item_name(action[1]))} to {CHARACTER_NAMES[action[2]].upper()}"
     if op == A.HEAL:
         return f"BISHOP uses a medical pack on {CHARACTER_NAMES[action[1]].upper()}"
     if op == A.READ:
@@ -75,13 +79,25 @@ def action_text(state: Seen, action: Any) -> str:
         return "the expedition declares a fight with the ALIEN QUEEN"
     if op == A.NO_QUEEN:
         return "the expedition does not fight the ALIEN QUEEN now"
-    if op == A.RETREAT:
-        return f"retreat to {state.bd.name(action[1])}"
+    if op == A.RETREAT:  # the retreat due first (``ObcyState.rq``: 1 an ALIEN, 0 a character)
+        kind, ident = state.rq[0][:2] if state.rq else (-1, -1)
+        to = state.bd.name(action[1])
+        if kind == 1 and ident in state.a_id:
+            i = state.a_id.index(ident)
+            return (f"the ALIEN of strength {state.a_str[i]} retreats from "
+                    f"{state.bd.name(state.a_pos[i])} to {to}")
+        if kind == 0:
+            return f"{CHARACTER_NAMES[ident].upper()} retreats to {to}"
+        return f"retreat to {to}"
     if op == A.HATCH:
         return f"an ALIEN of strength {action[1]} hatches on hatching space {action[2] + 1}"
     if op == A.HATCH_END:
         return "no more ALIENS hatch this phase"
     if op == A.A_MOVE:
+        if state.a_cur in state.a_id:
+            i = state.a_id.index(state.a_cur)
+            return (f"the ALIEN of strength {state.a_str[i]} at {state.bd.name(state.a_pos[i])} "
+                    f"moves to {state.bd.name(action[1])}")
         return f"the ALIEN moves to {state.bd.name(action[1])}"
     if op == A.A_PICK:
         aid = action[1]
@@ -93,3 +109,8 @@ def action_text(state: Seen, action: Any) -> str:
     if op == A.A_TARGET:
         return f"the ALIEN attacks {CHARACTER_NAMES[action[1]].upper()}"
     return repr(action)
+
+
+def _a(name: str) -> str:
+    """``a`` or ``an`` before an item's name."""
+    return ("an " if name[:1] in "aeiou" else "a ") + name

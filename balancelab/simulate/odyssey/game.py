@@ -205,6 +205,7 @@ class OdysseyGame(Game):
         s.end_reason = ""
         s.m = [0] * OdysseyState.N_M
         s.log = []
+        s.tracing = False
         return s
 
 

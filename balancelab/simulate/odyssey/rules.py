@@ -51,7 +51,6 @@ E_HAL_NO_CARD: Final = 3
 E_OVER: Final = 4
 E_HAL_RESHUFFLE: Final = 5
 E_CREW_RESHUFFLE: Final = 6
-E_DRAWS: Final = 7
 E_RESTORED: Final = 8  # a repaired system works again: its tile flips back (REPAIR)
 E_TARGET_HIT: Final = 9
 E_TARGET_MISS: Final = 10
@@ -61,6 +60,7 @@ E_TERMINATED: Final = 13
 E_SETUP: Final = 14
 E_FIRST: Final = 15
 E_HAL_DRAWS: Final = 16
+E_HAL_TURN: Final = 17
 
 
 @dataclass(frozen=True)

@@ -47,11 +47,11 @@ from balancelab.simulate.odyssey.board import Board, default_board, load_board
 from balancelab.simulate.odyssey.rules import (
     CREWMEMBERS,
     E_CREW_RESHUFFLE,
-    E_DRAWS,
     E_FIRST,
     E_HAL_DRAWS,
     E_HAL_NO_CARD,
     E_HAL_RESHUFFLE,
+    E_HAL_TURN,
     E_MARKER,
     E_NO_CARD,
     E_NOTHING_TO_RECOVER,
@@ -441,7 +441,8 @@ class OdysseyState(State):
         "hal_draw", "hal_disc", "hal_trash", "hal_hidden", "hal_rev", "mal", "doors",
         "closed_mask", "marker", "sequences", "logic_trashed", "monolith", "crew_turns",
         "hal_turns", "stack", "actor", "used", "repair_open", "start_pos", "current_seat",
-        "phase", "terminal", "winner", "end_reason", "m", "log", "first", "trash_counts",
+        "phase", "terminal", "winner", "end_reason", "m", "log", "tracing", "first",
+        "trash_counts",
     )
 
     ctx: Ctx
@@ -477,6 +478,9 @@ class OdysseyState(State):
     end_reason: str
     m: list[int]
     log: list[tuple[Any, ...]]
+    #: whether rule events are recorded in ``log``: during setup, then once ``events()`` has
+    #: been called (``trace``); a game played without a trace records none
+    tracing: bool
     first: int
     trash_counts: tuple[tuple[int, ...], tuple[int, ...]] | None
 
@@ -551,6 +555,7 @@ class OdysseyState(State):
         s.end_reason = ""
         s.m = [0] * cls.N_M
         s.log = [(E_SETUP, options.hal_marker_start, options.crew_start_hand)]
+        s.tracing = True  # the setup's events wait for a trace's first events() call
         for _ in range(options.hal_marker_start):
             s._hal_draw()
         for seat in range(1, n + 1):
@@ -561,6 +566,7 @@ class OdysseyState(State):
         stack += [(T_HAL_REVEAL, 0)] * options.hal_revealed
         s.stack = stack
         s._run()
+        s.tracing = False
         return s
 
     # -- contract --------------------------------------------------------------------------
@@ -606,6 +612,7 @@ class OdysseyState(State):
         s.end_reason = self.end_reason
         s.m = self.m[:]
         s.log = []
+        s.tracing = False
         return s
 
     # -- derived facts -----------------------------------------------------------------------
@@ -659,13 +666,16 @@ class OdysseyState(State):
             if code == T_HAL_PLAY:
                 if any(self.hal_hidden) or self._hal_rev_playable(False):
                     self.hal_turns += 1
+                    if self.tracing:
+                        self.log.append((E_HAL_TURN,))
                     self.actor = 0
                     self.phase = code
                     self.current_seat = seat
                     return
                 # guard (design notes 1(c)11: cannot arise with the printed decks)
                 stack.pop()
-                self.log.append((E_HAL_NO_CARD,))
+                if self.tracing:
+                    self.log.append((E_HAL_NO_CARD,))
                 continue
             if code == T_MOVE or code == T_ACT:
                 self.phase = code
@@ -674,7 +684,8 @@ class OdysseyState(State):
             if code == T_HAL_DRAW:
                 stack.pop()
                 self._hal_draw()
-                self.log.append((E_HAL_DRAWS,))
+                if self.tracing:
+                    self.log.append((E_HAL_DRAWS,))
                 continue
             if code == T_CREW_TURN:
                 stack.pop()
@@ -685,7 +696,8 @@ class OdysseyState(State):
                 stack.append((T_END_TURN, seat))
                 stack.append(_ACT_TASKS[seat])
                 stack.append((T_MOVE, seat))
-                self.log.append((E_TURN, seat))
+                if self.tracing:
+                    self.log.append((E_TURN, seat))
                 continue
             if code == T_END_TURN:
                 stack.pop()
@@ -707,12 +719,14 @@ class OdysseyState(State):
             elif code == T_SCAN_DISCARD or code == T_ASK_GIVE:
                 if self.hand_n[seat] == 0:
                     stack.pop()
-                    self.log.append((E_NO_CARD, seat))
+                    if self.tracing:
+                        self.log.append((E_NO_CARD, seat))
                     continue
             elif code == T_RECOVER_TAKE:
                 if all(k == C.C_RECOVER for k in self.crew_disc):
                     stack.pop()
-                    self.log.append((E_NOTHING_TO_RECOVER,))
+                    if self.tracing:
+                        self.log.append((E_NOTHING_TO_RECOVER,))
                     continue
             elif code == T_HAL_DISCARD:
                 if not any(self.hal_hidden) and not self._hal_rev_playable(
@@ -732,7 +746,8 @@ class OdysseyState(State):
         self.stack.clear()
         self.current_seat = -1
         self.phase = 0
-        self.log.append((E_OVER, winner, reason))
+        if self.tracing:
+            self.log.append((E_OVER, winner, reason))
 
     def _end_crew_turn(self, seat: int) -> None:
         """Pass the Monolith clockwise; then HAL's turn (Crewmember Turn, last paragraph)."""
@@ -759,7 +774,8 @@ class OdysseyState(State):
             self.hal_disc = []
             self.rng.shuffle(self.hal_draw)
             self.m[self.M_HAL_RESHUFFLES] += 1
-            self.log.append((E_HAL_RESHUFFLE,))
+            if self.tracing:
+                self.log.append((E_HAL_RESHUFFLE,))
         self.hal_hidden[self.hal_draw.pop()] += 1
 
     def _crew_draw(self, seat: int, k: int) -> None:
@@ -774,7 +790,8 @@ class OdysseyState(State):
                 self.crew_disc = []
                 self.rng.shuffle(self.crew_draw)
                 self.m[self.M_CREW_RESHUFFLES] += 1
-                self.log.append((E_CREW_RESHUFFLE,))
+                if self.tracing:
+                    self.log.append((E_CREW_RESHUFFLE,))
             hand[self.crew_draw.pop()] += 1
             self.hand_n[seat] += 1
 
@@ -968,7 +985,6 @@ class OdysseyState(State):
             if op == OP_END:
                 if arg:
                     self._crew_draw(seat, arg)
-                self.log.append((E_DRAWS, seat, arg))
                 stack.append((T_LIMIT, seat))
             else:
                 stack.append(_ACT_TASKS[seat])
@@ -1013,9 +1029,11 @@ class OdysseyState(State):
                 self.hand_n[t] -= 1
                 self.crew_disc.append(k)
                 self.m[self.M_TARGET_HITS] += 1
-                self.log.append((E_TARGET_HIT, t, k))
+                if self.tracing:
+                    self.log.append((E_TARGET_HIT, t, k))
             else:
-                self.log.append((E_TARGET_MISS, t, k))
+                if self.tracing:
+                    self.log.append((E_TARGET_MISS, t, k))
         elif op == OP_SCAN:
             self.m[self.M_SCAN] += 1
             stack.append((T_SCAN_DISCARD, arg))
@@ -1060,10 +1078,12 @@ class OdysseyState(State):
             self.hal_disc.extend([sysk] * amount)
             self.m[self.M_REPAIRED + sysk] += amount
             self.repair_open = True
-            self.log.append((E_REPAIRED, sysk, self.mal[sysk] + amount, self.mal[sysk]))
+            if self.tracing:
+                self.log.append((E_REPAIRED, sysk, self.mal[sysk] + amount, self.mal[sysk]))
             lim = self.ctx.limits[sysk]
             if self.mal[sysk] + amount >= lim > self.mal[sysk]:
-                self.log.append((E_RESTORED, sysk))  # REPAIR: "Flip the System Tile back"
+                if self.tracing:
+                    self.log.append((E_RESTORED, sysk))  # REPAIR: "Flip the System Tile back"
             return
         self.used |= _USE_BIT[op]
         if op == OP_GIVE:
@@ -1108,7 +1128,8 @@ class OdysseyState(State):
             self.marker -= 1
             self.sequences += 1
             self.m[self.M_DISCONNECTS] += 1
-            self.log.append((E_MARKER, self.marker))
+            if self.tracing:
+                self.log.append((E_MARKER, self.marker))
             if self.sequences >= self.ctx.sequences_to_win:
                 self._finish("crew", "third_sequence")
                 return
@@ -1135,7 +1156,8 @@ class OdysseyState(State):
             self.m[self.M_PLAYED + k] += 1
             lim = self.ctx.limits[k]
             if self.mal[k] == lim:
-                self.log.append((E_TERMINATED, k))
+                if self.tracing:
+                    self.log.append((E_TERMINATED, k))
                 if self._check_hal_win():
                     return
                 if k == C.MEM:
@@ -1272,8 +1294,9 @@ class OdysseyState(State):
 
     def events(self) -> list[str]:
         """Rule events since the last call, in words (setup, turns, draws, terminations,
-        reshuffles, Target hits, ...). Every state records them from setup on (a tuple append
-        per event; the words are made only here), so a trace shows the setup too."""
+        reshuffles, Target hits, ...). A state records its setup's events, and every event
+        once this has been called (a tuple append; the words are made only here)."""
+        self.tracing = True
         out = [text.event_text(self, e) for e in self.log]
         self.log = []
         return out

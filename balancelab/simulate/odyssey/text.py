@@ -14,11 +14,11 @@ from balancelab.simulate.odyssey.board import Board
 from balancelab.simulate.odyssey.rules import (
     CREWMEMBERS,
     E_CREW_RESHUFFLE,
-    E_DRAWS,
     E_FIRST,
     E_HAL_DRAWS,
     E_HAL_NO_CARD,
     E_HAL_RESHUFFLE,
+    E_HAL_TURN,
     E_MARKER,
     E_NO_CARD,
     E_NOTHING_TO_RECOVER,
@@ -81,6 +81,10 @@ class Seen(Protocol):
     def mal(self) -> Sequence[int]: ...
     @property
     def actor(self) -> int: ...
+    @property
+    def sequences(self) -> int: ...
+
+    def terminated(self, k: int) -> bool: ...
 
 
 def seat_name(roles: Sequence[int], seat: int) -> str:
@@ -169,6 +173,8 @@ def event_text(s: Seen, e: tuple[Any, ...]) -> str:
         return f"setup: {name(e[1])} takes the Monolith and will go first"
     if code == E_TURN:
         return f"-- {name(e[1])}'s turn"
+    if code == E_HAL_TURN:
+        return "-- HAL's turn"
     if code == E_NO_CARD:
         return f"{name(e[1])} has no card"
     if code == E_NOTHING_TO_RECOVER:
@@ -176,13 +182,13 @@ def event_text(s: Seen, e: tuple[Any, ...]) -> str:
     if code == E_HAL_NO_CARD:
         return "HAL has no card to play"
     if code == E_OVER:
-        return f"== game over: {e[1] or 'no winner'} ({e[2]})"
+        down = ", ".join(C.SYSTEMS[k] for k in range(4) if s.terminated(k)) or "none"
+        return (f"== game over: {e[1] or 'no winner'} ({e[2]}); systems terminated: {down}; "
+                f"Logic sequences disconnected: {s.sequences}")
     if code == E_HAL_RESHUFFLE:
         return "HAL Discard reshuffled into a new Draw pile"
     if code == E_CREW_RESHUFFLE:
         return "crew Discard reshuffled into a new Draw pile"
-    if code == E_DRAWS:
-        return f"{name(e[1])} draws {e[2]}"
     if code == E_TARGET_HIT:
         return f"hit: {name(e[1])} reveals and discards {C.crew_card_name(e[2])}"
     if code == E_TARGET_MISS:
