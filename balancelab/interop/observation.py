@@ -76,20 +76,23 @@ class ObservationOverflowError(ValueError):
 def flatten(value: Any, out: list[float]) -> None:
     """Append the numbers of ``value`` to ``out`` (see the module docstring)."""
     if isinstance(value, bool | int | float | np.integer | np.floating):
-        out.append(float(value))
+        out.append(value)
     elif value is None:
-        out.append(-1.0)
+        out.append(-1)
     elif isinstance(value, tuple | list):
-        out.append(float(len(value)))
-        for v in value:
-            flatten(v, out)
+        out.append(len(value))
+        if all(type(v) is int for v in value):  # the common case, at once
+            out.extend(value)
+        else:
+            for v in value:
+                flatten(v, out)
     elif isinstance(value, set | frozenset):
-        out.append(float(len(value)))
+        out.append(len(value))
         for v in sorted(value):
             flatten(v, out)
     elif isinstance(value, dict):
         items = sorted(value.items())
-        out.append(float(len(items)))
+        out.append(len(items))
         for k, v in items:
             flatten(k, out)
             flatten(v, out)

@@ -285,7 +285,8 @@ class BalancelabState(pyspiel.State):
 
 
 def _numbers(game: BalancelabGame, view: Any) -> str:
-    return " ".join(f"{x:g}" for x in game.encoder.encode(view))
+    """The view's numbers (integers: every view field holds ints) as a string."""
+    return " ".join(map(str, game.encoder.encode(view).astype(np.int64).tolist()))
 
 
 class ViewObserver:
