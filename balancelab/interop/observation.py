@@ -76,7 +76,7 @@ class ObservationOverflowError(ValueError):
 def flatten(value: Any, out: list[float]) -> None:
     """Append the numbers of ``value`` to ``out`` (see the module docstring)."""
     if isinstance(value, bool | int | float | np.integer | np.floating):
-        out.append(value)
+        out.append(float(value))
     elif value is None:
         out.append(-1)
     elif isinstance(value, tuple | list):
