@@ -87,6 +87,8 @@ class OdysseyGame(Game):
         """The size of the action id space (:mod:`balancelab.simulate.odyssey.encoding`)."""
         from balancelab.simulate.odyssey.encoding import action_space
 
+        if not isinstance(options, OdysseyOptions):
+            raise TypeError(f"expected OdysseyOptions, got {type(options).__name__}")
         return action_space(options).size
 
     def encode_action(self, view: View, action: Any) -> int:
