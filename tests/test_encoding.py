@@ -159,3 +159,15 @@ def test_scripted_games_encode_and_fit_the_observation_layout(name: str) -> None
 
     played = play(game, options, policies, rules, on_step=check)
     assert played.decisions > 20 and len(kinds) > 5
+
+
+def test_a_view_of_another_game_is_refused_by_name() -> None:
+    iss, odyssey = encoding_of(get_game("iss")), encoding_of(get_game("odyssey"))
+    s = get_game("odyssey").new_initial_state(get_game("odyssey").options_type(),
+                                              np.random.default_rng(0))
+    with pytest.raises(TypeError, match="expected an IssView, got OdysseyView"):
+        iss.encode_action(s.view(0), (11,))
+    with pytest.raises(TypeError, match="expected OdysseyOptions, got IssOptions"):
+        odyssey.num_distinct_actions(get_game("iss").options_type())
+    with pytest.raises(TypeError, match="has no finite action encoding"):
+        encoding_of(object())

@@ -40,22 +40,24 @@ LAYOUTS: dict[str, dict[str, int]] = {
         "talk": 6, "lipread": 1, "stack": 37, "options": 0, "closed_mask": 1,
         "looking_at": 21,
     },
+    # hands: 12 numbers hold ``hand_max`` up to 10; their levels 45 (4 players x 10)
     "iss": {
         "seat": 1, "player": 1, "st": 0, "phase": 1, "turn_player": 1, "sp": 1, "final":
         1, "triggered": 1, "turns": 1, "rows": 9, "col": 5, "colc": 30, "mdeck_n": 1,
         "ctype": 36, "ccover": 36, "cocc": 36, "cmod": 36, "pool": 1, "unity": 12,
         "earth": 12, "pad": 3, "cd": 3, "sha": 18, "shm": 18, "sdeck_n": 3, "iss": 12,
         "ext": 12, "ls": 12, "tok": 12, "pgoals": 15, "offer": 12, "owned": 25, "hand":
-        12, "hand_sizes": 12, "hand_levels": 33, "done": 18, "xsp": 9, "res": 12,
+        12, "hand_sizes": 12, "hand_levels": 45, "done": 18, "xsp": 9, "res": 12,
         "edeck_n": 4, "drawn": 9, "xq": 12, "fdisc": 16, "fdeck_n": 1, "fnext_back": 1,
         "launches": 3, "extra_used": 1, "docked": 21, "removed_n": 3, "on_card": 1,
         "cur_action": 1, "goal_step": 1, "keep_extra": 1, "fpick": 9, "fcont": 1,
     },
     # missions and collapsed spaces, which random play never reaches: one per mission card
-    # (20) and 20 collapsed spaces (the charges of the box are 4)
+    # (20) and 20 collapsed spaces (the charges of the box are 4); pockets for the option's
+    # greatest value (6 characters of 10 pockets: 67)
     "obcy": {
         "seat": 1, "decision": 1, "round": 1, "active": 1, "alien": 1, "retreat": 10,
-        "c_pos": 7, "c_state": 7, "c_str": 7, "c_max": 7, "c_ap": 7, "c_pk": 25,
+        "c_pos": 7, "c_state": 7, "c_str": 7, "c_max": 7, "c_ap": 7, "c_pk": 67,
         "c_done": 7, "c_fired": 7, "c_stopped": 7, "c_left": 7, "c_track": 7, "c_exit":
         7, "a_id": 90, "a_pos": 90, "a_str": 90, "floor": 103, "supply": 11, "used": 11,
         "tr_pos": 1, "tr_fuel": 1, "tr_moved": 1, "collapsed": 21, "open_missions": 21,
@@ -78,18 +80,21 @@ def flatten(value: Any, out: list[float]) -> None:
     if isinstance(value, bool | int | float | np.integer | np.floating):
         out.append(float(value))
     elif value is None:
-        out.append(-1.0)
+        out.append(-1)
     elif isinstance(value, tuple | list):
-        out.append(float(len(value)))
-        for v in value:
-            flatten(v, out)
+        out.append(len(value))
+        if all(type(v) is int for v in value):  # the common case, at once
+            out.extend(value)
+        else:
+            for v in value:
+                flatten(v, out)
     elif isinstance(value, set | frozenset):
-        out.append(float(len(value)))
+        out.append(len(value))
         for v in sorted(value):
             flatten(v, out)
     elif isinstance(value, dict):
         items = sorted(value.items())
-        out.append(float(len(items)))
+        out.append(len(items))
         for k, v in items:
             flatten(k, out)
             flatten(v, out)

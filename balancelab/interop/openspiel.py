@@ -202,6 +202,7 @@ class BalancelabState(pyspiel.State):
         self._game = _Shared(game)
         self._engine = None if engine is None else _Engine(engine)
         self._index = index
+        self._legal: list[int] | None = None  # the legal ids, until the next action
 
     @property
     def bl(self) -> BalancelabGame:
@@ -235,15 +236,18 @@ class BalancelabState(pyspiel.State):
         return self.engine.view(self.engine.current_seat if player is None else player)
 
     def _legal_actions(self, player: int) -> list[int]:
-        view = self._view(player)
-        encode = self.bl.codec.encode_action
-        return sorted(encode(view, a) for a in self.engine.legal_actions())
+        if self._legal is None:
+            view = self._view(player)
+            encode = self.bl.codec.encode_action
+            self._legal = sorted(encode(view, a) for a in self.engine.legal_actions())
+        return list(self._legal)
 
     def _decode(self, action: int) -> Any:
         return self.bl.codec.decode_action(self._view(), int(action))
 
     def _apply_action(self, action: int) -> None:
         self.engine.apply(self._decode(action))
+        self._legal = None
 
     def _action_to_string(self, player: int, action: int) -> str:
         """The action in the rulebook's words, then its id (two ALIENS alike on one space
@@ -281,7 +285,8 @@ class BalancelabState(pyspiel.State):
 
 
 def _numbers(game: BalancelabGame, view: Any) -> str:
-    return " ".join(f"{x:g}" for x in game.encoder.encode(view))
+    """The view's numbers (integers: every view field holds ints) as a string."""
+    return " ".join(map(str, game.encoder.encode(view).astype(np.int64).tolist()))
 
 
 class ViewObserver:

@@ -98,21 +98,24 @@ class IssGame(Game):
         """The size of the action id space (:mod:`balancelab.simulate.iss.encoding`)."""
         from balancelab.simulate.iss.encoding import action_space
 
-        assert isinstance(options, IssOptions)
+        if not isinstance(options, IssOptions):
+            raise TypeError(f"expected IssOptions, got {type(options).__name__}")
         return action_space(_static(options)).ops.size
 
     def encode_action(self, view: View, action: Any) -> int:
         """The id of ``action`` in ``[0, num_distinct_actions)`` (state-independent)."""
         from balancelab.simulate.iss.encoding import action_space
 
-        assert isinstance(view, IssView)
+        if not isinstance(view, IssView):
+            raise TypeError(f"expected an IssView, got {type(view).__name__}")
         return action_space(view.st).encode(action)
 
     def decode_action(self, view: View, index: int) -> Any:
         """The engine action of id ``index`` (inverse of :meth:`encode_action`)."""
         from balancelab.simulate.iss.encoding import action_space
 
-        assert isinstance(view, IssView)
+        if not isinstance(view, IssView):
+            raise TypeError(f"expected an IssView, got {type(view).__name__}")
         return action_space(view.st).decode(index)
 
     def determinize(self, view: View, rng: np.random.Generator) -> State:

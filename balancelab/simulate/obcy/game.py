@@ -74,7 +74,8 @@ class ObcyGame(Game):
         """The size of the action id space (:mod:`balancelab.simulate.obcy.encoding`)."""
         from balancelab.simulate.obcy.encoding import action_space
 
-        assert isinstance(options, ObcyOptions)
+        if not isinstance(options, ObcyOptions):
+            raise TypeError(f"expected ObcyOptions, got {type(options).__name__}")
         return action_space(options).ops.size
 
     def encode_action(self, view: View, action: Any) -> int:
@@ -82,14 +83,16 @@ class ObcyGame(Game):
         place in the public ALIEN list (:mod:`balancelab.simulate.obcy.encoding`)."""
         from balancelab.simulate.obcy.encoding import action_space
 
-        assert isinstance(view, ObcyView)
+        if not isinstance(view, ObcyView):
+            raise TypeError(f"expected an ObcyView, got {type(view).__name__}")
         return action_space(view.options).encode(view, action)
 
     def decode_action(self, view: View, index: int) -> Any:
         """The engine action of id ``index`` (inverse of :meth:`encode_action`)."""
         from balancelab.simulate.obcy.encoding import action_space
 
-        assert isinstance(view, ObcyView)
+        if not isinstance(view, ObcyView):
+            raise TypeError(f"expected an ObcyView, got {type(view).__name__}")
         return action_space(view.options).decode(view, index)
 
     def determinize(self, view: View, rng: np.random.Generator) -> State:

@@ -89,20 +89,24 @@ class OdysseyGame(Game):
         """The size of the action id space (:mod:`balancelab.simulate.odyssey.encoding`)."""
         from balancelab.simulate.odyssey.encoding import action_space
 
+        if not isinstance(options, OdysseyOptions):
+            raise TypeError(f"expected OdysseyOptions, got {type(options).__name__}")
         return action_space(options).size
 
     def encode_action(self, view: View, action: Any) -> int:
         """The id of ``action`` in ``[0, num_distinct_actions)`` (state-independent)."""
         from balancelab.simulate.odyssey.encoding import encode
 
-        assert isinstance(view, OdysseyView)
+        if not isinstance(view, OdysseyView):
+            raise TypeError(f"expected an OdysseyView, got {type(view).__name__}")
         return encode(view.options, action)
 
     def decode_action(self, view: View, index: int) -> int:
         """The engine action of id ``index`` (inverse of :meth:`encode_action`)."""
         from balancelab.simulate.odyssey.encoding import decode
 
-        assert isinstance(view, OdysseyView)
+        if not isinstance(view, OdysseyView):
+            raise TypeError(f"expected an OdysseyView, got {type(view).__name__}")
         return decode(view.options, index)
 
     def determinize(self, view: View, rng: np.random.Generator) -> State:
