@@ -562,8 +562,9 @@ def measure_cell(r: dict[str, Any], game: str) -> str:
 
 def win_cell(rows: list[dict[str, Any]], game: str, name_who: bool) -> str:
     """The win-rate changes of one setting: one contender's ``raises: 19.2% → 28.2% (+9.0
-    points [+5.7, +12.4])``; several with one verdict: ``inconclusive (-4.2 to +4.4 points;
-    about 6,000 games per setting would decide)``; else each contender's verdict."""
+    points [+5.7, +12.4])``; several with one verdict: ``inconclusive for every seat (changes
+    within -4.2 to +4.4 points; about 6,000 games per setting would decide)``, the span of
+    their intervals; else each contender's verdict."""
     if not rows:
         return "–"
     need = max((r.get("games_to_decide") or 0) for r in rows)
@@ -576,11 +577,11 @@ def win_cell(rows: list[dict[str, Any]], game: str, name_who: bool) -> str:
                 f"({points(r['diff'], r['lo'], r['hi'])}"
                 f"{hint if r['verdict'] == 'inconclusive' else ''})")
     verdicts = {r["verdict"] for r in rows}
-    lo = min(100 * r["diff"] for r in rows)
-    hi = max(100 * r["diff"] for r in rows)
+    lo = min(100 * r["lo"] for r in rows)  # the intervals' span: what the data rule out
+    hi = max(100 * r["hi"] for r in rows)
     if len(verdicts) == 1:
         word = verdict_word(rows[0]["verdict"], None, rows[0]["margin"])
-        return (f"{word} for every seat (changes {lo:+.1f} to {hi:+.1f} points"
+        return (f"{word} for every seat (changes within {lo:+.1f} to {hi:+.1f} points"
                 f"{hint if rows[0]['verdict'] == 'inconclusive' else ''})")
     return "; ".join(f"{W.who(game, r['contender'], r['label_a'])} "
                      f"{verdict_word(r['verdict'], None, r['margin'])} "
@@ -825,8 +826,10 @@ def _provenance(manifest: dict[str, Any], study: dict[str, Any] | None) -> Secti
             rows.append(("the question's measures",
                          ", ".join(W.words(game, m) for m in study["measures"])))
         if study.get("grid"):
-            rows.append(("grid", "; ".join(f"{W.words(game, k)}: {', '.join(vs)}"
-                                           for k, vs in study["grid"].items())))
+            rows.append(("grid", "; ".join(
+                f"{W.words(game, k)}: "
+                + ", ".join(W.setting(game, k, v.lower() if v in ("True", "False") else v)
+                            for v in vs) for k, vs in study["grid"].items())))
         for k in ("pairing", "pairs", "margin", "stop", "target"):
             if study.get(k) is not None:
                 rows.append((k, str(study[k])))
@@ -836,7 +839,7 @@ def _provenance(manifest: dict[str, Any], study: dict[str, Any] | None) -> Secti
     names = list(opts[0]) if opts else []
     differ = [k for k in names if len({_optval(o.get(k)) for o in opts}) > 1]
     vt = pl.DataFrame({
-        "variant": [W.variant(game, v["label"]) for v in variants],
+        **({} if differ else {"variant": [W.variant(game, v["label"]) for v in variants]}),
         **{W.label(game, k): [W.setting(game, k, o.get(k)) for o in opts] for k in differ},
         "players per seat": [
             ", ".join(f"{W.contender(game, s_, len(v['seats']))}: {p}"
