@@ -19,6 +19,7 @@ import html
 import json
 import math
 import re
+import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -538,8 +539,13 @@ def variant_sentence(rates: pl.DataFrame, outcomes: pl.DataFrame, game: str) -> 
 # -- the answer: a compact table and a short sentence ------------------------------------------
 
 
-#: The longest "In short" line (characters): two lines of the report's page.
-SHORT_MAX = 240
+#: "In short" takes at most two lines of this many characters (a terminal's width).
+SHORT_WIDTH = 80
+
+
+def fits_two_lines(text: str) -> bool:
+    """True when ``In short: <text>`` wraps to at most two lines of :data:`SHORT_WIDTH`."""
+    return len(textwrap.wrap(f"In short: {text}", SHORT_WIDTH)) <= 2
 
 
 def _m(x: float, digits: int) -> str:
@@ -668,8 +674,9 @@ def _verdict_counts(verdicts: list[str]) -> str:
 
 def short_answer(game: str, comps: pl.DataFrame, mcomps: pl.DataFrame | None,
                  measures: list[str], team: bool) -> str:
-    """"In short" in at most :data:`SHORT_MAX` characters: what the question's change does to
-    each measure and to the win rates, over every setting held fixed."""
+    """"In short" in two lines at most (:func:`fits_two_lines`; the ranges are dropped when
+    they do not fit): what the question's change does to each measure and to the win rates,
+    over every setting held fixed."""
     crow = comps.to_dicts()
     mrow = [] if mcomps is None else [r for r in mcomps.to_dicts() if r["measure"] in measures]
     keys = list(dict.fromkeys([_key(r)[:3] for r in crow] + [_key(r)[:3] for r in mrow]))
@@ -724,7 +731,7 @@ def short_answer(game: str, comps: pl.DataFrame, mcomps: pl.DataFrame | None,
             win = f"{who}: {_verdict_counts(cv)}"
         parts.append(win)
     text = f"{lead}: " + "; ".join(head + parts) + "."
-    if len(text) > SHORT_MAX:  # the ranges are in the table: drop them
+    if not fits_two_lines(text):  # the ranges are in the table: drop them
         text = re.sub(r" \([^()]*\)", "", text)
     return text
 
