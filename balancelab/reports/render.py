@@ -1,9 +1,12 @@
 """Reports: Markdown and one self-contained HTML page from the analysis frames.
 
-A report opens with its headline answers in plain words with numbers, then any warnings, then
-tables (every rate with its interval, named by level and method) and plots, and ends with the
-run's provenance. Same data → same bytes: nothing time-dependent is written (no dates, no wall
-times), tables and figures are built in a fixed order, PNGs carry no ``Software`` metadata.
+A report opens with the answer: its question in words, "In short" (two lines at most) and a
+compact table (per setting held fixed: the measures before → after with their intervals, the
+win rates' verdict), with the plot of the win-rate changes; then the warnings, and under
+"Details" (collapsed in HTML) every answer in words, the tables (every rate with its interval,
+named by level and method), the plots and the run's provenance. Columns, seats, variants and
+values are printed in words (:mod:`balancelab.simulate.words`), never by their names.
+Same data → same bytes: nothing time-dependent is written (no dates, no wall times), tables and figures are built in a fixed order, PNGs carry no ``Software`` metadata.
 
 Layout written to ``<out>/`` (default ``<run>/report/``)::
 
