@@ -6,7 +6,8 @@ win rates' verdict), with the plot of the win-rate changes; then the warnings, a
 "Details" (collapsed in HTML) every answer in words, the tables (every rate with its interval,
 named by level and method), the plots and the run's provenance. Columns, seats, variants and
 values are printed in words (:mod:`balancelab.simulate.words`), never by their names.
-Same data → same bytes: nothing time-dependent is written (no dates, no wall times), tables and figures are built in a fixed order, PNGs carry no ``Software`` metadata.
+Same data → same bytes: nothing time-dependent is written (no dates, no wall times), tables
+and figures are built in a fixed order, PNGs carry no ``Software`` metadata.
 
 Layout written to ``<out>/`` (default ``<run>/report/``)::
 
