@@ -701,6 +701,8 @@ def short_answer(game: str, comps: pl.DataFrame, mcomps: pl.DataFrame | None,
              and keys[0][0] != "run" else "")
     moved: dict[str, list[str]] = {}
     parts: list[str] = []
+    mixed: list[str] = []  # measures whose verdict differs between settings
+    mixed_verdicts: list[str] = []
     for m in measures:
         rows = [r for r in mrow if r["measure"] == m]
         if not rows:
@@ -719,6 +721,8 @@ def short_answer(game: str, comps: pl.DataFrame, mcomps: pl.DataFrame | None,
                          f"{verdict_word(r0['verdict'], None, r0['margin'], W.unit(game, m))}")
         else:
             parts.append(f"{name}: {_verdict_counts([r['verdict'] for r in rows])}")
+            mixed.append(name)
+            mixed_verdicts += [r["verdict"] for r in rows]
     head = [f"{verb} {_and_words(items)}{' ' + every if every else ''}"
             for verb, items in moved.items()]
     if crow:
@@ -737,6 +741,10 @@ def short_answer(game: str, comps: pl.DataFrame, mcomps: pl.DataFrame | None,
     text = f"{lead}: " + "; ".join(head + parts) + "."
     if not fits_two_lines(text):  # the ranges are in the table: drop them
         text = re.sub(r" \([^()]*\)", "", text)
+    if not fits_two_lines(text) and len(mixed) > 1:  # one count for the mixed measures
+        parts = [p for p in parts if p.partition(":")[0] not in mixed]
+        parts.insert(0, f"{_and_words(mixed)}: {_verdict_counts(mixed_verdicts)}")
+        text = re.sub(r" \([^()]*\)", "", f"{lead}: " + "; ".join(head + parts) + ".")
     return text
 
 
