@@ -1065,6 +1065,9 @@ def build_run_report(path: Path, level: float = stats.LEVEL) -> Report:
                   _img("winrates.png", plots.winrates(worded(rates, game)),
                        "Win rate per variant with 95% intervals.")]
 
+    for s in extra:  # a game's own part of the answer (Obcy: the rulebook's equal chances)
+        if s.answer:
+            answer[1:1] = [Table(t, _strings(f, game)) for t, f in s.tables]
     sections: list[Section] = [Section("Every answer in words", list(headline))]
     sec = Section("Win rates", [
         f"Win rate of each side or seat per variant, with {int(level * 100)}% Wilson score "
@@ -1296,9 +1299,11 @@ def inline_html(text: str) -> str:
         if m.group(1) is not None:
             out.append(f"<code>{html.escape(m.group(1))}</code>")
         else:
-            href = m.group(3)
-            href = href[:-3] + ".html" if href.endswith(".md") else href
-            out.append(f'<a href="{html.escape(href)}">{html.escape(m.group(2))}</a>')
+            href, label = m.group(3), m.group(2)
+            if href.endswith(".md"):  # the page beside it, named as it is
+                href = href[:-3] + ".html"
+                label = label[:-3] + ".html" if label.endswith(".md") else label
+            out.append(f'<a href="{html.escape(href)}">{html.escape(label)}</a>')
         pos = m.end()
     out.append(html.escape(text[pos:]))
     return "".join(out)

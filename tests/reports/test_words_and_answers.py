@@ -67,6 +67,8 @@ def test_inline_html_escapes_and_links() -> None:
     out = render.inline_html(text)
     assert "`" not in out and "<code>balancelab trace RUN --index N</code>" in out
     assert '<a href="x/report.html">the report</a>' in out and "&lt;b&gt;" in out
+    out = render.inline_html("[x/report.md](x/report.md)")
+    assert out == '<a href="x/report.html">x/report.html</a>'  # named as the page it opens
 
 
 def test_measures_that_never_vary_are_left_out() -> None:
@@ -124,6 +126,9 @@ def test_a_report_opens_with_the_question_and_its_answer(small_reports, name: st
     # provenance: the options that differ between variants, the others once
     assert "Variants: the options that differ, and the players" in md
     assert md.count("Every other rule option") == 1
+    if name == "obcy":  # the study asks whether the chances are equal: part of the answer
+        assert md.index("**Equal chances? The expedition against the ALIENS**") < \
+            md.index("## Details")
 
 
 def test_the_iss_study_opens_with_the_findings_table(tmp_path: Path) -> None:
