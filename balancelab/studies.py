@@ -760,7 +760,7 @@ def build_study_report(st: Study, runs: dict[str, Path]) -> render.Report:
             held = (f"The verdicts hold across all {len(runs)} policy pairings "
                     f"({', '.join(runs)}).")
             headline.append(held)
-            short = f"{short} {held}" if len(short) + len(held) < render.SHORT_MAX else held
+            short = f"{short} {held}" if render.fits_two_lines(f"{short} {held}") else held
         else:
             rows = "; ".join(
                 f"{render.change_words(st.game, r['option'], r['value_a'], r['value_b'])} at "

@@ -19,12 +19,14 @@ from balancelab.reports import words as W
 
 @dataclass(frozen=True)
 class Section:
-    """A game-specific report section: a title, paragraphs and tables (name, frame)."""
+    """A game-specific report section: a title, paragraphs and tables (name, frame); with
+    ``answer`` its tables answer part of the game's key question and open the report too."""
 
     title: str
     paragraphs: list[str] = field(default_factory=list)
     tables: list[tuple[str, pl.DataFrame]] = field(default_factory=list)
     headline: list[str] = field(default_factory=list)
+    answer: bool = False
 
 
 @dataclass(frozen=True)
@@ -51,7 +53,7 @@ def _obcy_equal_chances(games: pl.DataFrame, seats: pl.DataFrame | None) -> list
     if not {"expedition", "aliens"} & set(games.get_column("winner").unique().to_list()):
         return []
     d = analysis.rate_difference_within(games, "aliens", "expedition")
-    lines, head = [], []
+    lines, head, said = [], [], []
     for r in d.iter_rows(named=True):
         band = f"±{100 * r['margin']:.1f} points"
         words = {"equivalent": f"equal chances within {band}",
@@ -67,6 +69,7 @@ def _obcy_equal_chances(games: pl.DataFrame, seats: pl.DataFrame | None) -> list
                f"{words}.")
         lines.append(txt)
         head.append(f"Equal chances? {txt}")
+        said.append(words)
     rows = d.to_dicts()
     table = pl.DataFrame({
         "variant": [W.variant("obcy", r["variant_label"]) for r in rows],
@@ -78,17 +81,18 @@ def _obcy_equal_chances(games: pl.DataFrame, seats: pl.DataFrame | None) -> list
         "interval level": [f"{100 * r['level_used']:.1f}%" for r in rows],
         "p (Holm)": [f"{r['p_holm']:.3f}" if r["p_holm"] >= 0.001 else "< 0.001"
                      for r in rows],
-        "verdict": [f"equivalent within ±{100 * r['margin']:.1f} points"
-                    if r["verdict"] == "equivalent" else r["verdict"] for r in rows],
+        "verdict": said,
     })
     return [Section(
         "The rulebook's claim: equal chances",
         ["The rulebook says that \"the ALIENS and the expedition have equal chances of "
          "winning\". Tested per variant as the difference between the two sides' win rates "
-         "on the same games (draws and capped games count for neither): 'equivalent' "
-         "supports the claim within the margin, 'raises'/'lowers' refutes it."] + lines,
-        [("Expedition against ALIENS", table)],
+         "on the same games (draws and capped games count for neither): equal chances "
+         "within the margin supports the claim, one side winning more often refutes it."]
+        + lines,
+        [("Equal chances? The expedition against the ALIENS", table)],
         head,
+        answer=True,
     )]
 
 

@@ -1,9 +1,13 @@
 """Reports: Markdown and one self-contained HTML page from the analysis frames.
 
-A report opens with its headline answers in plain words with numbers, then any warnings, then
-tables (every rate with its interval, named by level and method) and plots, and ends with the
-run's provenance. Same data → same bytes: nothing time-dependent is written (no dates, no wall
-times), tables and figures are built in a fixed order, PNGs carry no ``Software`` metadata.
+A report opens with the answer: its question in words, "In short" (two lines at most) and a
+compact table (per setting held fixed: the measures before → after with their intervals, the
+win rates' verdict), with the plot of the win-rate changes; then the warnings, and under
+"Details" (collapsed in HTML) every answer in words, the tables (every rate with its interval,
+named by level and method), the plots and the run's provenance. Columns, seats, variants and
+values are printed in words (:mod:`balancelab.reports.words`), never by their names.
+Same data → same bytes: nothing time-dependent is written (no dates, no wall times), tables
+and figures are built in a fixed order, PNGs carry no ``Software`` metadata.
 
 Layout written to ``<out>/`` (default ``<run>/report/``)::
 
@@ -19,6 +23,7 @@ import html
 import json
 import math
 import re
+import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -553,8 +558,13 @@ def variant_sentence(rates: pl.DataFrame, outcomes: pl.DataFrame, game: str) -> 
 # -- the answer: a compact table and a short sentence ------------------------------------------
 
 
-#: The longest "In short" line (characters): two lines of the report's page.
-SHORT_MAX = 240
+#: "In short" takes at most two lines of this many characters (a terminal's width).
+SHORT_WIDTH = 80
+
+
+def fits_two_lines(text: str) -> bool:
+    """True when ``In short: <text>`` wraps to at most two lines of :data:`SHORT_WIDTH`."""
+    return len(textwrap.wrap(f"In short: {text}", SHORT_WIDTH)) <= 2
 
 
 def _m(x: float, digits: int) -> str:
@@ -577,8 +587,9 @@ def measure_cell(r: dict[str, Any], game: str) -> str:
 
 def win_cell(rows: list[dict[str, Any]], game: str, name_who: bool) -> str:
     """The win-rate changes of one setting: one contender's ``raises: 19.2% → 28.2% (+9.0
-    points [+5.7, +12.4])``; several with one verdict: ``inconclusive (-4.2 to +4.4 points;
-    about 6,000 games per setting would decide)``; else each contender's verdict."""
+    points [+5.7, +12.4])``; several with one verdict: ``inconclusive for every seat (changes
+    within -4.2 to +4.4 points; about 6,000 games per setting would decide)``, the span of
+    their intervals; else each contender's verdict."""
     if not rows:
         return "–"
     need = max((r.get("games_to_decide") or 0) for r in rows)
@@ -591,11 +602,11 @@ def win_cell(rows: list[dict[str, Any]], game: str, name_who: bool) -> str:
                 f"({points(r['diff'], r['lo'], r['hi'])}"
                 f"{hint if r['verdict'] == 'inconclusive' else ''})")
     verdicts = {r["verdict"] for r in rows}
-    lo = min(100 * r["diff"] for r in rows)
-    hi = max(100 * r["diff"] for r in rows)
+    lo = min(100 * r["lo"] for r in rows)  # the intervals' span: what the data rule out
+    hi = max(100 * r["hi"] for r in rows)
     if len(verdicts) == 1:
         word = verdict_word(rows[0]["verdict"], None, rows[0]["margin"])
-        return (f"{word} for every seat (changes {lo:+.1f} to {hi:+.1f} points"
+        return (f"{word} for every seat (changes within {lo:+.1f} to {hi:+.1f} points"
                 f"{hint if rows[0]['verdict'] == 'inconclusive' else ''})")
     return "; ".join(f"{W.who(game, r['contender'], r['label_a'])} "
                      f"{verdict_word(r['verdict'], None, r['margin'])} "
@@ -682,8 +693,9 @@ def _verdict_counts(verdicts: list[str]) -> str:
 
 def short_answer(game: str, comps: pl.DataFrame, mcomps: pl.DataFrame | None,
                  measures: list[str], team: bool) -> str:
-    """"In short" in at most :data:`SHORT_MAX` characters: what the question's change does to
-    each measure and to the win rates, over every setting held fixed."""
+    """"In short" in two lines at most (:func:`fits_two_lines`; the ranges are dropped when
+    they do not fit): what the question's change does to each measure and to the win rates,
+    over every setting held fixed."""
     crow = comps.to_dicts()
     mrow = [] if mcomps is None else [r for r in mcomps.to_dicts() if r["measure"] in measures]
     keys = list(dict.fromkeys([_key(r)[:3] for r in crow] + [_key(r)[:3] for r in mrow]))
@@ -704,6 +716,8 @@ def short_answer(game: str, comps: pl.DataFrame, mcomps: pl.DataFrame | None,
              and keys[0][0] != "run" else "")
     moved: dict[str, list[str]] = {}
     parts: list[str] = []
+    mixed: list[str] = []  # measures whose verdict differs between settings
+    mixed_verdicts: list[str] = []
     for m in measures:
         rows = [r for r in mrow if r["measure"] == m]
         if not rows:
@@ -722,6 +736,8 @@ def short_answer(game: str, comps: pl.DataFrame, mcomps: pl.DataFrame | None,
                          f"{verdict_word(r0['verdict'], None, r0['margin'], W.unit(game, m))}")
         else:
             parts.append(f"{name}: {_verdict_counts([r['verdict'] for r in rows])}")
+            mixed.append(name)
+            mixed_verdicts += [r["verdict"] for r in rows]
     head = [f"{verb} {_and_words(items)}{' ' + every if every else ''}"
             for verb, items in moved.items()]
     if crow:
@@ -738,8 +754,12 @@ def short_answer(game: str, comps: pl.DataFrame, mcomps: pl.DataFrame | None,
             win = f"{who}: {_verdict_counts(cv)}"
         parts.append(win)
     text = f"{lead}: " + "; ".join(head + parts) + "."
-    if len(text) > SHORT_MAX:  # the ranges are in the table: drop them
+    if not fits_two_lines(text):  # the ranges are in the table: drop them
         text = re.sub(r" \([^()]*\)", "", text)
+    if not fits_two_lines(text) and len(mixed) > 1:  # one count for the mixed measures
+        parts = [p for p in parts if p.partition(":")[0] not in mixed]
+        parts.insert(0, f"{_and_words(mixed)}: {_verdict_counts(mixed_verdicts)}")
+        text = re.sub(r" \([^()]*\)", "", f"{lead}: " + "; ".join(head + parts) + ".")
     return text
 
 
@@ -840,8 +860,10 @@ def _provenance(manifest: dict[str, Any], study: dict[str, Any] | None) -> Secti
             rows.append(("the question's measures",
                          ", ".join(W.words(game, m) for m in study["measures"])))
         if study.get("grid"):
-            rows.append(("grid", "; ".join(f"{W.words(game, k)}: {', '.join(vs)}"
-                                           for k, vs in study["grid"].items())))
+            rows.append(("grid", "; ".join(
+                f"{W.words(game, k)}: "
+                + ", ".join(W.setting(game, k, v.lower() if v in ("True", "False") else v)
+                            for v in vs) for k, vs in study["grid"].items())))
         for k in ("pairing", "pairs", "margin", "stop", "target"):
             if study.get(k) is not None:
                 rows.append((k, str(study[k])))
@@ -851,7 +873,7 @@ def _provenance(manifest: dict[str, Any], study: dict[str, Any] | None) -> Secti
     names = list(opts[0]) if opts else []
     differ = [k for k in names if len({_optval(o.get(k)) for o in opts}) > 1]
     vt = pl.DataFrame({
-        "variant": [W.variant(game, v["label"]) for v in variants],
+        **({} if differ else {"variant": [W.variant(game, v["label"]) for v in variants]}),
         **{W.label(game, k): [W.setting(game, k, o.get(k)) for o in opts] for k in differ},
         "players per seat": [
             ", ".join(f"{W.contender(game, s_, len(v['seats']))}: {p}"
@@ -1068,6 +1090,9 @@ def build_run_report(path: Path, level: float = stats.LEVEL) -> Report:
                   _img("winrates.png", plots.winrates(worded(rates, game)),
                        "Win rate per variant with 95% intervals.")]
 
+    for s in extra:  # a game's own part of the answer (Obcy: the rulebook's equal chances)
+        if s.answer:
+            answer[1:1] = [Table(t, _strings(f, game)) for t, f in s.tables]
     sections: list[Section] = [Section("Every answer in words", list(headline))]
     sec = Section("Win rates", [
         f"Win rate of each side or seat per variant, with {int(level * 100)}% Wilson score "
@@ -1300,9 +1325,11 @@ def inline_html(text: str) -> str:
         if m.group(1) is not None:
             out.append(f"<code>{html.escape(m.group(1))}</code>")
         else:
-            href = m.group(3)
-            href = href[:-3] + ".html" if href.endswith(".md") else href
-            out.append(f'<a href="{html.escape(href)}">{html.escape(m.group(2))}</a>')
+            href, label = m.group(3), m.group(2)
+            if href.endswith(".md"):  # the page beside it, named as it is
+                href = href[:-3] + ".html"
+                label = label[:-3] + ".html" if label.endswith(".md") else label
+            out.append(f'<a href="{html.escape(href)}">{html.escape(label)}</a>')
         pos = m.end()
     out.append(html.escape(text[pos:]))
     return "".join(out)

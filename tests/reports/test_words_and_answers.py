@@ -8,6 +8,7 @@ HTML pages have no literal backticks and link the run reports.
 from __future__ import annotations
 
 import re
+import textwrap
 from pathlib import Path
 
 import polars as pl
@@ -68,6 +69,8 @@ def test_inline_html_escapes_and_links() -> None:
     out = render.inline_html(text)
     assert "`" not in out and "<code>balancelab trace RUN --index N</code>" in out
     assert '<a href="x/report.html">the report</a>' in out and "&lt;b&gt;" in out
+    out = render.inline_html("[x/report.md](x/report.md)")
+    assert out == '<a href="x/report.html">x/report.html</a>'  # named as the page it opens
 
 
 def test_measures_that_never_vary_are_left_out() -> None:
@@ -115,7 +118,8 @@ def test_a_report_opens_with_the_question_and_its_answer(small_reports, name: st
     md, page = small_reports[name]
     lines = md.splitlines()
     assert lines[2].startswith("**") and lines[2].endswith("?**")  # the question
-    assert lines[4].startswith("In short: ") and len(lines[4]) <= render.SHORT_MAX + 12
+    assert lines[4].startswith("In short: ")
+    assert render.fits_two_lines(lines[4].removeprefix("In short: "))  # two lines at most
     assert lines[6] == "**The answer**" and lines[8].startswith("| ")
     assert md.index("**The answer**") < md.index("## Details")
     # in HTML everything but the answer is collapsed
@@ -124,6 +128,9 @@ def test_a_report_opens_with_the_question_and_its_answer(small_reports, name: st
     # provenance: the options that differ between variants, the others once
     assert "Variants: the options that differ, and the players" in md
     assert md.count("Every other rule option") == 1
+    if name == "obcy":  # the study asks whether the chances are equal: part of the answer
+        assert md.index("**Equal chances? The expedition against the ALIENS**") < \
+            md.index("## Details")
 
 
 def test_the_iss_study_opens_with_the_findings_table(tmp_path: Path) -> None:
@@ -137,7 +144,7 @@ def test_the_iss_study_opens_with_the_findings_table(tmp_path: Path) -> None:
     assert lines[2].startswith("**1998 ISS: what does returning one Russian and one US")
     short = lines[4]
     assert short.startswith("In short: All shuttles → 2 shuttles removed: ")
-    assert len(short) <= render.SHORT_MAX + 12
+    assert len(textwrap.wrap(short, 80)) <= 2  # two lines of a terminal at most
     first = lines.index("**The answer**")
     assert lines[first + 2] == ("| players | turns | launches | winning score (points) | "
                                 "win rates |")
