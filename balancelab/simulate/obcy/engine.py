@@ -19,7 +19,7 @@ class ObcyGame(Game):
 
     name = "obcy"
     title = "Obcy (Aliens)"
-    version = "4"
+    version = "5"
     options_type = ObcyOptions
     sides = SEATS
     outcomes = ("expedition", "aliens", "draw", "")
