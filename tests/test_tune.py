@@ -54,7 +54,6 @@ def test_float_parameters_accept_integers_and_every_default_is_in_range() -> Non
 
 def test_a_preset_sets_parameters_and_given_ones_override_it(monkeypatch: pytest.MonkeyPatch
                                                              ) -> None:
-
     monkeypatch.setitem(P.PRESETS["odyssey"], "crew-team",
                         {"tuned": P.Preset({"lif_alarm": 6, "run_bonus": 1.0})})
     g = get_game("odyssey")

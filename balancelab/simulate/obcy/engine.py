@@ -8,7 +8,7 @@ import numpy as np
 
 from balancelab.simulate.core import ColumnType, Game, State, View
 from balancelab.simulate.obcy.rules import CHARACTER_NAMES, ObcyOptions
-from balancelab.simulate.obcy.state import N_MISSIONS, ObcyState, ObcyView
+from balancelab.simulate.obcy.state import N_MISSIONS, ST_ALIENS_BEGIN, ObcyState, ObcyView
 from balancelab.simulate.options import RuleOptions
 
 SEATS = ("expedition", "aliens")
@@ -67,6 +67,13 @@ class ObcyGame(Game):
 
         assert isinstance(state, ObcyState)
         return evaluate(state, seat)
+
+    def settled(self, state: State) -> bool:
+        """False during the ALIENS phase (hatching, movement, attacks): its attacks are
+        resolved only after every ALIEN has moved (1. Sequence of Play, 10.), so a playout
+        cut inside it would score the ALIENS' moves before they strike."""
+        assert isinstance(state, ObcyState)
+        return state.stage < ST_ALIENS_BEGIN
 
     def determinize(self, view: View, rng: np.random.Generator) -> State:
         """A full state consistent with ``view``: the mission deck re-shuffled, and for the
