@@ -1042,14 +1042,15 @@ class ExpeditionPolicy(Policy):
 
 class DashPolicy(ExpeditionPolicy):
     """Every character on its own task, in parallel. The default values are the tuned set
-    (``balancelab tune obcy --side expedition``, rules version 4; presets ``tuned`` and
-    ``classic``: :mod:`balancelab.policies.presets`). ``queen_s`` stays 0 (estimated): it
-    acts only in Variant 1, and the tuning played Variant 2."""
+    (``balancelab tune obcy --side expedition``, rules version 5; presets ``tuned``,
+    ``tuned-v4`` (version 4's default) and ``classic``: :mod:`balancelab.policies.presets`).
+    ``queen_s`` stays 0 (estimated): it acts only in Variant 1, and the tuning played
+    Variant 2."""
 
     name = "dash"
     params = {**ExpeditionPolicy.params, "plan": "dash", "arm": 1, "spread": 6,
-              "danger": 0.9139, "shot_min": 0.2406, "queen_s": 0.0, "block": 2,
-              "workers": 1, "reenter_group": 2.047}
+              "danger": 2.511, "shot_min": 0.273, "queen_s": 0.0, "block": 2,
+              "workers": 4, "reenter_group": 1.392}
 
 
 #: An ALIEN's score of a space at walking distance d from the nearest character (not adjacent):
