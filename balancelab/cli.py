@@ -1241,6 +1241,9 @@ def tune(
         typer.Option(help="SIDE=POLICY to play against (default: the other sides' defaults).")
     ] = None,
     out: Annotated[Path | None, typer.Option(help="Tune folder (default: tunes/<...>).")] = None,
+    cap_penalty: Annotated[float, typer.Option(
+        min=0.0, help="Wins a game stopped by the round cap costs in the search's objective "
+        "(it is never a win).")] = 1.0,
     quiet: Quiet = False,
 ) -> None:
     """Tune POLICY's numeric parameters for SIDE against the other side's defaults.
@@ -1249,13 +1252,16 @@ def tune(
     proposes the values; the first trial is POLICY's own values (a preset or parameters in
     the spec are the starting point). Resumable: the study lives in <out>/study.sqlite3; run
     the same command again to continue. The best set and the starting set are then played
-    on --fresh-games fresh seeds. Example: balancelab tune odyssey --side crew --budget 3000
+    on --fresh-games fresh seeds. A trial scores its win rate less --cap-penalty for each
+    game stopped by the round cap (a capped game is no win, and a set that merely stalls
+    must not look as good as one that loses). Example: balancelab tune odyssey --side crew
+    --budget 3000
     """
     from balancelab import tune as T
 
     options = {k: v for k, v in parse_game_args([], set_ or []).items()}
     config = T.TuneConfig(game, side, policy, budget, trial_games, seed, options, fresh_games,
-                          parse_policies(against or []))
+                          parse_policies(against or []), cap_penalty)
     folder = out or Path("tunes") / (f"{game}-{side}-{policy.replace(':', '_')}-seed{seed}"
                                      + "".join(f"-{k}{v}" for k, v in options.items())
                                      + "".join(f"-vs-{k}-{v.replace(':', '_')}"

@@ -11,10 +11,18 @@ Storage: an optuna RDB study in ``<folder>/study.sqlite3`` (SQLite through SQLAl
 stopping and calling ``tune`` again with the same folder continues the study where it
 stopped; the configuration is kept in ``<folder>/tune.json`` and must match.
 
-At the end the best parameters (by win rate over the tuning seeds) and the starting
+The objective of a trial is its win rate less a penalty for the games stopped by the round
+cap: ``(wins - cap_penalty * capped) / games``. A capped game is already not a win (its
+result is "no winner", a loss for every side), but a set that turns losses into capped games
+would cost nothing, and the round cap is the simulator's safeguard, not a rule: a game the
+rulebook would go on playing says nothing about who wins it. So each capped game also costs
+``cap_penalty`` wins (default 1: a capped game undoes a win). The penalty steers the search
+only; the answers printed are win rates, with the capped share beside them.
+
+At the end the best parameters (by the objective over the tuning seeds) and the starting
 parameters (the policy's defaults) are both played on FRESH seeds (a different run seed,
-never used in tuning): the win rates, their Wilson intervals and the paired difference are
-printed, so the selection's optimism does not leak into the answer.
+never used in tuning): the win rates, their Wilson intervals, the paired difference and the
+capped shares are printed, so the selection's optimism does not leak into the answer.
 """
 
 from __future__ import annotations
@@ -37,6 +45,8 @@ from balancelab.simulate.play import play
 
 #: run seed of the fresh seeds used for the before/after comparison: ``seed + FRESH``
 FRESH = 1_000_003
+#: ``GameRecord.end_reason`` of a game stopped by the round cap
+CAP = "cap"
 
 
 class TuneError(ValueError):
@@ -60,6 +70,21 @@ def side_wins(game: Game, options: RuleOptions, side: str, spec: str, games: int
     Raises:
         PolicyError: a bad spec.
     """
+    return side_games(game, options, side, spec, games, seed, start, opponents, progress)[0]
+
+
+def side_games(game: Game, options: RuleOptions, side: str, spec: str, games: int, seed: int,
+               start: int = 0, opponents: dict[str, str] | None = None,
+               progress: Callable[[int], None] | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`side_wins` with the games stopped by the round cap.
+
+    Returns:
+        (won, capped): bool arrays of shape (games,); ``capped`` is True where the game
+        ended by the round cap (``end_reason == "cap"``, no winner).
+
+    Raises:
+        PolicyError: a bad spec.
+    """
     opponents = opponents or {}
     seats = game.seats(options)
     solo = len(set(game.side_of_seat(options, k) for k in range(len(seats)))) == 1
@@ -70,6 +95,7 @@ def side_wins(game: Game, options: RuleOptions, side: str, spec: str, games: int
                                       else opponents.get(s, "default")))
     mine = policies.resolve(game, side, spec)
     out = np.zeros(games, dtype=bool)
+    capped = np.zeros(games, dtype=bool)
     for i in range(games):
         gi = start + i
         assigned = list(specs)
@@ -79,9 +105,18 @@ def side_wins(game: Game, options: RuleOptions, side: str, spec: str, games: int
                 for k, sp in enumerate(assigned)]
         rec = play(game, options, pols, rules_stream(seed, gi)).record
         out[i] = rec.winner == (seats[gi % len(seats)] if solo else side)
+        capped[i] = rec.end_reason == CAP
         if progress is not None:
             progress(1)
-    return out
+    return out, capped
+
+
+def objective_value(won: np.ndarray, capped: np.ndarray, cap_penalty: float) -> float:
+    """A trial's objective: ``(wins - cap_penalty * capped games) / games`` (module
+    docstring). ``won`` and ``capped`` are bool arrays of one shape; 0.0 for no games."""
+    if not len(won):
+        return 0.0
+    return float(won.mean() - cap_penalty * capped.mean())
 
 
 @dataclass
@@ -98,6 +133,8 @@ class TuneConfig:
     fresh_games: int = 0
     #: side → spec of the opponents (default: each other side's default policy)
     against: dict[str, str] = field(default_factory=dict)
+    #: wins a game stopped by the round cap costs in the objective (module docstring; >= 0)
+    cap_penalty: float = 1.0
 
     @property
     def trials(self) -> int:
@@ -117,6 +154,9 @@ class TuneResult:
     diff: tuple[float, float, float]  # after - before, paired interval
     fresh_games: int
     seconds: float
+    #: share of the fresh games stopped by the round cap: rate, low, high (Wilson 95%)
+    capped_before: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    capped_after: tuple[float, float, float] = (0.0, 0.0, 0.0)
 
 
 def search_space(game: Game, side: str, policy: str) -> dict[str, tuple[Any, float, float]]:
@@ -172,6 +212,8 @@ def tune(config: TuneConfig, folder: Path, *,
     if config.side not in game.sides:
         raise TuneError(f"unknown side {config.side!r} for {game.name!r}; valid: "
                         f"{', '.join(game.sides)}")
+    if not 0.0 <= config.cap_penalty < float("inf"):
+        raise TuneError(f"the cap penalty must be a number >= 0; got {config.cap_penalty!r}")
     options = game.options_type.from_strings({k: str(v) for k, v in config.options.items()})
     for s in config.against:
         if s not in game.sides or (s == config.side and len(game.sides) > 1):
@@ -194,6 +236,7 @@ def tune(config: TuneConfig, folder: Path, *,
     cfg_path = folder / "tune.json"
     if cfg_path.exists():
         old = json.loads(cfg_path.read_text())
+        old.setdefault("cap_penalty", 0.0)  # a study from before the penalty had none
         if old != asdict(config):
             raise TuneError(f"{folder} holds another tuning study ({old}); use another --out "
                             "or the same arguments")
@@ -227,9 +270,11 @@ def tune(config: TuneConfig, folder: Path, *,
                 params[k] = trial.suggest_int(k, int(lo), int(hi))
             else:
                 params[k] = trial.suggest_float(k, lo, hi)
-        wins = side_wins(game, options, config.side, _spec(name, params), n, config.seed,
-                         opponents=against, progress=tick)
-        return float(wins.mean())
+        won, capped = side_games(game, options, config.side, _spec(name, params), n,
+                                 config.seed, opponents=against, progress=tick)
+        trial.set_user_attr("win_rate", float(won.mean()))
+        trial.set_user_attr("capped", float(capped.mean()))
+        return objective_value(won, capped, config.cap_penalty)
 
     for _ in range(config.trials - len(done_trials)):
         study.optimize(objective, n_trials=1)
@@ -240,10 +285,10 @@ def tune(config: TuneConfig, folder: Path, *,
     params = policies.parse_spec(spec)[1]  # the values as played (rounded in the spec)
     fresh = config.seed + FRESH
     m = config.fresh_games
-    a = side_wins(game, options, config.side, base_spec, m, fresh, opponents=against,
-                  progress=tick)
-    b = side_wins(game, options, config.side, spec, m, fresh, opponents=against,
-                  progress=tick)
+    a, a_cap = side_games(game, options, config.side, base_spec, m, fresh, opponents=against,
+                          progress=tick)
+    b, b_cap = side_games(game, options, config.side, spec, m, fresh, opponents=against,
+                          progress=tick)
     if progress:
         progress(total, total)
     from balancelab.analysis.stats import diff_paired, wilson
@@ -254,7 +299,8 @@ def tune(config: TuneConfig, folder: Path, *,
 
     d = diff_paired(a, b)
     result = TuneResult(params, spec, base_spec, len(study.trials), rate(a), rate(b),
-                        (d.diff, d.lo, d.hi), m, time.perf_counter() - t0)
+                        (d.diff, d.lo, d.hi), m, time.perf_counter() - t0, rate(a_cap),
+                        rate(b_cap))
     (folder / "result.json").write_text(json.dumps(asdict(result), indent=1))
     return result
 
@@ -264,13 +310,18 @@ def describe(config: TuneConfig, result: TuneResult) -> list[str]:
     b, a, d = result.before, result.after, result.diff
     where = ", ".join(f"{k}={v}" for k, v in config.options.items()) or "the default setting"
     vs = ", ".join(f"{s}={sp}" for s, sp in config.against.items()) or "the defaults"
-    return [
+    lines = [
         f"{config.game} {config.side} ({where}), {result.trials} trials of "
         f"{config.games_per_trial} games against {vs}, seed {config.seed}:",
         f"  tuned: {result.spec}",
         f"  win rate on {result.fresh_games} fresh games: {_pct(b)} with {result.default_spec}"
         f" -> {_pct(a)} tuned; change {d[0]:+.1%} [{d[1]:+.1%}, {d[2]:+.1%}] (paired 95%)",
     ]
+    cb, ca = result.capped_before, result.capped_after
+    if cb[0] or ca[0]:
+        lines.append(f"  games stopped by the round cap: {_pct(cb)} -> {_pct(ca)} (each cost "
+                     f"{config.cap_penalty:g} win(s) in the search's objective)")
+    return lines
 
 
 def _pct(r: Sequence[float]) -> str:

@@ -183,7 +183,10 @@ def test_a_run_with_the_oracle_is_labelled_a_cheat(tmp_path: object) -> None:
 
 
 @pytest.mark.parametrize("name", ["odyssey", "obcy"])
-def test_evaluate_is_a_probability_for_each_side_and_sums_to_one(name: str) -> None:
+def test_evaluate_is_a_probability_for_each_side_and_sums_to_the_chance_of_an_end(
+        name: str) -> None:
+    """2001 always ends: the two estimates sum to one. Obcy's round cap is a loss for both
+    sides, so the sum is the chance of ending before it: 1 - (round / max_rounds)^2."""
     g = get_game(name)
     o = g.options_type()
     n = len(g.seats(o))
@@ -196,7 +199,8 @@ def test_evaluate_is_a_probability_for_each_side_and_sums_to_one(name: str) -> N
         hal_or_exp = g.evaluate(s, 0)
         other = g.evaluate(s, 1)
         assert hal_or_exp is not None and other is not None
-        assert 0.0 <= hal_or_exp <= 1.0 and math.isclose(hal_or_exp + other, 1.0)
+        end = 1.0 if name == "odyssey" else 1.0 - (s.round / s.opt.max_rounds) ** 2
+        assert 0.0 <= hal_or_exp <= 1.0 and math.isclose(hal_or_exp + other, end)
         legal = s.legal_actions()
         s._apply(legal[int(rng.integers(len(legal)))])
 
@@ -225,6 +229,34 @@ def test_obcy_evaluate_rewards_tasks_and_punishes_waiting() -> None:
     assert expedition_chance(s) > start  # a task done (Variant 2: one of three)
     s.round = s.opt.max_rounds - 1
     assert expedition_chance(s) < 0.1  # at the cap the game is lost for both
+    assert g.evaluate(s, 1) < 0.1  # (the ALIENS do not win by waiting either)
+
+
+def test_obcy_rollouts_are_cut_only_outside_the_aliens_phase(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """1., 10.: the ALIENS attack after all of them have moved; a rollout cut inside their
+    phase would score their moves before they strike (the ismcts ALIENS' blind spot)."""
+    from balancelab.simulate.obcy.state import ST_ALIENS_BEGIN, ST_AMOVE
+
+    g = get_game("obcy")
+    s = g.new_initial_state(g.options_type(), np.random.default_rng(0))
+    assert g.settled(s)
+    s.stage = ST_AMOVE
+    assert not g.settled(s)
+    cut: list[int] = []
+    real = type(g).evaluate
+
+    def spy(self: object, state: object, seat: int) -> float:
+        cut.append(state.stage)  # type: ignore[attr-defined]
+        return real(self, state, seat)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(type(g), "evaluate", spy)
+    for side in ("aliens", "expedition"):
+        config = RunConfig(game="obcy", variants=[g.options_type.from_strings(
+            {"max_rounds": "3"})], seed=1, games=1,
+            policies={side: "ismcts:iterations=3,depth=2"})
+        play_one(config, 0, 0)
+    assert cut and all(st < ST_ALIENS_BEGIN for st in cut)
 
 
 # -- multi-step turns do not stall ---------------------------------------------------------------
@@ -232,8 +264,10 @@ def test_obcy_evaluate_rewards_tasks_and_punishes_waiting() -> None:
 
 @pytest.mark.slow
 def test_obcy_ismcts_expedition_completes_tasks_and_does_not_hide() -> None:
-    """Measured: 0 of 50 games capped, 1.2 tasks a game (the flat search hid until the cap,
-    0 tasks). Here: 6 games, a few tasks, none capped."""
+    """Measured (rules version 5, seed 0, against hunter): 0 of 120 games capped [0, 3.1%],
+    2.03 tasks a game, 28 airlock tasks (the flat search hid until the cap, 0 tasks; at
+    version 4, 6 of 120 capped: the last survivor's stall). Here: 6 games, a few tasks, none
+    capped."""
     config = RunConfig(game="obcy", variants=[], seed=3, games=6,
                        policies={"expedition": "ismcts:iterations=6,depth=8"})
     recs = [play_one(config, 0, i).record for i in range(6)]

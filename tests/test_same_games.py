@@ -23,7 +23,8 @@ CASES = [
     # whose policies draw (random; the iss scripted players) changed: odyssey 3, iss 1.1, obcy 4;
     # iss 1.1: FEDOR's extra-action Install; obcy 4: the issue-12 rule fixes (ALIENS choose their
     # move order, riders leave onto free spaces, one Queen fight per task...); issue 13: the
-    # scripted players' blunders fixed, tuned default HAL and expedition
+    # scripted players' blunders fixed, tuned default HAL and expedition; obcy 5: the last
+    # survivor walks before it shoots, the transporter's fueller boards it, re-tuned dash (issue 13)
     ("odyssey", {}, {}, 60, "88f888552f52f9c6"),
     ("odyssey", {"crew": "4", "crew_talk": "logic"}, {"hal": "hal-spread"}, 40,
      "a05418bf61ce3d7e"),
@@ -31,8 +32,8 @@ CASES = [
     ("iss", {"players": "4"}, {}, 30, "3c983a89df003742"),
     ("iss", {"players": "1"}, {}, 30, "0811d4f7297a21c9"),
     ("iss", {"players": "2"}, {"player": "random"}, 30, "79f62312c4e68649"),
-    ("obcy", {}, {}, 12, "081f0ce490a1bb67"),
-    ("obcy", {"queen_variant": "tasks"}, {"aliens": "random"}, 6, "bef4009194a73614"),
+    ("obcy", {}, {}, 12, "8c15b959533bb1da"),
+    ("obcy", {"queen_variant": "tasks"}, {"aliens": "random"}, 6, "4622c0a9418a9d42"),
 ]
 
 

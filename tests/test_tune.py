@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 
@@ -52,8 +54,6 @@ def test_float_parameters_accept_integers_and_every_default_is_in_range() -> Non
 
 def test_a_preset_sets_parameters_and_given_ones_override_it(monkeypatch: pytest.MonkeyPatch
                                                              ) -> None:
-    import numpy as np
-
     monkeypatch.setitem(P.PRESETS["odyssey"], "crew-team",
                         {"tuned": P.Preset({"lif_alarm": 6, "run_bonus": 1.0})})
     g = get_game("odyssey")
@@ -140,3 +140,38 @@ def test_the_default_dash_is_the_tuned_set() -> None:
     tuned = P.PRESETS["obcy"]["dash"]["tuned"].params
     assert {k: DashPolicy.params[k] for k in tuned} == tuned
     assert P.tuned_spec("obcy", "expedition") == "dash:preset=tuned"
+
+
+def test_a_game_stopped_by_the_round_cap_costs_the_objective_a_win() -> None:
+    """A capped game is never a win, and with the penalty it also undoes one: a set that
+    stalls scores below one that loses (tune's module docstring)."""
+    from balancelab import tune as T
+
+    won = np.array([True, True, False, False])
+    lost = np.array([False, False, False, False])
+    stalled = np.array([False, False, True, True])
+    assert T.objective_value(won, lost, 1.0) == 0.5
+    assert T.objective_value(won, stalled, 1.0) == 0.0  # two wins undone by two capped games
+    assert T.objective_value(won, stalled, 0.0) == 0.5  # no penalty: a capped game is a loss
+    assert T.objective_value(won[:0], stalled[:0], 1.0) == 0.0
+    g = get_game("obcy")
+    o = g.options_type.from_strings({"max_rounds": "3"})  # every game stops at the cap
+    won, capped = T.side_games(g, o, "expedition", "default", 3, 0)
+    assert capped.all() and not won.any()
+    assert T.objective_value(won, capped, 1.0) == -1.0
+
+
+def test_a_study_from_before_the_cap_penalty_resumes_only_without_it(tmp_path: Path) -> None:
+    from balancelab import tune as T
+
+    cfg = T.TuneConfig("odyssey", "crew", "crew-team", budget=2, games_per_trial=2, seed=3,
+                       fresh_games=2, cap_penalty=0.0)
+    old = json.loads(json.dumps(dataclasses.asdict(cfg)))
+    del old["cap_penalty"]
+    (tmp_path / "t").mkdir()
+    (tmp_path / "t" / "tune.json").write_text(json.dumps(old))
+    with pytest.raises(T.TuneError, match="holds another tuning study"):
+        T.tune(dataclasses.replace(cfg, cap_penalty=1.0), tmp_path / "t")
+    with pytest.raises(T.TuneError, match="cap penalty must be a number >= 0"):
+        T.tune(dataclasses.replace(cfg, cap_penalty=-1.0), tmp_path / "u")
+    assert T.tune(cfg, tmp_path / "t").trials == 1

@@ -15,8 +15,9 @@ sets, grown over ``iterations`` iterations per decision. Each iteration
    rarely legal is not over-explored;
 3. **expands** one untried legal action (the seat's scripted default choice first, then in the
    order of the legal actions), then **rolls out** with the scripted default policies of every
-   seat (``Game.default_policies``), cut after ``depth`` decisions and scored by
-   ``Game.evaluate`` (0.5 where a game offers none);
+   seat (``Game.default_policies``), cut after ``depth`` decisions at the first state the game
+   calls settled (``Game.settled``: not inside Obcy's ALIENS phase, whose attacks come after
+   all the ALIENS have moved) and scored by ``Game.evaluate`` (0.5 where a game offers none);
 4. **backs up** the value for the searching side (1 win, 0.5 tie or draw, 0 loss or a game
    stopped by the round cap) along the path.
 
@@ -82,7 +83,8 @@ class IsmctsPolicy(Policy):
     Parameters (spec ``ismcts:iterations=200,depth=20``):
         iterations: iterations (determinizations) per decision (the budget; >= 1).
         depth: decisions (with more than one legal action) per rollout after the tree is left;
-            a rollout cut there is scored by ``Game.evaluate``. ``0`` plays rollouts to the end.
+            the rollout is then cut at the first settled state (``Game.settled``) and scored
+            by ``Game.evaluate``. ``0`` plays rollouts to the end.
         c: UCB1 exploration constant (>= 0; values are in [0, 1]).
         teammates: ``tree`` (the searcher's teammates' decisions are in the tree) or
             ``default`` (they play their scripted default, like the opponents).
@@ -127,6 +129,7 @@ class IsmctsPolicy(Policy):
         self._factories = [_factory(game.name, sides[k], game.default_policies.get(
             sides[k], "random")) for k in range(n_seats)]
         self._evaluate: Callable[[State, int], float | None] = game.evaluate
+        self._settled: Callable[[State], bool] = game.settled
         #: This seat's scripted default, kept for the whole game and shown every decision
         #: (scripted players remember: Obcy's expedition marks characters done for the
         #: round, and a fresh one each decision stalls): the root's favourite.
@@ -202,7 +205,8 @@ class IsmctsPolicy(Policy):
         node: _Node | None = root
         first = True
         steps = 0
-        depth = self.depth or -1
+        depth = self.depth
+        settled = self._settled
         tree_seat = self._tree_seat
         while not s.is_terminal():
             legal = s.legal_actions()
@@ -234,7 +238,7 @@ class IsmctsPolicy(Policy):
                 s._apply(a)
                 continue
             if node is None:  # rollout
-                if steps == depth:
+                if depth and steps >= depth and settled(s):
                     break
                 steps += 1
             a = pols[seat].act(s.view(seat), legal)

@@ -368,7 +368,10 @@ class ExpeditionPolicy(Policy):
                 out_no, _ = p
                 todo.append(("airlock", SUIT, (self.t.airlocks[out_no - 1],), m))
             elif kind == "transporter":
-                todo.append(("transport", FUEL if v.tr_fuel == 0 else -1, (v.tr_pos,), m))
+                # a fuel can to fuel it; also to reach it on the landing pad, which only a
+                # character starting the transporter may enter while the Queen lives (4.1)
+                fuel = v.tr_fuel == 0 or v.tr_pos == self.t.pad
+                todo.append(("transport", FUEL if fuel else -1, (v.tr_pos,), m))
             elif kind == "clear":
                 todo.append(("go", -1, (p,), m))
         if len(v.open_missions) < v.options.max_open_missions and v.deck_left:
@@ -497,8 +500,11 @@ class ExpeditionPolicy(Policy):
             src, _ = self._item_source(v, item, self._pos(v, c))
             return (src,) if src >= 0 else goals
         if kind == "transport":
+            # 4.2: a rider goes where the vehicle goes; one on foot walks to the vehicle (to
+            # fuel it, or to board it once fuelled: it moves only with riders aboard)
             tt = self.t.tr_target
-            return (tt,) if v.tr_fuel > 0 and v.tr_pos != tt else (v.tr_pos,)
+            aboard = v.c_state[c] == A.ABOARD
+            return (tt,) if aboard and v.tr_fuel > 0 and v.tr_pos != tt else (v.tr_pos,)
         return goals
 
     def _squad_goal(self, v: Any) -> tuple[int, ...]:
@@ -510,7 +516,7 @@ class ExpeditionPolicy(Policy):
 
     # -- which character acts next -----------------------------------------------------------
     def _pick(self, v: Any, legal: Sequence[Any]) -> Any:
-        key = (v.round, v.open_missions, v.points, v.c_state, v.queen_alive)
+        key = (v.round, v.open_missions, v.points, v.c_state, v.queen_alive, v.tr_fuel > 0)
         if key != self.plan_key:
             self.plan_key = key
             self._plan_tasks(v)
@@ -616,10 +622,13 @@ class ExpeditionPolicy(Policy):
         task = self.tasks.get(c)
         if task is not None and task[0] == "hold":
             return self._hold(v, c, pos, task[2][0], by)
-        # 1. shoot threats (never before the fire is worth it)
-        shot = self._best_shot(v, c, by)
-        if shot is not None:
-            return shot
+        # 1. shoot threats (never before the fire is worth it). A last survivor walks first
+        # (see _pursues).
+        pursue = task is not None and self._pursues(v, c, pos)
+        if not pursue:
+            shot = self._best_shot(v, c, by)
+            if shot is not None:
+                return shot
         if task is None:
             self.idle.add(c)
             return (A.END_ACT,)
@@ -634,6 +643,8 @@ class ExpeditionPolicy(Policy):
             return gear
         # 4. task items
         need = item if item >= 0 and item not in pk else -1
+        if kind == "transport" and v.tr_fuel > 0 and pos == v.tr_pos:
+            need = -1  # fuelled (maybe a moment ago, by this character): board it (4.2)
         if need >= 0 and A.PICK in by:
             for a in by[A.PICK]:
                 if a[1] == need:
@@ -656,7 +667,8 @@ class ExpeditionPolicy(Policy):
                     if a[1] in self.t.missions[m][1]:
                         return a
         # 6. move and shoot: a firing position on the way
-        if A.MOVE in by and v.a_pos and self._range(v, c) and v.c_ap[c] >= 2:
+        if (not pursue and A.MOVE in by and v.a_pos and self._range(v, c)
+                and v.c_ap[c] >= 2):
             fp = self._fire_position(v, c, by[A.MOVE], kind)
             if fp is not None:
                 return fp
@@ -665,9 +677,31 @@ class ExpeditionPolicy(Policy):
             mv = self._move_char(v, c, kind, by[A.MOVE])
             if mv is not None:
                 return mv
+        if pursue:  # as far as it gets this phase: now the shots
+            shot = self._best_shot(v, c, by)
+            if shot is not None:
+                return shot
         if A.BOARD in by and not v.queen_alive and v.tr_fuel > 0:
             return (A.BOARD,)
         return (A.END_ACT,)
+
+    def _pursues(self, v: Any, c: int, pos: int) -> bool:
+        """A last survivor pursues the win before it shoots: it carries out its task (7.),
+        walks toward it, or, the Queen dead, back to the ship (8.), and fires only from
+        where that leaves it. Firing first would end its movement for the phase (3.: "after
+        a character has fired ... it may no longer move"), and no one else is left to
+        complete the tasks: a survivor that shoots every ALIEN coming at it where clips are
+        to be had wins nothing and keeps the game going to the round cap. An ALIEN already
+        next to it is shot first (it strikes in the ALIENS' phase wherever the survivor
+        stops, 10.)."""
+        for k in range(6):
+            if k != c and v.c_state[k] != A.DEAD:
+                return False
+        return pos not in self._adjacent_aliens(v)
+
+    def _adjacent_aliens(self, v: Any) -> frozenset[int]:
+        """The spaces next to an ALIEN."""
+        return frozenset(n for p in v.a_pos for n in self.t.nbr[p])
 
     def _hold(self, v: Any, c: int, pos: int, h: int, by: dict[int, list[Any]]) -> Any:
         """A holder: reach its hatching space (only the space at the end of the phase
@@ -1008,14 +1042,15 @@ class ExpeditionPolicy(Policy):
 
 class DashPolicy(ExpeditionPolicy):
     """Every character on its own task, in parallel. The default values are the tuned set
-    (``balancelab tune obcy --side expedition``, rules version 4; presets ``tuned`` and
-    ``classic``: :mod:`balancelab.policies.presets`). ``queen_s`` stays 0 (estimated): it
-    acts only in Variant 1, and the tuning played Variant 2."""
+    (``balancelab tune obcy --side expedition``, rules version 5; presets ``tuned``,
+    ``tuned-v4`` (version 4's default) and ``classic``: :mod:`balancelab.policies.presets`).
+    ``queen_s`` stays 0 (estimated): it acts only in Variant 1, and the tuning played
+    Variant 2."""
 
     name = "dash"
     params = {**ExpeditionPolicy.params, "plan": "dash", "arm": 1, "spread": 6,
-              "danger": 0.9139, "shot_min": 0.2406, "queen_s": 0.0, "block": 2,
-              "workers": 1, "reenter_group": 2.047}
+              "danger": 2.511, "shot_min": 0.273, "queen_s": 0.0, "block": 2,
+              "workers": 4, "reenter_group": 1.392}
 
 
 #: An ALIEN's score of a space at walking distance d from the nearest character (not adjacent):

@@ -76,19 +76,33 @@ PRESETS: dict[str, dict[str, dict[str, Preset]]] = {
     "obcy": {
         "dash": {
             "tuned": Preset(
+                {"arm": 1, "block": 2, "danger": 2.511, "queen_s": 0.0,
+                 "reenter_group": 1.392, "shot_min": 0.273, "spread": 6, "workers": 4},
+                command="balancelab tune obcy --side expedition --policy dash:preset=tuned-v4 "
+                        "--budget 16000 --trial-games 200 --fresh-games 2000 --seed 3",
+                extra={"found_with": "balancelab tune obcy --side expedition --budget 16000 "
+                                      "--trial-games 200 --fresh-games 2000 --seed 3 (rules "
+                                      "version 5 before the default changed, when dash was "
+                                      "preset tuned-v4; --cap-penalty 1; 1667 s)"},
+                note="the default since rules version 5. Expedition against hunter, 2000 fresh "
+                     "games: 25.3% [23.4, 27.3] -> 33.9% [31.9, 36.0], +8.6 points "
+                     "[+6.2, +10.9] paired; round cap 0.2% -> 0.2% (a capped game cost one "
+                     "win in the search's objective). The search found queen_s=0.8837, kept "
+                     "at 0 (estimated): it acts only in Variant 1 (queen_variant=roll), and "
+                     "the search played Variant 2"),
+            "tuned-v4": Preset(
                 {"arm": 1, "block": 2, "danger": 0.9139, "queen_s": 0.0,
                  "reenter_group": 2.047, "shot_min": 0.2406, "spread": 6, "workers": 1},
                 command="balancelab tune obcy --side expedition --policy dash:preset=classic "
                         "--budget 3000 --trial-games 200 --fresh-games 600 --seed 2",
                 extra={"found_with": "balancelab tune obcy --side expedition --budget 3000 "
                                       "--trial-games 200 --fresh-games 600 --seed 2 (rules "
-                                      "version 4 before the default changed, 1245 s)"},
-                note="the default since rules version 4. Expedition against hunter, 600 fresh "
-                     "games: 14.7% [12.1, 17.7] -> 22.3% [19.2, 25.8], +7.7 points "
-                     "[+3.4, +11.9] paired; on 400 other seeds 16.0% -> 24.0%, but 6.3% of "
-                     "games reach the round cap (0.3% before). The search found "
-                     "queen_s=0.8686, kept at 0 (estimated): it acts only in Variant 1 "
-                     "(queen_variant=roll), and the search played Variant 2"),
+                                      "version 4 before the default changed, 1245 s; before "
+                                      "the cap penalty, so --cap-penalty 0)"},
+                note="the default of rules version 4 (the tuned set then). Expedition against "
+                     "hunter, 600 fresh games: 14.7% [12.1, 17.7] -> 22.3% [19.2, 25.8], +7.7 "
+                     "points [+3.4, +11.9] paired; 6.3% of its games reached the round cap "
+                     "then, 0.2% since the version 5 fixes (last survivor, transporter)"),
             "classic": Preset(
                 {"arm": 0, "spread": 3, "danger": 1.5, "shot_min": 0.1, "queen_s": 0.0,
                  "block": 2, "workers": 3, "reenter_group": 0.3},

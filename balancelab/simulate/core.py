@@ -259,6 +259,14 @@ class Game(abc.ABC):
         """
         return None
 
+    def settled(self, state: State) -> bool:
+        """Whether a playout may be cut at ``state`` and scored by :meth:`evaluate`: False
+        inside a turn whose effects are resolved only at its end (Obcy's ALIENS attack after
+        all of them have moved), where the estimate cannot yet see what the turn's moves
+        did. The default, True, allows a cut anywhere.
+        """
+        return True
+
     def determinize(self, view: View, rng: np.random.Generator) -> State:
         """A full state consistent with ``view``: hidden cards re-dealt at random.
 

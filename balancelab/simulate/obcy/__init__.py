@@ -52,6 +52,16 @@ version history    1: first engine (issue 4).
                    ALIENS threaten least near the others; the default ``dash`` plays the
                    tuned numbers (``dash:preset=tuned``; ``preset=classic`` the old ones:
                    one worker, armed at the armoury, escorts up to 6 spaces ahead) (issue 13).
+                   5: rules unchanged; policies (issue 13): a last survivor walks toward its
+                   task (or the ship) before it shoots (3.: firing ends its movement; it
+                   stood at a clip store shooting the ALIENS that came until the round cap);
+                   the character who fuels the transporter for M08 boards it, and one sent
+                   to a fuelled transporter on the landing pad carries a fuel can (4.1: the
+                   pad is closed to the others while the Queen lives). The default
+                   expedition reached the round cap in 5.8% of games, now 0.2%. The default
+                   ``dash`` is re-tuned (``preset=tuned``, the search's objective now
+                   charging a capped game one win; version 4's set is ``preset=tuned-v4``):
+                   25.3% -> 33.9% of 2000 fresh games against ``hunter`` (Variant 2).
 =================  ============================================================================
 """
 

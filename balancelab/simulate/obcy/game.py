@@ -8,7 +8,7 @@ import numpy as np
 
 from balancelab.simulate.core import ColumnType, Game, State, View
 from balancelab.simulate.obcy.rules import CHARACTER_NAMES, ObcyOptions
-from balancelab.simulate.obcy.state import N_MISSIONS, ObcyState, ObcyView
+from balancelab.simulate.obcy.state import N_MISSIONS, ST_ALIENS_BEGIN, ObcyState, ObcyView
 from balancelab.simulate.obcy.words import WORDS
 from balancelab.simulate.options import RuleOptions
 
@@ -20,7 +20,7 @@ class ObcyGame(Game):
 
     name = "obcy"
     title = "Obcy (Aliens)"
-    version = "4"
+    version = "5"
     options_type = ObcyOptions
     sides = SEATS
     outcomes = ("expedition", "aliens", "draw", "")
@@ -94,6 +94,13 @@ class ObcyGame(Game):
         if not isinstance(view, ObcyView):
             raise TypeError(f"expected an ObcyView, got {type(view).__name__}")
         return action_space(view.options).decode(view, index)
+
+    def settled(self, state: State) -> bool:
+        """False during the ALIENS phase (hatching, movement, attacks): its attacks are
+        resolved only after every ALIEN has moved (1. Sequence of Play, 10.), so a playout
+        cut inside it would score the ALIENS' moves before they strike."""
+        assert isinstance(state, ObcyState)
+        return state.stage < ST_ALIENS_BEGIN
 
     def determinize(self, view: View, rng: np.random.Generator) -> State:
         """A full state consistent with ``view``: the mission deck re-shuffled, and for the
