@@ -384,6 +384,8 @@ def run_ladder(
     rows: list[dict[str, Any]] = []
     t0 = time.perf_counter()
 
+    stopped: Path | None = None  # the run an interrupt stopped
+
     def other(side: str) -> str:
         return next((s for s in sides if s != side), side)
 
@@ -428,7 +430,6 @@ def run_ladder(
             prev = won
         return out
 
-    stopped: Path | None = None
     # 1. every rung against the other side's scripted default; each side's strongest fair rung
     #    is the one that measured best there (not the table's top: a search rung may be weaker)
     chosen: dict[str, Strongest] = {}
