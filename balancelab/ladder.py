@@ -6,15 +6,20 @@ game at rising skill and says whether the game's key verdict survives stronger p
 1. **Rungs** (:data:`LADDERS`, the one table of rungs per game and side): ``random``, the
    scripted default, the tuned scripted player, ``ismcts`` at two budgets, and ``oracle`` (a
    CHEAT that sees every hand and the deck order: an upper bound, never a fair result).
-2. **Win rates**: each rung plays against the other side's scripted default and against the
-   other side's strongest non-cheating rung, on the same seeds (game *i* of every run deals the
-   same cards and rolls the same dice), with 95% Wilson intervals, and the paired difference
-   between each rung and the rung below it (Newcombe's paired score interval).
+2. **Win rates**: each rung plays against the other side's scripted default and then against
+   the other side's strongest non-cheating rung, on the same seeds (game *i* of every run deals
+   the same cards and rolls the same dice), with 95% Wilson intervals, and the paired difference
+   between each rung and the rung below it (Newcombe's paired score interval). A side's
+   strongest fair rung is the one with the highest *measured* win rate against the other
+   side's scripted default (:func:`rank_fair`), not the one highest in the table: more search
+   is not always stronger (Obcy's ALIENS on ``ismcts`` measured weaker than ``hunter``). The
+   report names the rung chosen and why (ties, rungs it is not clearly stronger than).
    In 1998 ISS, whose seats are all on one side, a rung plays one seat (rotated through the
    seats) against the scripted default or the strongest rung at the other seats.
 3. **The key verdict** (the game's study: 2001's HAL difficulty per crew count, ISS's shuttle
    removal on length and seats, Obcy's Variant 1 against Variant 2) is recomputed with every
-   side at its strongest and at its second-strongest non-cheating rung, and the report says
+   side at its strongest and at its second-strongest non-cheating rung (as measured), and the
+   report says
    whether it holds ("the verdict is stable across the top two rungs") or how it changes.
 
 Everything is an ordinary run folder under the study folder (``report`` and polars read them),
@@ -181,10 +186,91 @@ def rungs(lad: Ladder, side: str, budget_scale: float = 1.0) -> list[Rung]:
             for r in lad.rungs[side] if r.spec is not None]
 
 
-def strongest(lad: Ladder, side: str, budget_scale: float = 1.0, k: int = 0) -> Rung:
-    """The side's ``k``-th strongest non-cheating rung (0: the strongest)."""
-    fair = [r for r in rungs(lad, side, budget_scale) if not r.cheat]
-    return fair[max(0, len(fair) - 1 - k)]
+def fair_rungs(lad: Ladder, side: str, budget_scale: float = 1.0) -> list[Rung]:
+    """The side's filled non-cheating rungs, in table order (weakest first)."""
+    return [r for r in rungs(lad, side, budget_scale) if not r.cheat]
+
+
+@dataclass(frozen=True)
+class Strongest:
+    """A side's fair rungs ranked by their measured win rate against the other side's
+    scripted default (:func:`rank_fair`), and why the first is the strongest.
+
+    Attributes:
+        order: the fair rungs, strongest measured first (equal rates: the higher table
+            position first).
+        why: one sentence naming the chosen rung, its win rate, the rungs it is not clearly
+            stronger than (paired interval including 0) and any tie.
+        notes: the clauses of ``why`` after the first (ties, overlaps, the table's top fair
+            rung when another was chosen); empty when the choice is clear.
+    """
+
+    order: list[Rung]
+    why: str
+    notes: tuple[str, ...] = ()
+
+    @property
+    def top(self) -> Rung:
+        return self.order[0]
+
+    @property
+    def second(self) -> Rung:
+        """The second-strongest fair rung (the strongest when the side has one)."""
+        return self.order[min(1, len(self.order) - 1)]
+
+
+def rank_fair(fair: list[Rung], won: dict[str, list[bool]], *, against: str = "the other "
+              "side's scripted default") -> Strongest:
+    """Rank fair rungs by their measured win rate (``won``: rung name → per-game outcomes on
+    the same seeds), not by their place in the table.
+
+    Args:
+        fair: the rungs, in table order (weakest first); each must be in ``won``.
+        won: rung name → whether the side won each game (paired: game *i* of every rung is
+            dealt alike).
+        against: the opponent, in words (for ``why``).
+
+    Returns:
+        The ranking, the strongest first; an exact tie goes to the higher table position
+        (and ``why`` says so). ``why`` also names every rung whose paired difference from the
+        chosen one has a 95% interval that reaches 0 (the measurement cannot tell them apart).
+
+    Raises:
+        ValueError: no rungs, or a rung without outcomes.
+    """
+    if not fair:
+        raise ValueError("no fair rungs to rank")
+    missing = [r.name for r in fair if not won.get(r.name)]
+    if missing:
+        raise ValueError(f"no measured games for rung(s) {', '.join(missing)}")
+    rate = {r.name: sum(won[r.name]) / len(won[r.name]) for r in fair}
+    pos = {r.name: i for i, r in enumerate(fair)}
+    order = sorted(fair, key=lambda r: (-rate[r.name], -pos[r.name]))
+    top = order[0]
+    k, n = sum(won[top.name]), len(won[top.name])
+    lo, hi = (float(x) for x in stats.wilson(k, n))
+    why = (f"{top.name} ({top.spec}), the highest measured win rate of the fair rungs "
+           f"against {against}: {_pct(rate[top.name])} [{_pct(lo)}, {_pct(hi)}] "
+           f"({k} of {n} games)")
+    notes: list[str] = []
+    ties = [r.name for r in order[1:] if rate[r.name] == rate[top.name]]
+    if ties:
+        notes.append(f"tied with {', '.join(ties)} (the tie goes to the rung higher in the "
+                     "table)")
+    close = []
+    for r in order[1:]:
+        if r.name in ties:
+            continue
+        d = stats.diff_paired(won[r.name], won[top.name])
+        if d.lo <= 0.0:
+            close.append(f"{r.name} (a lead of {_pts(d.diff, d.lo, d.hi)} points)")
+    if close:
+        notes.append("not clearly stronger than " + ", ".join(close)
+                     + ": the paired 95% interval reaches 0")
+    if top is not fair[-1]:
+        notes.append(f"the table's top fair rung, {fair[-1].name}, measured "
+                     f"{_pct(rate[fair[-1].name])}")
+    return Strongest(order, "; ".join([why, *notes]) + ".", tuple(notes))
 
 
 @dataclass
@@ -297,49 +383,79 @@ def run_ladder(
 
     rows: list[dict[str, Any]] = []
     t0 = time.perf_counter()
+
+    stopped: Path | None = None  # the run an interrupt stopped
+
+    def other(side: str) -> str:
+        return next((s for s in sides if s != side), side)
+
+    def climb(side: str, opp_name: str, opp: Rung) -> dict[str, list[bool]] | None:
+        """Every rung of ``side`` against ``opp``; rung name → outcomes (None: interrupted)."""
+        nonlocal stopped
+        assert opp.spec is not None
+        prev: list[bool] | None = None
+        scripted: list[bool] | None = None
+        out: dict[str, list[bool]] = {}
+        for r in rungs(lad, side, budget_scale):
+            assert r.spec is not None
+            pairing = _pairing(lad, side, r.spec, opp.spec)
+            path = folder / studies._slug(studies.pairing_name(pairing))
+            search = any(p.split(":")[0] in ("ismcts", "oracle", "search")
+                         for p in pairing.values())
+            res = play(path, pairing, {}, n, search)
+            if res.interrupted:
+                stopped = path
+                return None
+            won, per_game = _outcomes(lad, path, side, workers)
+            out[r.name] = won
+            lo, hi = (float(x) for x in stats.wilson(sum(won), len(won)))
+            row: dict[str, Any] = {
+                "side": side, "opponent": f"{opp_name} ({opp.spec})", "rung": r.name,
+                "policy": r.spec, "cheat": r.cheat, "games": len(won),
+                "wins": sum(won), "rate": sum(won) / len(won), "lo": lo, "hi": hi,
+                "seconds_per_game": per_game, "run": path.name,
+                "diff": None, "diff_lo": None, "diff_hi": None,
+                # paired gain over the side's scripted rung (same opponent, same seeds)
+                "gain": None, "gain_lo": None, "gain_hi": None,
+            }
+            if prev is not None:
+                d = stats.diff_paired(prev, won)
+                row.update(diff=d.diff, diff_lo=d.lo, diff_hi=d.hi)
+            if r.name == "scripted":
+                scripted = won
+            if scripted is not None:
+                d = stats.diff_paired(scripted, won)
+                row.update(gain=d.diff, gain_lo=d.lo, gain_hi=d.hi)
+            rows.append(row)
+            prev = won
+        return out
+
+    # 1. every rung against the other side's scripted default; each side's strongest fair rung
+    #    is the one that measured best there (not the table's top: a search rung may be weaker)
+    chosen: dict[str, Strongest] = {}
     for side in sides:
-        others = [s for s in sides if s != side] or [side]
-        opponents = {"scripted default": rungs(lad, others[0], budget_scale)[1],
-                     "strongest fair": strongest(lad, others[0], budget_scale)}
-        for opp_name, opp in opponents.items():
-            prev: list[bool] | None = None
-            scripted: list[bool] | None = None
-            for r in rungs(lad, side, budget_scale):
-                assert r.spec is not None and opp.spec is not None
-                pairing = _pairing(lad, side, r.spec, opp.spec)
-                path = folder / studies._slug(studies.pairing_name(pairing))
-                search = any(p.split(":")[0] in ("ismcts", "oracle", "search")
-                             for p in pairing.values())
-                res = play(path, pairing, {}, n, search)
-                if res.interrupted:
-                    return LadderResult(folder, render.write_report(path), pl.DataFrame(),
-                                        False, True)
-                won, per_game = _outcomes(lad, path, side, workers)
-                lo, hi = (float(x) for x in stats.wilson(sum(won), len(won)))
-                row: dict[str, Any] = {
-                    "side": side, "opponent": f"{opp_name} ({opp.spec})", "rung": r.name,
-                    "policy": r.spec, "cheat": r.cheat, "games": len(won),
-                    "wins": sum(won), "rate": sum(won) / len(won), "lo": lo, "hi": hi,
-                    "seconds_per_game": per_game, "run": path.name,
-                    "diff": None, "diff_lo": None, "diff_hi": None,
-                    # paired gain over the side's scripted rung (same opponent, same seeds)
-                    "gain": None, "gain_lo": None, "gain_hi": None,
-                }
-                if prev is not None:
-                    d = stats.diff_paired(prev, won)
-                    row.update(diff=d.diff, diff_lo=d.lo, diff_hi=d.hi)
-                if r.name == "scripted":
-                    scripted = won
-                if scripted is not None:
-                    d = stats.diff_paired(scripted, won)
-                    row.update(gain=d.diff, gain_lo=d.lo, gain_hi=d.hi)
-                rows.append(row)
-                prev = won
+        opp = rungs(lad, other(side), budget_scale)[1]
+        won = climb(side, "scripted default", opp)
+        if won is None:
+            assert stopped is not None
+            return LadderResult(folder, render.write_report(stopped), pl.DataFrame(), False,
+                                True)
+        against = f"the scripted default of {hooks.word(game, other(side))} ({opp.spec})"
+        if lad.seat_game:
+            against = f"the scripted default ({opp.spec}) at the other seats"
+        chosen[side] = rank_fair(fair_rungs(lad, side, budget_scale), won, against=against)
+        say(f"{side}: strongest fair rung {chosen[side].why}")
+    # 2. every rung against the other side's measured strongest fair rung
+    for side in sides:
+        if climb(side, "strongest fair", chosen[other(side)].top) is None:
+            assert stopped is not None
+            return LadderResult(folder, render.write_report(stopped), pl.DataFrame(rows),
+                                False, True)
     rates = pl.DataFrame(rows)
-    # the key verdict at the top two fair rungs, every side at that rung
+    # the key verdict at the top two fair rungs (as measured), every side at that rung
     verdict_runs: dict[str, Path] = {}
     for k, label in ((1, "second-strongest rungs"), (0, "strongest rungs")):
-        pairing = {s: strongest(lad, s, budget_scale, k).spec or "" for s in sides}
+        pairing = {s: (chosen[s].second if k else chosen[s].top).spec or "" for s in sides}
         path = folder / ("verdict-" + ("top" if k == 0 else "second"))
         res = play(path, pairing, lad.grid, nv, True)
         if res.interrupted:
@@ -347,10 +463,13 @@ def run_ladder(
         render.write_report(path)
         verdict_runs[f"{label} ({studies.pairing_name(pairing)})"] = path
     seconds = time.perf_counter() - t0
-    rep, stable = build_report(lad, rates, verdict_runs, n, nv, seconds)
+    rep, stable = build_report(lad, rates, verdict_runs, n, nv, seconds, chosen)
     studies._write_study(folder, {"study": NAME, "game": game, "seed": seed, "games": n,
                                   "verdict_games": nv, "budget_scale": budget_scale,
                                   "stable": stable, "rates": rates.to_dicts(),
+                                  "strongest": {s: {"rung": c.top.name, "policy": c.top.spec,
+                                                    "second": c.second.name, "why": c.why}
+                                                for s, c in chosen.items()},
                                   "verdict_runs": {k: v.name for k, v in verdict_runs.items()}})
     return LadderResult(folder, render.write(rep, folder / "report"), rates, stable)
 
@@ -424,8 +543,9 @@ def verdict_rows(lad: Ladder, runs: dict[str, Path]) -> pl.DataFrame:
 
 
 def build_report(lad: Ladder, rates: pl.DataFrame, runs: dict[str, Path], n: int, nv: int,
-                 seconds: float) -> tuple[render.Report, bool]:
-    """The ladder's report, and whether the verdict is stable across the top two rungs."""
+                 seconds: float, chosen: dict[str, Strongest]) -> tuple[render.Report, bool]:
+    """The ladder's report, and whether the verdict is stable across the top two rungs
+    (``chosen``: each side's fair rungs as measured, :func:`rank_fair`)."""
     g = lad.game
     vt = verdict_rows(lad, runs)
     changed = vt.filter(~pl.col("holds"))
@@ -439,16 +559,17 @@ def build_report(lad: Ladder, rates: pl.DataFrame, runs: dict[str, Path], n: int
                            & pl.col("opponent").str.starts_with("scripted default"))
         if sub.height == 0:
             continue
-        fair = sub.filter(~pl.col("cheat"))
-        best = fair.row(fair.height - 1, named=True)  # the top fair rung of the table
+        best = sub.filter(pl.col("rung") == chosen[side].top.name).row(0, named=True)
         base = sub.filter(pl.col("rung") == "scripted").row(0, named=True)
         oracle = sub.filter(pl.col("cheat"))
         words = hooks.word(g, side)
-        line = (f"{words}: scripted {_pct(base['rate'])}; the strongest fair rung, "
-                f"{best['rung']}, {_pct(best['rate'])} [{_pct(best['lo'])}, "
+        line = (f"{words}: scripted {_pct(base['rate'])}; the strongest fair rung as "
+                f"measured, {best['rung']}, {_pct(best['rate'])} [{_pct(best['lo'])}, "
                 f"{_pct(best['hi'])}] against the other side's scripted default, "
                 f"{_pts(best['gain'], best['gain_lo'], best['gain_hi'])} points over the "
                 "scripted rung on the same seeds")
+        if chosen[side].notes:
+            line += " (" + "; ".join(chosen[side].notes) + ")"
         if oracle.height:
             o = oracle.row(0, named=True)
             line += (f"; the oracle (a cheat that sees every hand and the deck order) "
@@ -488,6 +609,13 @@ def build_report(lad: Ladder, rates: pl.DataFrame, runs: dict[str, Path], n: int
         vt.get_column("holds").map_elements(lambda h: "yes" if h else "NO",
                                             return_dtype=pl.String).alias("same at both rungs"))
     sections = [
+        render.Section("The strongest fair rung of each side", [
+            "Each side's strongest fair (non-cheating) rung is the one with the highest "
+            "measured win rate against the other side's scripted default (not the rung "
+            "highest in the table: more search is not always stronger). It is the opponent "
+            "of the 'strongest fair' runs, and it and the runner-up play the verdict runs.",
+            *(f"{hooks.word(g, side)}: {c.why}" for side, c in chosen.items()),
+        ]),
         render.Section("Win rate per rung", [
             "Each rung of each side against the other side's scripted default and against its "
             "strongest fair rung, on the same seeds; the win rate with its 95% Wilson interval "

@@ -30,7 +30,8 @@ def test_every_rung_is_a_valid_policy_and_the_oracle_is_the_only_cheat(game: str
             if r.spec is not None:
                 base.resolve(g, side, r.spec)
             assert r.cheat == (r.spec is not None and r.spec.startswith("oracle"))
-        assert not ladder.strongest(lad, side).cheat
+        fair = ladder.fair_rungs(lad, side)
+        assert fair and not any(r.cheat for r in fair)
 
 
 def test_budget_scale_scales_iterations_only() -> None:
@@ -84,3 +85,51 @@ def test_errors_are_one_line(args: list[str], message: str) -> None:
     res = cli.invoke(app, args)
     assert res.exit_code == 1
     assert message in res.output
+
+
+def _toy_rungs() -> list[ladder.Rung]:
+    return [ladder.Rung("random", "random"), ladder.Rung("scripted", "hunter"),
+            ladder.Rung("ismcts small", "ismcts:iterations=6"),
+            ladder.Rung("ismcts large", "ismcts:iterations=16")]
+
+
+def test_the_strongest_fair_rung_is_the_one_measured_best_not_the_tables_top() -> None:
+    """Obcy's ALIENS measured weaker on ismcts large than on the scripted hunter: the scripted
+    rung is then the side's strongest (the opponent of the 'strongest fair' runs), the
+    runner-up is ismcts small, and the reason names the table's top rung and the overlap."""
+    n = 40
+    won = {"random": [i < 2 for i in range(n)],          # 5%
+           "scripted": [i < 30 for i in range(n)],       # 75%
+           "ismcts small": [i < 26 for i in range(n)],   # 65%, inside the scripted games
+           "ismcts large": [i < 10 for i in range(n)]}   # 25%
+    got = ladder.rank_fair(_toy_rungs(), won, against="the expedition's scripted default")
+    assert [r.name for r in got.order] == ["scripted", "ismcts small", "ismcts large",
+                                          "random"]
+    assert got.top.spec == "hunter" and got.second.name == "ismcts small"
+    assert got.why.startswith("scripted (hunter), the highest measured win rate of the fair "
+                              "rungs against the expedition's scripted default: 75.0% [")
+    assert "(30 of 40 games)" in got.why
+    # 26 of the 30 scripted wins again: a paired lead of 10 points, its interval reaches 0
+    assert ("not clearly stronger than ismcts small (a lead of +10.0 [-0.6, +20.7] points)"
+            in got.why)
+    assert "ismcts large (a lead" not in got.why  # 50 points: clearly weaker
+    assert "the table's top fair rung, ismcts large, measured 25.0%" in got.why
+    assert got.notes and "tied" not in got.why
+
+
+def test_a_clear_top_rung_has_no_notes_and_a_tie_goes_up_the_table() -> None:
+    n = 60
+    clear = {"random": [False] * n, "scripted": [i < 10 for i in range(n)],
+             "ismcts small": [i < 12 for i in range(n)],
+             "ismcts large": [i < 40 for i in range(n)]}
+    got = ladder.rank_fair(_toy_rungs(), clear)
+    assert got.top.name == "ismcts large" and got.notes == ()
+    assert got.why.endswith("(40 of 60 games).")
+    tie = {**clear, "ismcts small": [i < 40 for i in range(n)]}
+    got = ladder.rank_fair(_toy_rungs(), tie)
+    assert [r.name for r in got.order[:2]] == ["ismcts large", "ismcts small"]
+    assert "tied with ismcts small (the tie goes to the rung higher in the table)" in got.why
+    one = ladder.rank_fair(_toy_rungs()[1:2], {"scripted": [True, False]})
+    assert one.top is one.second
+    with pytest.raises(ValueError, match="no measured games for rung"):
+        ladder.rank_fair(_toy_rungs(), {"scripted": [True]})

@@ -141,6 +141,29 @@ def _logic_best(ctx: Ctx, trashed: int, lm: int, gain: bool) -> tuple[int, ...]:
     return out
 
 
+def _hand_total(base: list[float], logic: tuple[float, ...], hand: Sequence[int],
+                kinds: Sequence[int], bonus: float) -> float:
+    """A hand's worth: each card's worth (``base`` by kind for the cards that are not Logic
+    cards, ``logic`` by Logic number - 1) times its count, a second copy of a Logic number
+    adding 0.5 only (it adds nothing to a sequence), plus ``bonus``. ``kinds``: the kinds
+    that may be held, in increasing order (the others count 0)."""
+    total = 0.0
+    for k in kinds:
+        c = hand[k]
+        if c:
+            if k < L1:
+                total += base[k] * c
+            else:
+                total += logic[k - L1] + 0.5 * (c - 1)
+    if bonus:
+        total += bonus
+    return total
+
+
+#: every crew card kind, in order (:func:`_hand_total` of any hand)
+_ALL_KINDS: Final = tuple(range(C.N_CREW_KINDS))
+
+
 #: a cache that outlives one game (policies are built per game): per Ctx, the camp by the
 #: closed doors (a function of the options and the board only)
 _CAMP: Final[dict[Any, dict[int, int]]] = {}
@@ -455,6 +478,8 @@ class CrewTeam(_OdysseyPolicy):
         self._camp: dict[int, int] = _shared(_CAMP, self.ctx)
         self._roles: tuple[int, ...] = ()
         self._carrier = 0
+        #: :meth:`_logic_part` by (carrier, sequences, gain, Logic TRASH, Logic held)
+        self._logic_cache: dict[int, tuple[tuple[float, ...], float]] = {}
         o = self.options
         #: twice the move allowance (how far a repair detour may lead), GRV up / down
         self.reach2 = (2 * o.move, 2 * o.move_grv_terminated)  # type: ignore[attr-defined]
@@ -474,28 +499,7 @@ class CrewTeam(_OdysseyPolicy):
         if ph == T_ACT:
             return self.action(v, ctx, legal)
         if ph == T_LIMIT or ph == T_SCAN_DISCARD:
-            # keep the best hand: each candidate discard is scored by what remains (a Logic
-            # card's worth depends on the cards left beside it in its window)
-            hand = list(v.hand)
-            pairs = legal[0] % 1000 >= PAIR  # pairs of kinds k1 <= k2 (Hand Size)
-            best = legal[0]
-            best_v = -1e18
-            for a in legal:
-                if pairs:
-                    k1, k2 = _PAIR_KINDS[a % 1000]
-                    hand[k1] -= 1
-                    hand[k2] -= 1
-                    val = self.hand_value(v, ctx, hand)
-                    hand[k1] += 1
-                    hand[k2] += 1
-                else:
-                    k1 = a % 1000
-                    hand[k1] -= 1
-                    val = self.hand_value(v, ctx, hand)
-                    hand[k1] += 1
-                if val > best_v:
-                    best, best_v = a, val
-            return best
+            return self.discard(v, ctx, legal)
         if ph == T_ASK_GIVE:
             # Bowman asked: the carrier gets our best Logic card; else a LIF Repair (it doubles
             # in his hands); else our least useful card
@@ -521,36 +525,84 @@ class CrewTeam(_OdysseyPolicy):
         ``hand`` (counts per kind) replaces the view's hand (to score a hand after a
         discard)."""
         carrier_seat = self.carrier_seat(v)
-        carrier = carrier_seat == v.seat
+        out = self._base_values(v, ctx, carrier_seat == v.seat)
         lm = _logic_mask(v.hand if hand is None else hand)
-        out = self._base_values(v, ctx, carrier)
-        # Logic: the best still-possible window through the card, by cards held in it
-        best = _logic_best(ctx, v.logic_trashed, lm, gain)
-        if carrier:
-            a, b = self.carrier_ab
-        elif carrier_seat:
-            a, b = self.feeder_ab
-        else:
-            a, b = 2.0, 1.2
-        for n in range(1, 13):
-            if best[n]:
-                out[L1 + n - 1] = a + b * best[n]
+        out[L1:L1 + 12] = self._logic_part(v, ctx, carrier_seat, lm, gain)[0]
         return out
+
+    def _logic_part(self, v: OdysseyView, ctx: Ctx, carrier_seat: int, lm: int,
+                    gain: bool) -> tuple[tuple[float, ...], float]:
+        """For the Logic mask ``lm`` (bit n = Logic n held): each Logic card's worth, by
+        number - 1 (the best still-possible window through it, by cards held in it; 0 when
+        none remains), and ``run_bonus`` when ``lm`` holds a complete allowed sequence (else
+        0). Cached per policy: a function of the carrier, the Logic TRASH, the sequences
+        disconnected and ``lm`` only."""
+        code = 0 if carrier_seat == v.seat else (1 if carrier_seat else 2)
+        key = ((((code * 4 + v.sequences) << 1 | gain) << 14 | v.logic_trashed) << 14) | lm
+        got = self._logic_cache.get(key)
+        if got is None:
+            best = _logic_best(ctx, v.logic_trashed, lm, gain)
+            if code == 0:
+                a, b = self.carrier_ab
+            elif code == 1:
+                a, b = self.feeder_ab
+            else:
+                a, b = 2.0, 1.2
+            vals = tuple([a + b * best[n] if best[n] else 0.0 for n in range(1, 13)])
+            bonus = self.run_bonus if self.run_bonus and self._complete_run(v, ctx, lm) else 0.0
+            if len(self._logic_cache) > 4096:
+                self._logic_cache.clear()
+            got = self._logic_cache[key] = (vals, bonus)
+        return got
+
+    def discard(self, v: OdysseyView, ctx: Ctx, legal: Sequence[int]) -> Action:
+        """The hand-limit (or Scan) discard that keeps the best hand: each candidate is
+        scored by what remains (:meth:`hand_value`; a Logic card's worth depends on the
+        cards left beside it in its window). Arguments are one kind, or ``PAIR + k1 * 32 +
+        k2`` for two cards (Hand Size)."""
+        hand = list(v.hand)
+        carrier_seat = self.carrier_seat(v)
+        base = self._base_values(v, ctx, carrier_seat == v.seat)  # the same for every candidate
+        lm0 = _logic_mask(hand)
+        held = [k for k in range(C.N_CREW_KINDS) if hand[k]]
+        #: Logic mask left -> :meth:`_logic_part` (candidates that keep the same Logic cards
+        #: share it)
+        seen: dict[int, tuple[tuple[float, ...], float]] = {}
+        pairs = legal[0] % 1000 >= PAIR  # pairs of kinds k1 <= k2 (Hand Size)
+        best = legal[0]
+        best_v = -1e18
+        for a in legal:
+            if pairs:
+                k1, k2 = _PAIR_KINDS[a % 1000]
+                hand[k1] -= 1
+                hand[k2] -= 1
+            else:
+                k1 = k2 = a % 1000
+                hand[k1] -= 1
+            lm = lm0
+            if k1 >= L1 and not hand[k1]:
+                lm &= ~(2 << (k1 - L1))
+            if k2 >= L1 and not hand[k2]:
+                lm &= ~(2 << (k2 - L1))
+            got = seen.get(lm)
+            if got is None:
+                got = seen[lm] = self._logic_part(v, ctx, carrier_seat, lm, False)
+            val = _hand_total(base, got[0], hand, held, got[1])
+            hand[k1] += 1
+            if pairs:
+                hand[k2] += 1
+            if val > best_v:
+                best, best_v = a, val
+        return best
 
     def hand_value(self, v: OdysseyView, ctx: Ctx, hand: Sequence[int]) -> float:
         """The worth of holding ``hand`` (counts per crew card kind): its cards' worths
         (:meth:`values` of that hand), plus ``run_bonus`` when it holds a complete allowed
         sequence (DISCONNECT; the second sequence must leave a third possible)."""
-        vals = self.values(v, ctx, hand=hand)
-        total = 0.0
-        for k in range(C.N_CREW_KINDS):
-            c = hand[k]
-            if c:
-                # a second copy of a Logic number adds nothing to a sequence
-                total += vals[k] * (c if k < L1 else 1) + (0.5 * (c - 1) if k >= L1 else 0.0)
-        if self.run_bonus and self._complete_run(v, ctx, _logic_mask(hand)):
-            total += self.run_bonus
-        return total
+        carrier_seat = self.carrier_seat(v)
+        logic, bonus = self._logic_part(v, ctx, carrier_seat, _logic_mask(hand), False)
+        return _hand_total(self._base_values(v, ctx, carrier_seat == v.seat), logic, hand,
+                           _ALL_KINDS, bonus)
 
     def _complete_run(self, v: OdysseyView, ctx: Ctx, lm: int) -> bool:
         full = self.full
