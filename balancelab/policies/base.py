@@ -357,10 +357,11 @@ def load_plugins() -> None:
             if isinstance(obj, types.ModuleType):
                 continue
             if isinstance(obj, type) and issubclass(obj, Policy):
+                doc = str(getattr(obj, "__doc__", None) or "")
                 with plugins.loading():
                     register(ep.name, obj, games=getattr(obj, "games", None),
                              sides=getattr(obj, "sides", None),
-                             help=(obj.__doc__ or "").strip().split("\n")[0].rstrip("."))
+                             help=doc.strip().split("\n")[0].rstrip("."))
                 continue
             raise plugins.PluginError(f"{plugins.describe(ep)} is a {type(obj).__name__}, "
                                       "not a module or a Policy subclass")
