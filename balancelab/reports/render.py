@@ -760,6 +760,10 @@ def short_answer(game: str, comps: pl.DataFrame, mcomps: pl.DataFrame | None,
         parts = [p for p in parts if p.partition(":")[0] not in mixed]
         parts.insert(0, f"{_and_words(mixed)}: {_verdict_counts(mixed_verdicts)}")
         text = re.sub(r" \([^()]*\)", "", f"{lead}: " + "; ".join(head + parts) + ".")
+    if not fits_two_lines(text):  # last: what moved and the win rates; the rest in the table
+        kept = head + parts[-1:] if crow else head
+        text = re.sub(r" \([^()]*\)", "", f"{lead}: " + "; ".join(kept)
+                      + "; the other measures in the table.")
     return text
 
 
