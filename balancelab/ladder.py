@@ -43,6 +43,7 @@ from balancelab import analysis, studies
 from balancelab.analysis import stats
 from balancelab.reports import games as hooks
 from balancelab.reports import render
+from balancelab.reports import words as W
 from balancelab.simulate import runner
 from balancelab.simulate.worker import seat_assignment
 
@@ -121,7 +122,7 @@ LADDERS: dict[str, Ladder] = {
         },
         study="hal-difficulty", grid={"crew": [2, 3, 4], "hal_extra_turns": [-1, 0, 1]},
         games=16, verdict_games=4,
-        verdict="the effect of each HAL difficulty step (hal_extra_turns) at 2, 3 and 4 crew",
+        verdict="the effect of each HAL difficulty step (extra opening turns) at 2, 3 and 4 crew",
     ),
     "iss": Ladder(
         "iss",
@@ -132,7 +133,7 @@ LADDERS: dict[str, Ladder] = {
         },
         study="iss-shuttle-removal", grid={"remove_shuttles": [False, True]},
         games=30, verdict_games=20, seat_game=True,
-        verdict="the effect of returning two shuttles to the box (remove_shuttles) on game "
+        verdict="the effect of returning two shuttles to the box (Setup 7) on game "
         "length and on the seats' win rates, at 2 players",
     ),
     "obcy": Ladder(
@@ -484,6 +485,21 @@ def _pts(d: float | None, lo: float | None, hi: float | None) -> str:
     return f"{100 * d:+.1f} [{100 * lo:+.1f}, {100 * hi:+.1f}]"
 
 
+def _change_words(game: str) -> pl.Expr:
+    """The comparison's change in words (``HAL −1 (easier) → HAL 0``), as column ``change``."""
+    return pl.struct("option", "value_a", "value_b").map_elements(
+        lambda r: render.change_words(game, r["option"], r["value_a"], r["value_b"]),
+        return_dtype=pl.String).alias("change")
+
+
+def _held_fixed_words(game: str) -> pl.Expr:
+    """The settings held fixed in words (``3 crew``; ``all settings`` when none), as column
+    ``held fixed``."""
+    return pl.col("context").map_elements(
+        lambda c: W.variant(game, c) if c else "all settings",
+        return_dtype=pl.String).alias("held fixed")
+
+
 def verdict_rows(lad: Ladder, runs: dict[str, Path]) -> pl.DataFrame:
     """The key verdict's comparisons (win rates of every side or seat, and the study's
     measures) per verdict run, side by side, with ``holds`` (the same verdict in every run).
@@ -502,9 +518,7 @@ def verdict_rows(lad: Ladder, runs: dict[str, Path]) -> pl.DataFrame:
         if focus:
             comp = comp.filter(pl.col("option") == focus)
         win = comp.select(
-            (pl.col("option") + " " + pl.col("value_a").cast(pl.String) + " → "
-             + pl.col("value_b").cast(pl.String)).alias("change"),
-            pl.col("context").alias("held fixed"),
+            _change_words(lad.game), _held_fixed_words(lad.game),
             pl.col("contender").map_elements(lambda c: f"{hooks.word(lad.game, c)}'s win rate",
                                              return_dtype=pl.String).alias("what"),
             pl.struct("verdict", "significant").map_elements(
@@ -520,10 +534,9 @@ def verdict_rows(lad: Ladder, runs: dict[str, Path]) -> pl.DataFrame:
             mc = mc.filter(pl.col("measure").is_in(keep)
                            & (pl.col("option") == focus if focus else pl.lit(True)))
             meas = mc.select(
-                (pl.col("option") + " " + pl.col("value_a").cast(pl.String) + " → "
-                 + pl.col("value_b").cast(pl.String)).alias("change"),
-                pl.col("context").alias("held fixed"),
-                ("mean " + pl.col("measure")).alias("what"),
+                _change_words(lad.game), _held_fixed_words(lad.game),
+                pl.col("measure").map_elements(lambda m: f"mean {W.words(lad.game, m)}",
+                                               return_dtype=pl.String).alias("what"),
                 pl.struct("verdict", "significant").map_elements(
                     lambda s: render.verdict_word(s["verdict"], s["significant"]),
                     return_dtype=pl.String).alias(name),
@@ -581,7 +594,7 @@ def build_report(lad: Ladder, rates: pl.DataFrame, runs: dict[str, Path], n: int
                         "its second-strongest fair rung.")
     else:
         what = "; ".join(
-            f"{r['change']} at {r['held fixed'] or 'all settings'}, {r['what']}: "
+            f"{r['change']} at {r['held fixed']}, {r['what']}: "
             + ", ".join(f"{nm.split(' (')[0]} {r[nm] or '–'}" for nm in names)
             for r in changed.iter_rows(named=True))
         headline.append(f"It changes: {what}.")
@@ -625,7 +638,8 @@ def build_report(lad: Ladder, rates: pl.DataFrame, runs: dict[str, Path], n: int
             render.Table("Win rate per rung", table),
         ]),
         render.Section("The key verdict at the top two fair rungs", [
-            f"{lad.verdict}, with every side at its second-strongest and at its strongest "
+            f"{lad.verdict[:1].upper()}{lad.verdict[1:]}, with every side at its "
+            "second-strongest and at its strongest "
             "fair rung (verdict words as in the study reports: raises or lowers only when "
             "the change survives Holm's correction). Full reports: "
             + ", ".join(f"{p.name}/report/report.md" for p in runs.values()) + ".",

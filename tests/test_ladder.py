@@ -61,6 +61,10 @@ def test_a_tiny_ladder_runs_end_to_end_and_is_reproducible(tmp_path: Path) -> No
     assert rungs == ["random", "scripted", "ismcts small", "ismcts large", "oracle (CHEAT)"]
     md = (tmp_path / "a" / "report" / "report.md").read_text()
     assert "CHEAT" in md and "Win rate per rung" in md
+    # the verdict table speaks the rulebook's words, not the option and measure columns
+    assert "2 shuttles removed" in md
+    for internal in ("remove_shuttles", "tie_break", "mean turns_", "seat0"):
+        assert internal not in md, internal
     assert a["stable"] in (True, False)
 
 
