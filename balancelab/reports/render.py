@@ -1307,7 +1307,8 @@ body{font-family:system-ui,-apple-system,Segoe UI,sans-serif;max-width:1100px;ma
 padding:0 1em;color:#222;line-height:1.4}
 h1{font-size:1.35em;margin:.3em 0} .question{font-size:1.1em;font-weight:600;margin:.4em 0}
 .short{margin:.3em 0 .6em}
-table{border-collapse:collapse;margin:.4em 0 1em;font-size:.85em}
+table{border-collapse:collapse;margin:.4em 0 1em;font-size:.85em;display:block;max-width:100%;
+overflow-x:auto}
 th,td{border:1px solid #ccc;padding:.2em .45em;text-align:left;vertical-align:top}
 th{background:#f2f2f2} .answers li{margin:.3em 0} .warn{background:#fff4e5;border-left:4px solid
 #f0a000;padding:.4em .8em;margin:.4em 0;font-size:.9em} figure{margin:.6em 0}

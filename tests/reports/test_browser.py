@@ -34,12 +34,21 @@ pytestmark = [
     pytest.mark.skipif(not CHROMIUM.exists(), reason=f"no Chromium at {CHROMIUM}"),
 ]
 
+#: a narrow window (a tablet, half a laptop screen): wide tables scroll in their own box
+NARROW = {"width": 800, "height": 800}
 #: what the page says about itself: the viewport, the page's width, each image's natural
-#: size, and every element reaching past the viewport's right (or left) edge
+#: size, and every element reaching past the viewport's right (or left) edge (the contents
+#: of a box that scrolls sideways are reachable, so they do not count)
 MEASURE = """() => {
   const vw = document.documentElement.clientWidth;
   const wide = [];
+  const scrolls = (el) => {  // inside a box that scrolls sideways: reachable, not past
+    for (let a = el.parentElement; a && a !== document.body; a = a.parentElement)
+      if (['auto', 'scroll'].includes(getComputedStyle(a).overflowX)) return true;
+    return false;
+  };
   for (const el of document.body.querySelectorAll('*')) {
+    if (scrolls(el)) continue;
     const r = el.getBoundingClientRect();
     if (r.width > 0 && (r.right > vw + 0.5 || r.left < -0.5))
       wide.push(`${el.tagName} ${Math.round(r.left)}-${Math.round(r.right)}: `
@@ -134,6 +143,20 @@ def test_every_image_loads_and_nothing_overflows(reports: dict[str, Path], chrom
     assert len(m["images"]) >= 5  # win rates, outcomes, comparisons, length…
     assert problems(m) == []
     assert shot.stat().st_size > 10_000  # a screen with something drawn on it
+
+
+@pytest.mark.parametrize("game", list(RUNS))
+def test_a_narrow_window_scrolls_wide_tables_in_their_own_box(
+        reports: dict[str, Path], chromium: Any, game: str) -> None:
+    tab = chromium.new_page()
+    try:
+        tab.set_viewport_size(NARROW)
+        tab.goto(reports[game].resolve().as_uri(), wait_until="load")
+        m = tab.evaluate(MEASURE)
+    finally:
+        tab.close()
+    assert m["viewport"] == NARROW["width"]
+    assert problems(m) == []
 
 
 def test_the_checks_see_a_broken_image_and_a_wide_table(chromium: Any, tmp_path: Path) -> None:
