@@ -235,7 +235,8 @@ def test_obcy_evaluate_rewards_tasks_and_punishes_waiting() -> None:
 def test_obcy_rollouts_are_cut_only_outside_the_aliens_phase(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """1., 10.: the ALIENS attack after all of them have moved; a rollout cut inside their
-    phase would score their moves before they strike (the ismcts ALIENS' blind spot)."""
+    phase would score their moves before they strike (the ismcts ALIENS' blind spot), in
+    ``ismcts`` and in the flat ``search`` alike."""
     from balancelab.simulate.obcy.state import ST_ALIENS_BEGIN, ST_AMOVE
 
     g = get_game("obcy")
@@ -252,11 +253,14 @@ def test_obcy_rollouts_are_cut_only_outside_the_aliens_phase(
 
     monkeypatch.setattr(type(g), "evaluate", spy)
     for side in ("aliens", "expedition"):
-        config = RunConfig(game="obcy", variants=[g.options_type.from_strings(
-            {"max_rounds": "3"})], seed=1, games=1,
-            policies={side: "ismcts:iterations=3,depth=2"})
-        play_one(config, 0, 0)
-    assert cut and all(st < ST_ALIENS_BEGIN for st in cut)
+        for spec in ("ismcts:iterations=3,depth=2",  # and the flat search, both rollouts
+                     "search:rollouts=4,depth=2", "search:rollouts=4,depth=2,rollout=default"):
+            config = RunConfig(game="obcy", variants=[g.options_type.from_strings(
+                {"max_rounds": "3"})], seed=1, games=1, policies={side: spec})
+            before = len(cut)
+            play_one(config, 0, 0)
+            assert len(cut) > before, spec  # some playouts were cut and scored
+    assert all(st < ST_ALIENS_BEGIN for st in cut)
 
 
 # -- multi-step turns do not stall ---------------------------------------------------------------

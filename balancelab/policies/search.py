@@ -8,7 +8,9 @@ At each decision where more than one action is legal, the policy
    only, never the real state, so two states that differ only in what the seat cannot see
    give the same decisions for the same seed (tested);
 2. plays each candidate action in a world, then plays the world on with a fast *rollout
-   policy* until the game ends or ``depth`` decisions have been made;
+   policy* until the game ends or ``depth`` decisions have been made (a playout is cut only
+   at a settled state, ``Game.settled``: in Obcy not inside the ALIENS phase, whose attacks
+   come after every ALIEN has moved, so a cut never scores moves before they strike);
 3. allocates its budget of ``rollouts`` playouts per decision by **sequential halving**
    (Karnin, Koren & Somekh 2013): ``ceil(log2 k)`` rounds over the ``k`` legal actions, each
    round spending an equal share of the budget on the surviving actions and keeping the better
@@ -143,6 +145,7 @@ class SearchPolicy(Policy):
         super().__init__(game, options, seat, rng, **params)
         self.rollouts = _int_param(self.cfg, "rollouts", low=1)
         self.depth = _int_param(self.cfg, "depth", low=0)
+        self._settled: Callable[[State], bool] = game.settled
         self.rollout = str(self.cfg["rollout"])
         if self.rollout not in ("random", "default"):
             raise PolicyError(f"search: rollout must be random or default; got {self.rollout!r}")
@@ -289,13 +292,14 @@ class SearchPolicy(Policy):
         j = 0
         # the hot loop: bound methods in locals (same choices as the plain loop)
         is_terminal, legal_actions, apply = s.is_terminal, s.legal_actions, s._apply
+        settled = self._settled
         while not is_terminal():
             legal = legal_actions()
             n = len(legal)
             if n == 1:
                 apply(legal[0])
                 continue
-            if j == depth:
+            if j >= depth >= 0 and settled(s):
                 return False
             if j == len(u):
                 uniforms.extend()
@@ -318,7 +322,7 @@ class SearchPolicy(Policy):
             if len(legal) == 1:
                 s._apply(legal[0])
                 continue
-            if steps == depth:
+            if steps >= depth >= 0 and self._settled(s):
                 return False
             steps += 1
             seat = s.current_seat
