@@ -1053,9 +1053,11 @@ class DashPolicy(ExpeditionPolicy):
               "workers": 4, "reenter_group": 1.392}
 
 
-#: An ALIEN's score of a space at walking distance d from the nearest character (not adjacent):
-#: closer is better, but not 2 away (one step short of striking).
-_FAR: Final = tuple(-d - (0.5 if d == 2 else 0.0) for d in range(100))
+def _far_scores(two_away: float) -> tuple[float, ...]:
+    """An ALIEN's score of a space at walking distance d from the nearest character (not
+    adjacent): closer is better, but not 2 away (one step short of striking), which costs
+    ``two_away``."""
+    return tuple(-d - (two_away if d == 2 else 0.0) for d in range(100))
 
 
 # == ALIENS ========================================================================================
@@ -1063,7 +1065,19 @@ class AliensPolicy(Policy):
     """Scripted ALIENS; ``plan`` = hunt or ambush (see module docstring)."""
 
     name = "hunter"
-    params = {"plan": "hunt", "gang": -1}
+    #: The numbers of the plan (``balancelab tune obcy --side aliens`` searches them): a move
+    #: next to a character scores ``strike + dmg * E[losses dealt] - back * E[losses taken]``
+    #: (the combat table's expectation at the attack's margin), less ``weak`` when the margin
+    #: is under ``gang`` (too weak alone: wait for the others); any other space scores minus
+    #: its distance to the nearest character, less ``two_away`` at distance 2; ambushing
+    #: ALIENS add ``duct_far`` to a duct space and hatch into a duct hatching space as if it
+    #: were ``duct_hatch`` spaces nearer.
+    params = {"plan": "hunt", "gang": -1, "strike": 10.0, "dmg": 4.0, "back": 3.0,
+              "weak": 8.0, "two_away": 0.5, "duct_far": 3.0, "duct_hatch": 6}
+    param_ranges: ClassVar[dict[str, tuple[float, float]]] = {
+        "gang": (-4, 4), "strike": (0.0, 20.0), "dmg": (0.0, 10.0), "back": (0.0, 10.0),
+        "weak": (0.0, 20.0), "two_away": (0.0, 3.0), "duct_far": (0.0, 10.0),
+        "duct_hatch": (0, 12)}
 
     def __init__(self, game: Game, options: RuleOptions, seat: int, rng: RngSource,
                  **params: Any) -> None:
@@ -1071,6 +1085,13 @@ class AliensPolicy(Policy):
         self.t: PolicyTables = policy_tables(getattr(options, "map_file", ""))
         self.ambush = self.cfg["plan"] == "ambush"
         self.gang = int(self.cfg["gang"])
+        self.w_strike = float(self.cfg["strike"])
+        self.w_dmg = float(self.cfg["dmg"])
+        self.w_back = float(self.cfg["back"])
+        self.w_weak = float(self.cfg["weak"])
+        self.w_duct_far = float(self.cfg["duct_far"])
+        self.duct_hatch = int(self.cfg["duct_hatch"])
+        self._far_of: tuple[float, ...] = _far_scores(float(self.cfg["two_away"]))
         self.off: int = self.options.crt_offset  # type: ignore[attr-defined]
         self.dmul: int = self.options.duct_multiplier  # type: ignore[attr-defined]
         self._exp = _exp_table(self.off)
@@ -1139,7 +1160,7 @@ class AliensPolicy(Policy):
                 if j == 0 or dh[p] < d:
                     d = dh[p]
             if self.ambush and self.t.duct[h]:
-                d -= 6
+                d -= self.duct_hatch
             if best is None or d < bd or (d == bd and k < bk):
                 best, bd, bk = a, d, k
         return best
@@ -1162,9 +1183,10 @@ class AliensPolicy(Policy):
             )
             # the score of a space not adjacent to a character: closer is better, but not 2
             # away (one step short of striking), ducts preferred when ambushing
-            far = [_FAR[d] for d in self._near]
+            far_of = self._far_of
+            far = [far_of[d] for d in self._near]
             if self.ambush:
-                far = [f + 3.0 * self.t.duct[s] for s, f in enumerate(far)]
+                far = [f + self.w_duct_far * self.t.duct[s] for s, f in enumerate(far)]
             self._far = far
         adj = self._adj
         far = self._far
@@ -1204,9 +1226,9 @@ class AliensPolicy(Policy):
             for c in adj[s]:
                 att = pressure[c] + eff - v.c_str[c]
                 dmg, back = exp[att] if -20 <= att < 40 else _exp(att, self.off)
-                val = 10 + 4 * dmg - 3 * back
+                val = self.w_strike + self.w_dmg * dmg - self.w_back * back
                 if att < self.gang and not (self.ambush and self.t.duct[s]):
-                    val -= 8
+                    val -= self.w_weak
                 sc = max(sc, val)
             if s == here:
                 sc += 0.01
@@ -1219,7 +1241,7 @@ class AmbushPolicy(AliensPolicy):
     """Ambush from the ducts with metamorphosis."""
 
     name = "ambush"
-    params = {"plan": "ambush", "gang": 0}
+    params = {**AliensPolicy.params, "plan": "ambush", "gang": 0}
 
 
 register("squad", ExpeditionPolicy, games=["obcy"], sides=["expedition"],
