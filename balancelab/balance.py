@@ -60,6 +60,7 @@ from balancelab import analysis
 from balancelab.analysis import stats
 from balancelab.reports import games as hooks
 from balancelab.reports import plots, render
+from balancelab.reports import words as W
 from balancelab.simulate import runner
 from balancelab.simulate.options import OptionError, RuleOptions, format_value, parse_value
 
@@ -521,9 +522,27 @@ class _Session:
         self.save()
 
     def question(self) -> str:
-        knobs = " and ".join(f"{k.name} in {format_value(k.values[0])}.."
-                             f"{format_value(k.values[-1])}" for k in self.cfg.knobs)
-        return f"{self.cfg.game}: which {knobs} gives {self.cfg.target.text}?"
+        """The question in words: ``2001: A Space Odyssey: which limit of LIF (7 to 14) gives
+        the crew a 50.0% win rate?``."""
+        g = self.cfg.game
+        knobs = " and ".join(f"{W.words(g, k.name)} ({format_value(k.values[0])} to "
+                             f"{format_value(k.values[-1])})" for k in self.cfg.knobs)
+        return f"{self.game.title}: which {knobs} gives {self.target_words()}?"
+
+    def target_words(self) -> str:
+        """The target in words: ``the crew a 50.0% win rate``, ``equal seats``, ``a mean
+        turns of 40``."""
+        t, g = self.cfg.target, self.cfg.game
+        if t.kind == "rate":
+            return f"{hooks.word(g, t.name)} a {render.pct(t.value)} win rate"
+        if t.kind == "mean":
+            return f"a mean {W.words(g, t.name)} of {t.value:g}"
+        return "equal seats"
+
+    def setting_words(self, setting: dict[str, Any]) -> str:
+        """A setting in words (``3 tasks for the Queen``), as the game's words registry
+        says it."""
+        return W.variant(self.cfg.game, self.label(setting))
 
     def save(self, **extra: Any) -> None:
         self.facts.update(extra)
@@ -637,8 +656,8 @@ class _Session:
     def unreachable_message(self, best: Point) -> str:
         knobs = ", ".join(k.spec for k in self.cfg.knobs)
         self.save(complete=True, unreachable=True)
-        return (f"no setting of {knobs} reaches {self.cfg.target.text}: the closest found is "
-                f"{self.label(best.setting)}, which gives {self.said(best)} "
+        return (f"no setting of {knobs} gives {self.target_words()}: the closest found is "
+                f"{self.setting_words(best.setting)}, which gives {self.said(best)} "
                 f"on {best.n:,} games; widen the range or choose another knob")
 
     # -- search: several knobs -------------------------------------------------------------------
@@ -754,7 +773,7 @@ class _Session:
             return (f"{hooks.word(self.cfg.game, t.name)} {render.pct(est)} "
                     f"{render.interval(lo, hi)}")
         if t.kind == "mean":
-            return f"a mean {t.name} of {est:.3g} [{lo:.3g}, {hi:.3g}]"
+            return f"a mean {W.words(self.cfg.game, t.name)} of {est:.3g} [{lo:.3g}, {hi:.3g}]"
         return (f"a largest seat gap of {100 * est:.1f} points [{100 * lo:.1f}, "
                 f"{100 * hi:.1f}]")
 
@@ -813,11 +832,11 @@ class _Session:
         t = self.cfg.target
         ctx = self.context()
         whatif = [k.name for k in self.cfg.knobs if k.what_if]
-        tag = f" (what-if: {', '.join(whatif)} is not in the rulebook)" if whatif else ""
-        default_label = self.label(base_pt.setting)
-        if len(self.cfg.knobs) == 1:
-            default_label = format_value(base_pt.setting[self.cfg.knobs[0].name])
-        first = (f"{self.label(best.setting)} gives {self.said(best)}"
+        tag = (f" (what-if: {', '.join(W.words(self.cfg.game, k) for k in whatif)} is not "
+               "in the rulebook)" if whatif else "")
+        default_label = self.setting_words(base_pt.setting)
+        ctx = W.variant(self.cfg.game, ctx) if ctx else ""
+        first = (f"{self.setting_words(best.setting)} gives {self.said(best)}"
                  f"{' at ' + ctx if ctx else ''}; the rulebook's {default_label} gives "
                  f"{self.said(base_pt)}{tag}.")
         inside = self.reaches(best)
@@ -830,19 +849,21 @@ class _Session:
                  ]
         if len(self.cfg.knobs) == 1 and len(confirmed) == 2:
             a, b = confirmed
-            lines.append(f"Neighbouring settings bracket the target: {self.label(a.setting)} "
-                         f"gives {self.said(a)}, "
-                         f"{self.label(b.setting)} gives "
+            lines.append(f"Neighbouring settings bracket the target: "
+                         f"{self.setting_words(a.setting)} gives {self.said(a)}, "
+                         f"{self.setting_words(b.setting)} gives "
                          f"{self.said(b)}.")
         elif len(confirmed) > 1:
             others = [p for p in confirmed if p is not best]
             lines.append("Also confirmed: " + "; ".join(
-                f"{self.label(p.setting)} gives {self.said(p)}"
+                f"{self.setting_words(p.setting)} gives {self.said(p)}"
                 for p in others) + ".")
         if t.kind == "equal":
             seats = [k for k in best.detail if not k.startswith("_")]
+            n_seats = len(seats)
             lines.append("Seat win shares there: " + ", ".join(
-                f"{s} {render.pct(best.detail[s])}" for s in seats) + " (a shared first place "
+                f"{W.contender(self.cfg.game, s, n_seats)} {render.pct(best.detail[s])}"
+                for s in seats) + " (a shared first place "
                 "split between the seats that share it).")
         return lines
 
@@ -907,8 +928,9 @@ def balance(cfg: BalanceConfig, path: Path | None = None, *, jobs: int = -1,
 # -- report ----------------------------------------------------------------------------------
 
 
-def _fmt_setting(setting: dict[str, Any]) -> str:
-    return ", ".join(f"{k}={format_value(v)}" for k, v in setting.items())
+def _fmt_setting(game: str, setting: dict[str, Any]) -> str:
+    """A setting in words: ``limit of LIF 9, 3 crewmembers``."""
+    return W.variant(game, ",".join(f"{k}={format_value(v)}" for k, v in setting.items()))
 
 
 def response_figure(s: _Session) -> Any:
@@ -925,7 +947,7 @@ def response_figure(s: _Session) -> Any:
 
     groups: dict[str, list[Point]] = {}
     for p in s.points:
-        g = _fmt_setting({k.name: p.setting[k.name] for k in rest}) if rest else ""
+        g = _fmt_setting(s.cfg.game, {k.name: p.setting[k.name] for k in rest}) if rest else ""
         groups.setdefault(f"{p.phase}|{g}", []).append(p)
     gnames = sorted({k.split("|")[1] for k in groups})
     for key, pts in sorted(groups.items()):
@@ -945,22 +967,25 @@ def response_figure(s: _Session) -> Any:
                     color=plots.COLORS[ci % len(plots.COLORS)], capsize=3,
                     label=lab + (f", {g}" if g else ""),
                     linestyle="-" if phase == "search" and not rest else "none")
-    ax.axhline(t.value, color="#444", linestyle="--", linewidth=1, label=f"target {t.text}")
+    ax.axhline(t.value, color="#444", linestyle="--", linewidth=1,
+               label=f"target: {s.target_words()}")
     ax.axvline(xpos(knob.default), color="#999", linestyle=":", linewidth=1,
-               label=f"rulebook {knob.label(knob.default)}")
+               label=f"rulebook: {W.setting(s.cfg.game, knob.name, knob.default)}")
     if not _numeric(knob.values[0]):
         ax.set_xticks(range(len(knob.values)), [format_value(v) for v in knob.values])
     elif len(knob.values) <= 16:
         ax.set_xticks([float(v) for v in knob.values], [format_value(v) for v in knob.values])
-    ax.set_xlabel(knob.name + (" (what-if)" if knob.what_if else ""))
+    ax.set_xlabel(W.label(s.cfg.game, knob.name) + (" (what-if)" if knob.what_if else ""))
     if t.kind == "rate":
         plots._pct_axis(ax)
         ax.set_ylabel(f"{hooks.word(s.cfg.game, t.name)}'s win rate")
     elif t.kind == "mean":
-        ax.set_ylabel(f"mean {t.name}")
+        ax.set_ylabel(f"mean {W.words(s.cfg.game, t.name)}")
     else:
         names = s.game.seats(s.base)
-        ax.set_ylabel(f"{names[0]} minus {names[-1]} win share")
+        n = len(names)
+        ax.set_ylabel(f"{W.contender(s.cfg.game, names[0], n)} minus "
+                      f"{W.contender(s.cfg.game, names[-1], n)} win share")
         plots._pct_axis(ax)
     ax.set_title("Response curve (95% intervals)")
     ax.legend(fontsize=7, loc="best")
@@ -981,15 +1006,18 @@ def write_balance_report(s: _Session, res: BalanceResult) -> render.ReportPaths:
         return f"{render.pct(e)} {render.interval(lo, hi)}"
 
     metric_name = ("win rate of " + hooks.word(s.cfg.game, t.name) if t.kind == "rate" else
-                   f"mean {t.name}" if t.kind == "mean" else "largest seat gap")
+                   f"mean {W.words(s.cfg.game, t.name)}" if t.kind == "mean" else
+                   "largest seat gap")
+    seats = s.game.seats(s.base)
     stat_name = metric_name if t.kind != "equal" else (
-        f"{s.game.seats(s.base)[0]} minus {s.game.seats(s.base)[-1]}")
+        f"{W.contender(s.cfg.game, seats[0], len(seats))} minus "
+        f"{W.contender(s.cfg.game, seats[-1], len(seats))}")
     conf = [p for p in rows if p.phase == "confirm"]
     search = [p for p in rows if p.phase == "search"]
     blocks: list[str | render.Table | render.Image] = []
     if conf:
         blocks.append(render.Table("Confirmation on fresh seeds", pl.DataFrame({
-            "setting": [_fmt_setting(p.setting) for p in conf],
+            "setting": [_fmt_setting(s.cfg.game, p.setting) for p in conf],
             "games": [f"{p.n:,}" for p in conf],
             f"{metric_name} [95%]": [fmt(p, "metric") for p in conf],
             "target inside": ["yes" if s.reaches(p) else "no" for p in conf],
@@ -999,7 +1027,7 @@ def write_balance_report(s: _Session, res: BalanceResult) -> render.ReportPaths:
     if search:
         blocks.append(render.Table("Search (common seeds)", pl.DataFrame({
             "step": [str(i + 1) for i in range(len(search))],
-            "setting": [_fmt_setting(p.setting) for p in search],
+            "setting": [_fmt_setting(s.cfg.game, p.setting) for p in search],
             "games": [f"{p.n:,}" for p in search],
             f"{stat_name} [95%]": [fmt(p, "stat") for p in search],
             "decision": [p.note or "–" for p in search],
@@ -1028,7 +1056,8 @@ def write_balance_report(s: _Session, res: BalanceResult) -> render.ReportPaths:
         "item": ["question", "game", "fixed options", "policies", "search seed",
                  "confirmation seed", "games played (all sessions)", "folder"],
         "value": [s.question(), f"{s.cfg.game} (rules version {s.game.version})",
-                  s.context() or "defaults", json.dumps(s.cfg.policies) if s.cfg.policies
+                  W.variant(s.cfg.game, s.context()) if s.context() else "defaults",
+                  json.dumps(s.cfg.policies) if s.cfg.policies
                   else "defaults", str(s.cfg.seed), str(s.cfg.seed + CONFIRM_SEED_OFFSET),
                   f"{res.games:,}", str(s.path)],
     }))

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -502,11 +502,11 @@ def _held_fixed_words(game: str) -> pl.Expr:
 
 def verdict_rows(lad: Ladder, runs: dict[str, Path]) -> pl.DataFrame:
     """The key verdict's comparisons (win rates of every side or seat, and the study's
-    measures) per verdict run, side by side, with ``holds`` (the same verdict in every run).
+    measures) per verdict run, side by side, with ``agreement`` (:func:`agreement`).
 
     Returns:
         Columns ``change``, ``held fixed``, ``what``, then per run its verdict and
-        difference, and ``holds`` (bool).
+        difference, and ``agreement`` (str).
     """
     st = studies.STUDIES[lad.study]
     focus = st.focus
@@ -551,8 +551,28 @@ def verdict_rows(lad: Ladder, runs: dict[str, Path]) -> pl.DataFrame:
     for p in parts[1:]:
         merged = merged.join(p, on=key, how="full", coalesce=True, maintain_order="left")
     names = list(runs)
-    return merged.with_columns(pl.concat_list([pl.col(c) for c in names]).list.n_unique()
-                               .eq(1).alias("holds"))
+    return merged.with_columns(
+        pl.concat_list([pl.col(c) for c in names]).map_elements(
+            agreement, return_dtype=pl.String).alias("agreement"))
+
+
+#: How a comparison's verdicts at the top two rungs agree (:func:`agreement`).
+SAME, DECIDED_ONCE, CHANGES = "same", "decided at one rung only", "changes"
+
+
+def agreement(verdicts: Sequence[str | None]) -> str:
+    """Whether one comparison's verdicts at the rungs agree: :data:`SAME` (all alike),
+    :data:`DECIDED_ONCE` (inconclusive at some rungs, one decided verdict at the others:
+    nothing contradicts it, more games would tell) or :data:`CHANGES` (two different decided
+    verdicts, e.g. raises at one rung and lowers or equivalent at the other; a comparison
+    missing at a rung also counts as a change)."""
+    if any(v is None for v in verdicts):
+        return CHANGES
+    kinds = set(verdicts)
+    if len(kinds) == 1:
+        return SAME
+    decided = {v for v in kinds if v != "inconclusive"}
+    return DECIDED_ONCE if len(decided) == 1 else CHANGES
 
 
 def build_report(lad: Ladder, rates: pl.DataFrame, runs: dict[str, Path], n: int, nv: int,
@@ -561,7 +581,8 @@ def build_report(lad: Ladder, rates: pl.DataFrame, runs: dict[str, Path], n: int
     (``chosen``: each side's fair rungs as measured, :func:`rank_fair`)."""
     g = lad.game
     vt = verdict_rows(lad, runs)
-    changed = vt.filter(~pl.col("holds"))
+    changed = vt.filter(pl.col("agreement") == CHANGES)
+    once = vt.filter(pl.col("agreement") == DECIDED_ONCE)
     stable = changed.height == 0
     names = list(runs)
     headline = [f"Skill ladder of {studies.load_game(g).title}: each side at rising skill "
@@ -576,8 +597,9 @@ def build_report(lad: Ladder, rates: pl.DataFrame, runs: dict[str, Path], n: int
         base = sub.filter(pl.col("rung") == "scripted").row(0, named=True)
         oracle = sub.filter(pl.col("cheat"))
         words = hooks.word(g, side)
-        line = (f"{words}: scripted {_pct(base['rate'])}; the strongest fair rung as "
-                f"measured, {best['rung']}, {_pct(best['rate'])} [{_pct(best['lo'])}, "
+        line = (f"{words[:1].upper()}{words[1:]}: scripted {_pct(base['rate'])}; the "
+                f"strongest fair rung as measured, {best['rung']}, {_pct(best['rate'])} "
+                f"[{_pct(best['lo'])}, "
                 f"{_pct(best['hi'])}] against the other side's scripted default, "
                 f"{_pts(best['gain'], best['gain_lo'], best['gain_hi'])} points over the "
                 "scripted rung on the same seeds")
@@ -588,16 +610,23 @@ def build_report(lad: Ladder, rates: pl.DataFrame, runs: dict[str, Path], n: int
             line += (f"; the oracle (a cheat that sees every hand and the deck order) "
                      f"{_pct(o['rate'])} [{_pct(o['lo'])}, {_pct(o['hi'])}]")
         headline.append(line + ".")
-    if stable:
+    def listed(rows: pl.DataFrame) -> str:
+        return "; ".join(
+            f"{r['change']} at {r['held fixed']}, {r['what']}: "
+            + ", ".join(f"{nm.split(' (')[0]} {r[nm] or '–'}" for nm in names)
+            for r in rows.iter_rows(named=True))
+
+    if stable and once.height == 0:
         headline.append("The verdict is stable across the top two rungs: every comparison of "
                         f"{lad.verdict} reads the same with every side at its strongest and at "
                         "its second-strongest fair rung.")
+    elif stable:
+        headline.append(
+            "The verdict is stable across the top two rungs: no comparison reads differently "
+            f"where both rungs decide it; {once.height} of {vt.height} are decided at one "
+            f"rung and inconclusive at the other (more games would tell): {listed(once)}.")
     else:
-        what = "; ".join(
-            f"{r['change']} at {r['held fixed']}, {r['what']}: "
-            + ", ".join(f"{nm.split(' (')[0]} {r[nm] or '–'}" for nm in names)
-            for r in changed.iter_rows(named=True))
-        headline.append(f"It changes: {what}.")
+        headline.append(f"It changes: {listed(changed)}.")
     warns = []
     if not stable:
         warns.append(f"The verdict changes between the top two rungs in {changed.height} of "
@@ -618,9 +647,10 @@ def build_report(lad: Ladder, rates: pl.DataFrame, runs: dict[str, Path], n: int
         pl.col("seconds_per_game").map_elements(lambda x: f"{x:.2f}", return_dtype=pl.String)
         .alias("s/game (core)"),
     )
-    vtab = vt.drop("holds").with_columns(
-        vt.get_column("holds").map_elements(lambda h: "yes" if h else "NO",
-                                            return_dtype=pl.String).alias("same at both rungs"))
+    vtab = vt.drop("agreement").with_columns(
+        vt.get_column("agreement").replace_strict(
+            {SAME: "yes", DECIDED_ONCE: "decided at one rung only", CHANGES: "NO"},
+            return_dtype=pl.String).alias("same at both rungs"))
     sections = [
         render.Section("The strongest fair rung of each side", [
             "Each side's strongest fair (non-cheating) rung is the one with the highest "

@@ -137,3 +137,15 @@ def test_a_clear_top_rung_has_no_notes_and_a_tie_goes_up_the_table() -> None:
     assert one.top is one.second
     with pytest.raises(ValueError, match="no measured games for rung"):
         ladder.rank_fair(_toy_rungs(), {"scripted": [True]})
+
+
+def test_a_verdict_changes_only_where_both_rungs_decide_it_differently() -> None:
+    """Inconclusive at one rung and decided at the other is no contradiction (fewer games or
+    noisier players decide less); raises against lowers or equivalent is a change."""
+    assert ladder.agreement(["lowers", "lowers"]) == ladder.SAME
+    assert ladder.agreement(["inconclusive", "inconclusive"]) == ladder.SAME
+    assert ladder.agreement(["inconclusive", "lowers"]) == ladder.DECIDED_ONCE
+    assert ladder.agreement(["equivalent", "inconclusive"]) == ladder.DECIDED_ONCE
+    assert ladder.agreement(["raises", "lowers"]) == ladder.CHANGES
+    assert ladder.agreement(["equivalent", "lowers"]) == ladder.CHANGES
+    assert ladder.agreement(["raises", None]) == ladder.CHANGES

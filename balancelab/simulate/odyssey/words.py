@@ -37,6 +37,31 @@ WORDS: dict[str, Words] = {
     "crew_talk": Words("crew announcements", "", "what-if: what the crew announce (HAL hears "
                        "it)"),
     "crew_members": Words("crewmembers chosen", "", "random, or a fixed roster"),
+    # rule constants and assumed readings a balance or sensitivity run moves most often
+    "limit_lif": Words("LIF limit", "Malfunction cards", "System Tiles: Life Support "
+                       "[LIF] Limit = 7 (above 7 a what-if longer tile)"),
+    "limit_grv": Words("GRV limit", "Malfunction cards", "System Tiles: Gravity [GRV] "
+                       "Limit = 4"),
+    "limit_mem": Words("MEM limit", "Malfunction cards", "System Tiles: Memory [MEM] "
+                       "Limit = 4"),
+    "limit_com": Words("COM limit", "Malfunction cards", "System Tiles: Communication "
+                       "[COM] Limit = 4"),
+    "sequence_length": Words("Logic cards per sequence", "cards", "Disconnect: 3 Logic "
+                             "cards that form a sequence"),
+    "sequences_to_win": Words("sequences to win", "sequences", "End of the Game: the "
+                              "third Logic sequence wins"),
+    "draw_picturephone": Words("cards drawn at a Picturephone", "cards",
+                               "COM operational: draw 2 at Picturephone"),
+    "draw_at_system": Words("cards drawn at a system space", "cards",
+                            "assumed: cards drawn at the GRV, MEM and COM spaces"),
+    "whitehead_remote_repair": Words("Whitehead repairs from anywhere", "",
+                                     "assumed reading of Whitehead's ability",
+                                     {"true": "Whitehead repairs from anywhere",
+                                      "false": "Whitehead repairs at the system"}),
+    "pod_strict": Words("POD strict", "", "assumed reading: may a crewmember who moves "
+                        "onto the POD repair that turn",
+                        {"false": "repair on arriving at the POD",
+                         "true": "no repair on arriving at the POD"}),
     # measures
     "crew_names": Words("crewmembers in play", "", "who played, in seat order"),
     "first_crewmember": Words("first crewmember", "", "the crewmember who took the first "
