@@ -104,7 +104,8 @@ def _search_rungs(small: str, large: str) -> list[Rung]:
 # sizes: about 1,200 core-seconds per game (10 minutes on 2 cores); both sides search in the
 # runs against the strongest rung and in the verdict runs, which is where the time goes.
 # The tuned rung: `balancelab tune` (issue 13, section 1) found sets that beat the hand-set
-# numbers for HAL (`hal_turn_every=2`) and the Obcy expedition, and these became the defaults
+# numbers for HAL (`hal_turn_every=2`), the Obcy expedition and (rules version 6) the Obcy
+# ALIENS, and these became the defaults
 # (`preset=classic` keeps the hand-set ones), so the "scripted" rung of those sides is the
 # tuned player; no tuned set beat the 2001 crew's or the ISS player's defaults at the default
 # setting. A `Rung("tuned", None)` is skipped; put a preset's spec there when one beats its
@@ -143,7 +144,7 @@ LADDERS: dict[str, Ladder] = {
                            Rung("tuned", None),  # the default is the tuned set
                            *_search_rungs("iterations=6,depth=8", "iterations=16,depth=8")],
             "aliens": [Rung("random", "random"), Rung("scripted", "hunter"),
-                       Rung("tuned", None),  # no tuned set beats the default
+                       Rung("tuned", None),  # the default is the tuned set (version 6)
                        *_search_rungs("iterations=6,depth=8", "iterations=16,depth=8")],
         },
         study="queen-variants", grid={"queen_variant": ["roll", "tasks"]},

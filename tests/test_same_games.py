@@ -32,7 +32,9 @@ CASES = [
     ("iss", {"players": "4"}, {}, 30, "3c983a89df003742"),
     ("iss", {"players": "1"}, {}, 30, "0811d4f7297a21c9"),
     ("iss", {"players": "2"}, {"player": "random"}, 30, "79f62312c4e68649"),
-    ("obcy", {}, {}, 12, "8c15b959533bb1da"),
+    # obcy 6: the tuned default hunter; preset=classic plays version 5's games
+    ("obcy", {}, {}, 12, "f69d13dd9ff7320a"),
+    ("obcy", {}, {"aliens": "hunter:preset=classic"}, 12, "8c15b959533bb1da"),
     ("obcy", {"queen_variant": "tasks"}, {"aliens": "random"}, 6, "4622c0a9418a9d42"),
 ]
 

@@ -1072,8 +1072,10 @@ class AliensPolicy(Policy):
     #: its distance to the nearest character, less ``two_away`` at distance 2; ambushing
     #: ALIENS add ``duct_far`` to a duct space and hatch into a duct hatching space as if it
     #: were ``duct_hatch`` spaces nearer.
-    params = {"plan": "hunt", "gang": -1, "strike": 10.0, "dmg": 4.0, "back": 3.0,
-              "weak": 8.0, "two_away": 0.5, "duct_far": 3.0, "duct_hatch": 6}
+    #: The defaults are the tuned set (rules version 6; the hand-set numbers are preset
+    #: ``classic``, :mod:`balancelab.policies.presets`).
+    params = {"plan": "hunt", "gang": -2, "strike": 2.601, "dmg": 0.1937, "back": 6.788,
+              "weak": 4.233, "two_away": 0.7966, "duct_far": 4.916, "duct_hatch": 0}
     param_ranges: ClassVar[dict[str, tuple[float, float]]] = {
         "gang": (-4, 4), "strike": (0.0, 20.0), "dmg": (0.0, 10.0), "back": (0.0, 10.0),
         "weak": (0.0, 20.0), "two_away": (0.0, 3.0), "duct_far": (0.0, 10.0),
@@ -1241,7 +1243,9 @@ class AmbushPolicy(AliensPolicy):
     """Ambush from the ducts with metamorphosis."""
 
     name = "ambush"
-    params = {**AliensPolicy.params, "plan": "ambush", "gang": 0}
+    #: hand-set numbers (not tuned)
+    params = {**AliensPolicy.params, "plan": "ambush", "gang": 0, "strike": 10.0, "dmg": 4.0,
+              "back": 3.0, "weak": 8.0, "two_away": 0.5, "duct_far": 3.0, "duct_hatch": 6}
 
 
 register("squad", ExpeditionPolicy, games=["obcy"], sides=["expedition"],

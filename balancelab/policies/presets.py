@@ -108,6 +108,30 @@ PRESETS: dict[str, dict[str, dict[str, Preset]]] = {
                  "block": 2, "workers": 3, "reenter_group": 0.3},
                 note="dash's hand-set values (with the airlock re-entry fix)"),
         },
+        "hunter": {
+            "tuned": Preset(
+                {"back": 6.788, "dmg": 0.1937, "duct_far": 4.916, "duct_hatch": 0,
+                 "gang": -2, "strike": 2.601, "two_away": 0.7966, "weak": 4.233},
+                command="balancelab tune obcy --side aliens --policy hunter:preset=classic "
+                        "--budget 8000 --trial-games 200 --fresh-games 2000 --seed 1",
+                extra={"found_with": "balancelab tune obcy --side aliens --policy hunter "
+                                      "--budget 8000 --trial-games 200 --fresh-games 2000 "
+                                      "--seed 1 (rules version 5, when hunter's numbers were "
+                                      "preset classic; --cap-penalty 1; 445 s, pure Python); "
+                                      "a second search from it (--budget 24000 --trial-games "
+                                      "400 --seed 2, 60 trials) found nothing better"},
+                note="the default since rules version 6. ALIENS against dash, 2000 fresh "
+                     "games: 62.6% [60.5, 64.7] -> 67.0% [64.9, 69.0], +4.4 points "
+                     "[+2.2, +6.6] paired; on 3000 games of run seed 777 (never used in the "
+                     "search) 63.4% -> 65.9%, the expedition 34.3% -> 31.8% (-2.6 points "
+                     "[-4.4, -0.7] paired); round cap 0.3% -> 0.4%. The tuned ALIENS care "
+                     "more about the losses a strike costs them (back 6.8 against 3) than "
+                     "about the losses it deals (dmg 0.19 against 4)"),
+            "classic": Preset(
+                {"gang": -1, "strike": 10.0, "dmg": 4.0, "back": 3.0, "weak": 8.0,
+                 "two_away": 0.5, "duct_far": 3.0, "duct_hatch": 6},
+                note="hunter's hand-set numbers (the default up to rules version 5)"),
+        },
     },
     "iss": {},
 }

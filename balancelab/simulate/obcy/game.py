@@ -20,7 +20,7 @@ class ObcyGame(Game):
 
     name = "obcy"
     title = "Obcy (Aliens)"
-    version = "5"
+    version = "6"
     options_type = ObcyOptions
     sides = SEATS
     outcomes = ("expedition", "aliens", "draw", "")
