@@ -464,7 +464,10 @@ def run_ladder(
             return LadderResult(folder, render.write_report(path), rates, False, True)
         render.write_report(path)
         verdict_runs[f"{label} ({studies.pairing_name(pairing)})"] = path
-    seconds = time.perf_counter() - t0
+    # the wall time of every run of the ladder (a resumed ladder counts its earlier sessions)
+    seconds = max(time.perf_counter() - t0, sum(
+        float(runner.read_manifest(m.parent).get("wall_seconds", 0.0) or 0.0)
+        for m in sorted(folder.glob(f"*/{runner.MANIFEST}"))))
     rep, stable = build_report(lad, rates, verdict_runs, n, nv, seconds, chosen)
     studies._write_study(folder, {"study": NAME, "game": game, "seed": seed, "games": n,
                                   "verdict_games": nv, "budget_scale": budget_scale,
@@ -677,5 +680,5 @@ def build_report(lad: Ladder, rates: pl.DataFrame, runs: dict[str, Path], n: int
             render.Table("Verdicts", vtab),
         ]),
     ]
-    headline.append(f"Played in {seconds / 60:.1f} minutes.")
+    headline.append(f"Played in {seconds / 60:.1f} minutes (wall time of its runs).")
     return render.Report(f"balancelab study: {NAME} {g}", headline, warns, sections), stable
