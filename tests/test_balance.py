@@ -170,8 +170,8 @@ def _coverage(tmp_path: Path, reps: int, start: int = 0) -> int:
 
 
 def test_unreachable_target_names_the_closest_setting(tmp_path: Path) -> None:
-    with pytest.raises(B.Unreachable, match=r"no setting of bonus=0\.\.20 reaches red=0\.5: the "
-                       r"closest found is bonus=20"):
+    with pytest.raises(B.Unreachable, match=r"no setting of bonus=0\.\.20 gives red a 50\.0% "
+                       r"win rate: the closest found is bonus 20"):
         B.balance(_cfg(["bonus=0..20"]), tmp_path / "u", backend="sequential")
     assert (tmp_path / "u" / "report" / "report.md").exists()
 
@@ -180,7 +180,7 @@ def test_several_knobs_use_optuna_and_prefer_the_rulebook(tmp_path: Path) -> Non
     cfg = _cfg(["bonus=0,100,200,300", "draw=0..2"], trials=10, batch=200, precision=0.03)
     res = B.balance(cfg, tmp_path / "m", backend="sequential")
     assert res.recommended is not None and res.recommended["bonus"] == 200
-    with pytest.raises(B.Unreachable, match="closest found is bonus=100"):
+    with pytest.raises(B.Unreachable, match="closest found is bonus 100"):
         B.balance(_cfg(["bonus=0,100", "draw=0..2"], trials=4, batch=200), tmp_path / "mu",
                   backend="sequential")
     m = json.loads((res.path / B.MANIFEST).read_text())
@@ -230,7 +230,7 @@ def test_cli_end_to_end_on_the_toy(tmp_path: Path) -> None:
                       "bonus=150..250", "--precision", "0.05", "--batch", "100",
                       "--backend", "sequential", "--out", str(tmp_path / "c"), "-q"])
     assert code == 0, out
-    assert out.splitlines()[0].startswith("bonus=")
+    assert out.splitlines()[0].startswith("bonus ")
     assert "gives red" in out and "Markdown:" in out
 
 
@@ -255,4 +255,4 @@ def test_cli_unreachable_is_an_error_with_the_closest(tmp_path: Path) -> None:
                       "--batch", "100", "--backend", "sequential", "--out",
                       str(tmp_path / "u"), "-q"])
     assert code == 1
-    assert "closest found is bonus=10" in " ".join(out.split())
+    assert "closest found is bonus 10" in " ".join(out.split())
