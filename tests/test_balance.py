@@ -125,6 +125,7 @@ def _found(seed: int, root: Path, step: int, precision: float) -> bool:
     return res.recommended == {"bonus": 200}
 
 
+@pytest.mark.slow  # about 30 s each: the default suite stays under 10 minutes
 @pytest.mark.stat
 def test_balance_finds_the_right_setting_in_95_percent_of_seeds(tmp_path: Path) -> None:
     """6 seeds, all must find bonus=200 (≥ 95% of seeds; a miss needs the search to
@@ -140,6 +141,7 @@ def test_balance_finds_the_right_setting_in_95_percent_of_40_seeds(tmp_path: Pat
     assert hits >= 38
 
 
+@pytest.mark.slow  # about 30 s each: the default suite stays under 10 minutes
 @pytest.mark.stat
 def test_confirmation_interval_covers_the_true_rate(tmp_path: Path) -> None:
     """Coverage of the confirmation's 95% interval, by simulation: 120 confirmations of a

@@ -90,10 +90,11 @@ def _all_gone(pids: list[int], timeout: float = 10) -> list[int]:
 
 
 def _without_worker_startup_traceback(text: str) -> str:
-    """``text`` without a traceback that ends in KeyboardInterrupt and passes through no
-    balancelab code (a worker interrupted while it imported joblib at start-up)."""
-    m = re.search(r"Traceback \(most recent call last\):\n(?:[ \t].*\n)*KeyboardInterrupt\n?",
-                  text)
+    """``text`` without a traceback that passes through runpy and no balancelab code (a
+    worker interrupted while it imported joblib at start-up); it ends in KeyboardInterrupt,
+    or nowhere when the worker was stopped before it printed that line."""
+    m = re.search(r"Traceback \(most recent call last\):\n(?:[ \t].*\n)*"
+                  r"(?:KeyboardInterrupt\n?)?", text)
     if m and "balancelab" not in m.group(0) and "runpy" in m.group(0):
         return text[:m.start()] + text[m.end():]
     return text
