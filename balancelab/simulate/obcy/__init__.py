@@ -65,7 +65,8 @@ version history    1: first engine (issue 4).
                    6: rules unchanged; policies (issue 13): ``hunter``'s numbers are typed
                    parameters and the default plays the tuned set (``hunter:preset=tuned``;
                    ``preset=classic`` the hand-set one): it weighs the losses a strike costs
-                   it above those it deals and hunts in tighter gangs. The ALIENS 63.4% ->
+                   it above those it deals, and strikes at a weaker margin before waiting for
+                   the others (``gang`` -2, a smaller ``weak`` penalty). The ALIENS 63.4% ->
                    65.9% of 3000 games against ``dash`` (seed 777, never used in tuning).
                    The flat ``search`` cuts playouts only at settled states (as ``ismcts``).
 =================  ============================================================================
