@@ -487,17 +487,22 @@ def _run(config: Any, path: Path, *, jobs: int, backend: str, scheduler: str | N
 def _print_summary(path: Path) -> None:
     """Each outcome's rate with its Wilson 95% interval, per variant."""
     from balancelab.analysis import outcome_rates
+    from balancelab.reports import words as W
     from balancelab.reports.render import capped_warning, interval, pct
-
-    frame = outcome_rates(path)
-    t = Table("variant", "outcome", "games", "rate", "95% CI (Wilson)")
-    for r in frame.iter_rows(named=True):
-        t.add_row(r["variant_label"], r["outcome"], f"{r['count']}/{r['games']}",
-                  pct(r["rate"]), interval(r["lo"], r["hi"]))
-    console.print(t)
     from balancelab.simulate.runner import read_manifest
 
-    capped = capped_warning(frame, read_manifest(path, check=False)["game"])
+    frame = outcome_rates(path)
+    game = read_manifest(path, check=False)["game"]
+    t = Table("variant", "outcome", "games", "rate", "95% CI (Wilson)")
+    for r in frame.iter_rows(named=True):
+        label, outcome = r["variant_label"], r["outcome"]
+        t.add_row(W.variant(game, label),
+                  "stopped by the round cap" if outcome == "capped" else
+                  W.who(game, outcome, label),
+                  f"{r['count']:,} / {r['games']:,}", pct(r["rate"]), interval(r["lo"], r["hi"]))
+    console.print(t)
+
+    capped = capped_warning(frame, game)
     if capped:
         err.print(f"[yellow]warning:[/] {escape(capped)}", highlight=False, soft_wrap=True)
     console.print(f"Report: balancelab report {path}")
