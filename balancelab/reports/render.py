@@ -875,7 +875,7 @@ def _provenance(manifest: dict[str, Any], study: dict[str, Any] | None) -> Secti
                      schema={"item": pl.String, "value": pl.String})
     opts = [dict(v.get("options", {})) for v in variants]
     names = list(opts[0]) if opts else []
-    differ = [k for k in names if len({_optval(o.get(k)) for o in opts}) > 1]
+    differ = [k for k in names if len({W.fmt(o.get(k)) for o in opts}) > 1]
     vt = pl.DataFrame({
         **({} if differ else {"variant": [W.variant(game, v["label"]) for v in variants]}),
         **{W.label(game, k): [W.setting(game, k, o.get(k)) for o in opts] for k in differ},
@@ -887,7 +887,7 @@ def _provenance(manifest: dict[str, Any], study: dict[str, Any] | None) -> Secti
     same = [k for k in names if k not in differ]
     ot = pl.DataFrame({
         "option": [f"--{k.replace('_', '-')}" for k in same],
-        "value": [_optval(opts[0][k]) for k in same],
+        "value": [W.fmt(opts[0][k]) for k in same],
         "meaning": [W.meaning(game, k) for k in same],
     }, schema={"option": pl.String, "value": pl.String, "meaning": pl.String})
     return Section("Provenance", [
@@ -896,14 +896,6 @@ def _provenance(manifest: dict[str, Any], study: dict[str, Any] | None) -> Secti
         Table("Run", t), Table("Variants: the options that differ, and the players", vt),
         Table("Every other rule option (the same in every variant)", ot),
     ])
-
-
-def _optval(x: Any) -> str:
-    if isinstance(x, bool):
-        return "true" if x else "false"
-    if isinstance(x, (list, tuple)):
-        return "/".join(map(str, x))
-    return str(x)
 
 
 def read_study(path: Path) -> dict[str, Any] | None:
@@ -1494,7 +1486,7 @@ def run_differences(manifests: list[dict[str, Any]], names: list[str]) -> list[s
                       base["variants"][0] if len(base["variants"]) == 1 else None)
             if va is None:
                 continue
-            opts = [f"{k} {_optval(va['options'].get(k))} → {_optval(v)}"
+            opts = [f"{k} {W.fmt(va['options'].get(k))} → {W.fmt(v)}"
                     for k, v in vb["options"].items() if va["options"].get(k) != v]
             if va["seats"] != vb["seats"]:
                 na, nb = len(va["seats"]), len(vb["seats"])

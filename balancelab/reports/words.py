@@ -27,6 +27,7 @@ import functools
 from collections.abc import Mapping
 from typing import Any
 
+from balancelab.simulate.options import format_value
 from balancelab.simulate.words import Words
 
 #: The columns every game's tables have (see ``simulate.worker.games_columns``).
@@ -166,12 +167,8 @@ def missing(game: str, columns: list[str]) -> list[str]:
 
 
 def fmt(v: Any) -> str:
-    """A value as the tables print it: ``true``/``false``, tuples joined by ``/``."""
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, (list, tuple)):
-        return "/".join(map(str, v))
-    return str(v)
+    """A value as the tables print it (:func:`balancelab.simulate.options.format_value`)."""
+    return format_value(v)
 
 
 def variant(game: str, label: str) -> str:

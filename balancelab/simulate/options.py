@@ -166,12 +166,13 @@ class RuleOptions:
 
 
 def format_value(v: Any) -> str:
-    """How a value is written in labels and on the command line."""
+    """How a value is written in labels, tables and on the command line: ``true``/``false``,
+    a tuple (or a JSON list, as manifests hold it) joined by ``/``."""
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, float):
         return repr(v)
-    if isinstance(v, tuple):
+    if isinstance(v, (tuple, list)):
         return "/".join(format_value(x) for x in v)
     return str(v)
 
