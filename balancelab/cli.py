@@ -496,9 +496,7 @@ def _print_summary(path: Path) -> None:
     t = Table("variant", "outcome", "games", "rate", "95% CI (Wilson)")
     for r in frame.iter_rows(named=True):
         label, outcome = r["variant_label"], r["outcome"]
-        t.add_row(W.variant(game, label),
-                  "stopped by the round cap" if outcome == "capped" else
-                  W.who(game, outcome, label),
+        t.add_row(W.variant(game, label), W.outcome(game, outcome, label),
                   f"{r['count']:,} / {r['games']:,}", pct(r["rate"]), interval(r["lo"], r["hi"]))
     console.print(t)
 

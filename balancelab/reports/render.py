@@ -243,7 +243,7 @@ def end_reasons_table(er: pl.DataFrame, game: str) -> pl.DataFrame:
 def outcomes_table(out: pl.DataFrame, game: str) -> pl.DataFrame:
     return pl.DataFrame({
         "variant": [W.variant(game, v) for v in out.get_column("variant_label").to_list()],
-        "outcome": [W.who(game, o, v) if o != "capped" else "stopped by the round cap"
+        "outcome": [W.outcome(game, o, v)
                     for o, v in out.select("outcome", "variant_label").iter_rows()],
         "games": [f"{c:,} / {n:,}" for c, n in out.select("count", "games").iter_rows()],
         "share [95% Wilson]": [f"{pct(r)} {interval(lo, hi)}" for r, lo, hi in

@@ -211,3 +211,9 @@ def seat_count(game: str, label: str) -> int | None:
 def who(game: str, name: str, label: str = "") -> str:
     """:func:`contender` at a variant label (its number of seats read from the label)."""
     return contender(game, name, seat_count(game, label) if label else None)
+
+
+def outcome(game: str, name: str, label: str = "") -> str:
+    """An outcome of an outcome-rates table in words: :func:`who`, and ``capped`` (the games
+    stopped by the round cap) as ``"stopped by the round cap"``."""
+    return "stopped by the round cap" if name == "capped" else who(game, name, label)
