@@ -1053,11 +1053,19 @@ class DashPolicy(ExpeditionPolicy):
               "workers": 4, "reenter_group": 1.392}
 
 
+#: ``two_away`` → the scores of :func:`_far_scores` (built once per value: a policy is made
+#: per game, and per iteration inside ``ismcts`` rollouts)
+_FARS: Final[dict[float, tuple[float, ...]]] = {}
+
+
 def _far_scores(two_away: float) -> tuple[float, ...]:
     """An ALIEN's score of a space at walking distance d from the nearest character (not
     adjacent): closer is better, but not 2 away (one step short of striking), which costs
     ``two_away``."""
-    return tuple(-d - (two_away if d == 2 else 0.0) for d in range(100))
+    hit = _FARS.get(two_away)
+    if hit is None:
+        hit = _FARS[two_away] = tuple(-d - (two_away if d == 2 else 0.0) for d in range(100))
+    return hit
 
 
 # == ALIENS ========================================================================================
