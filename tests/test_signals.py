@@ -90,14 +90,16 @@ def _all_gone(pids: list[int], timeout: float = 10) -> list[int]:
 
 
 def _without_worker_startup_traceback(text: str) -> str:
-    """``text`` without a traceback that passes through runpy and no balancelab code (a
-    worker interrupted while it imported joblib at start-up); it ends in KeyboardInterrupt,
+    """``text`` without the tracebacks that pass through runpy and no balancelab code (a
+    worker interrupted while it imported joblib at start-up); each ends in KeyboardInterrupt,
     or nowhere when the worker was stopped before it printed that line."""
-    m = re.search(r"Traceback \(most recent call last\):\n(?:[ \t].*\n)*"
-                  r"(?:KeyboardInterrupt\n?)?", text)
-    if m and "balancelab" not in m.group(0) and "runpy" in m.group(0):
-        return text[:m.start()] + text[m.end():]
-    return text
+    def drop(m: re.Match[str]) -> str:
+        tb = m.group(0)
+        return "" if "balancelab" not in tb and "runpy" in tb else tb
+
+    # each worker interrupted at start-up prints its own (both may)
+    return re.sub(r"Traceback \(most recent call last\):\n(?:[ \t].*\n)*"
+                  r"(?:KeyboardInterrupt\n?)?", drop, text)
 
 
 def _no_traceback(text: str) -> None:
