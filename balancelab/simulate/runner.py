@@ -1418,11 +1418,21 @@ def _start_workers_deaf_to_ctrl_c(parallel: Any, n_jobs: int, driver: int) -> No
     so a Ctrl-C (sent by a terminal to the whole process group) does not interrupt a worker
     while it starts up and imports its libraries (it would print a traceback). The driver
     alone handles Ctrl-C; one pressed meanwhile reaches it when SIGINT is unblocked. Each
-    worker also starts watching the driver (it exits when the driver dies)."""
+    worker also starts watching the driver (it exits when the driver dies).
+
+    The resource trackers are started first: starting multiprocessing's (on the first
+    worker's launch) unblocks SIGINT in the driver on Python < 3.12 (it ends with
+    ``SIG_UNBLOCK``, not the previous mask), so the workers launched after it would hear a
+    Ctrl-C while they import their libraries."""
+    import multiprocessing.resource_tracker
+
     import joblib
+    from joblib.externals.loky.backend import resource_tracker as loky_tracker
 
     if threading.current_thread() is not threading.main_thread():
         return
+    multiprocessing.resource_tracker.ensure_running()
+    loky_tracker.ensure_running()
     old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         for _ in parallel(joblib.delayed(worker_ready)(driver) for _ in range(n_jobs)):
