@@ -85,7 +85,7 @@ def test_parameters_are_checked() -> None:
     g = get_game("odyssey")
     o = g.options_type()
     for bad in ({"iterations": 0}, {"depth": -1}, {"c": -1.0}, {"teammates": "x"},
-                {"reuse": 3}):
+                {"reuse": 3}, {"bias": -0.5}, {"bias": "high"}):
         with pytest.raises(PolicyError):
             IsmctsPolicy(g, o, 0, np.random.default_rng(0), **bad)
     with pytest.raises(PolicyError, match="no parameter"):
@@ -110,6 +110,42 @@ def test_reuse_keeps_the_subtree_of_the_chosen_action() -> None:
     a = p.act(s.view(seat), s.legal_actions())
     assert p._next is not None and p._next.n > 0
     assert a in s.legal_actions()
+
+
+class _Recording(IsmctsPolicy):
+    """Records the scripted favourite offered at each decision."""
+
+    favs: list[object]
+
+    def _favourite(self, view: View, legal: object) -> object:  # type: ignore[override]
+        fav = super()._favourite(view, legal)  # type: ignore[arg-type]
+        self.favs.append(fav)
+        return fav
+
+
+@pytest.mark.parametrize("bias", [0.0, 1e6])
+def test_a_progressive_bias_keeps_the_scripted_choice_until_others_earn_it(bias: float) -> None:
+    """With an overwhelming bias the tree plays the scripted choice at every decision; with
+    none it departs from it somewhere (the bias is what holds it)."""
+    game = get_game("odyssey")
+    o = game.options_type(crew=3)
+    same = total = 0
+    for s in positions(3, 5)[::5]:
+        seat = s.current_seat
+        legal = s.legal_actions()
+        if len(legal) < 3:
+            continue
+        p = _Recording(game, o, seat, np.random.default_rng(7), iterations=40, depth=6,
+                       bias=bias)
+        p.favs = []
+        a = p.act(s.view(seat), legal)
+        same += a == p.favs[0]
+        total += 1
+    assert total >= 8
+    if bias:
+        assert same == total
+    else:
+        assert same < total
 
 
 # -- the oracle: the only policy handed the state ----------------------------------------------

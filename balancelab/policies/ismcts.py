@@ -14,10 +14,14 @@ sets, grown over ``iterations`` iterations per decision. Each iteration
    was available, not its parent's visits (the paper's ISMCTS selection), so an action that is
    rarely legal is not over-explored;
 3. **expands** one untried legal action (the seat's scripted default choice first, then in the
-   order of the legal actions), then **rolls out** with the scripted default policies of every
-   seat (``Game.default_policies``), cut after ``depth`` decisions at the first state the game
-   calls settled (``Game.settled``: not inside Obcy's ALIENS phase, whose attacks come after
-   all the ALIENS have moved) and scored by ``Game.evaluate`` (0.5 where a game offers none);
+   order of the legal actions; with ``bias > 0`` the scripted choice keeps a progressive bias,
+   ``bias / (n + 1)`` added to its UCB value, Chaslot et al. 2008, "Progressive strategies for
+   Monte-Carlo tree search", New Math. and Nat. Computation 4(3), so the tree departs from the
+   scripted player only where the others' rollouts earn it), then **rolls out** with the
+   scripted default policies of every seat (``Game.default_policies``), cut after ``depth``
+   decisions at the first state the game calls settled (``Game.settled``: not inside Obcy's
+   ALIENS phase, whose attacks come after all the ALIENS have moved) and scored by
+   ``Game.evaluate`` (0.5 where a game offers none);
 4. **backs up** the value for the searching side (1 win, 0.5 tie or draw, 0 loss or a game
    stopped by the round cap) along the path.
 
@@ -90,6 +94,9 @@ class IsmctsPolicy(Policy):
             ``default`` (they play their scripted default, like the opponents).
         reuse: keep the subtree below the chosen action as the next decision's root (open
             loop), and top its visits up to ``iterations`` (at least a quarter of them new).
+        bias: progressive bias toward the scripted default's choice at every tree node
+            (>= 0; ``bias / (n + 1)`` on its UCB value after ``n`` visits; 0: none, the
+            favourite is only tried first).
 
     Raises:
         PolicyError: a bad parameter value (at construction).
@@ -99,7 +106,7 @@ class IsmctsPolicy(Policy):
 
     name: ClassVar[str] = "ismcts"
     params: ClassVar[dict[str, Any]] = {"iterations": 200, "depth": 20, "c": 0.7,
-                                        "teammates": "tree", "reuse": True}
+                                        "teammates": "tree", "reuse": True, "bias": 0.0}
 
     def __init__(self, game: Game, options: RuleOptions, seat: int, rng: RngSource,
                  **params: Any) -> None:
@@ -110,6 +117,11 @@ class IsmctsPolicy(Policy):
         if isinstance(c, bool) or not isinstance(c, (int, float)) or not 0.0 <= c < math.inf:
             raise PolicyError(f"{self.name}: c must be a number >= 0; got {c!r}")
         self.c = float(c)
+        bias = self.cfg["bias"]
+        if (isinstance(bias, bool) or not isinstance(bias, (int, float))
+                or not 0.0 <= bias < math.inf):
+            raise PolicyError(f"{self.name}: bias must be a number >= 0; got {bias!r}")
+        self.bias = float(bias)
         self.teammates = str(self.cfg["teammates"])
         if self.teammates not in ("tree", "default"):
             raise PolicyError(
@@ -260,6 +272,7 @@ class IsmctsPolicy(Policy):
         best_u = -math.inf
         log = math.log
         c = self.c
+        bias = self.bias
         for a in legal:
             ch = children.get(a)
             if ch is None:
@@ -268,6 +281,8 @@ class IsmctsPolicy(Policy):
                 continue
             ch.avail += 1
             u = ch.w / ch.n + c * math.sqrt(log(ch.avail) / ch.n)
+            if bias and a == fav:
+                u += bias / (ch.n + 1)
             if u > best_u:
                 best, best_u = a, u
         if untried is not None:
@@ -345,7 +360,8 @@ register(
     IsmctsPolicy,
     help="information-set MCTS (one tree over the seat's information sets, a determinization "
     "per iteration, scripted rollouts cut at depth and scored by the game's evaluate); params "
-    "iterations (per decision), depth, c (UCB exploration), teammates=tree|default",
+    "iterations (per decision), depth, c (UCB exploration), teammates=tree|default, bias "
+    "(progressive bias toward the scripted choice)",
 )
 register(
     "oracle",
