@@ -620,20 +620,40 @@ def _key(r: dict[str, Any]) -> tuple[str, str, str, str, str]:
 
 def context_words(game: str, ctx: str) -> str:
     """What differs between two runs (``analysis.describe_difference``) in words:
-    ``remove_shuttles false→true; policies seat0=a | …`` → ``all shuttles → 2 shuttles
-    removed; players seat 1 (start player)=a | …``."""
+    ``remove_shuttles false→true; policies expedition=dash;aliens=hunter→expedition=dash;
+    aliens=ismcts`` → ``all shuttles → 2 shuttles removed; player of the ALIENS: hunter
+    → ismcts`` (only the seats whose player changed)."""
     out = []
     for part in ctx.split("; "):
         name, _, rest = part.partition(" ")
         a, arrow, b = rest.partition("→")
         if name == "policies":
-            out.append("players " + re.sub(r"(\w+)=", lambda m: f"{W.contender(game, m[1])}=",
-                                           rest))
+            out.append(_players_changed(game, a, b) if arrow else "players " + rest)
         elif arrow and name != "game":
             out.append(change_words(game, name, a, b))
         else:
             out.append(part)
     return "; ".join(out)
+
+
+def _players_changed(game: str, a: str, b: str) -> str:
+    """``expedition=dash;aliens=hunter`` → ``expedition=dash;aliens=ismcts`` in words: the
+    seats whose player changed, ``player of the ALIENS: hunter → ismcts``; several player sets
+    (``x | y``) on a side are shown whole."""
+    def seats(text: str) -> dict[str, str] | None:
+        if " | " in text:
+            return None
+        pairs = [p.partition("=") for p in text.split(";") if p]
+        return {k: v for k, eq, v in pairs if eq} if all(eq for _, eq, _ in pairs) else None
+
+    sa, sb = seats(a), seats(b)
+    if sa is None or sb is None or sa.keys() != sb.keys():
+        def whole(text: str) -> str:
+            return re.sub(r"(\w+)=", lambda m: f"{W.contender(game, m[1])}=", text)
+        return f"players {whole(a)} → {whole(b)}"
+    changed = [f"player of {W.contender(game, k)}: {sa[k]} → {sb[k]}" for k in sa
+               if sa[k] != sb[k]]
+    return "; ".join(changed) or "players unchanged"
 
 
 def _held_header(game: str, contexts: list[str]) -> str:

@@ -229,3 +229,18 @@ def test_compare_reports_the_measures_a_rule_change_moves(tmp_path: Path):
     # each comparison report says what pairing saved
     assert "Pairing (the same seeds on both sides): the two outcomes correlate at r =" in md
     assert "fewer games than independent samples" in md
+
+
+def test_what_differs_names_only_the_seats_whose_player_changed() -> None:
+    from balancelab.reports.render import context_words
+
+    ctx = ("queen_variant roll→tasks; policies expedition=dash;aliens=hunter→"
+           "expedition=dash;aliens=ismcts:bias=1,iterations=64")
+    assert context_words("obcy", ctx) == (
+        "Variant 1 (die roll) → Variant 2 (tasks); "
+        "player of the ALIENS: hunter → ismcts:bias=1,iterations=64")
+    both = "policies crew=crew-team;hal=hal-pressure→crew=oracle;hal=search"
+    assert context_words("odyssey", both) == ("player of the crew: crew-team → oracle; "
+                                              "player of HAL: hal-pressure → search")
+    mixed = "policies a=x | a=y→a=z"  # several player sets on a side: shown whole
+    assert context_words("obcy", mixed).startswith("players ")
