@@ -85,7 +85,7 @@ def test_parameters_are_checked() -> None:
     g = get_game("odyssey")
     o = g.options_type()
     for bad in ({"iterations": 0}, {"depth": -1}, {"c": -1.0}, {"teammates": "x"},
-                {"reuse": 3}, {"bias": -0.5}, {"bias": "high"}):
+                {"reuse": 3}, {"bias": -0.5}, {"bias": "high"}, {"widen": -1}, {"widen": 1.5}):
         with pytest.raises(PolicyError):
             IsmctsPolicy(g, o, 0, np.random.default_rng(0), **bad)
     with pytest.raises(PolicyError, match="no parameter"):
@@ -117,10 +117,10 @@ class _Recording(IsmctsPolicy):
 
     favs: list[object]
 
-    def _favourite(self, view: View, legal: object) -> object:  # type: ignore[override]
-        fav = super()._favourite(view, legal)  # type: ignore[arg-type]
-        self.favs.append(fav)
-        return fav
+    def _preference(self, view: View, legal: object) -> object:  # type: ignore[override]
+        order = super()._preference(view, legal)  # type: ignore[arg-type]
+        self.favs.append(order[0] if order else None)
+        return order
 
 
 @pytest.mark.parametrize("bias", [0.0, 1e6])
@@ -146,6 +146,59 @@ def test_a_progressive_bias_keeps_the_scripted_choice_until_others_earn_it(bias:
         assert same == total
     else:
         assert same < total
+
+
+def test_widening_admits_the_scripted_ranking_one_by_one() -> None:
+    """``widen=1``: a node visited n times chooses among the first 1 + isqrt(n) // 2 actions
+    of its ranking (untried first, the favourite first of all)."""
+    from balancelab.policies.ismcts import _Node
+
+    g = get_game("odyssey")
+    p = IsmctsPolicy(g, g.options_type(), 0, np.random.default_rng(0), widen=1)
+    legal = ["a", "b", "c", "d", "e"]
+    node = _Node()
+    node.order, node.fav = ["c", "b", "e", "a", "d"], "c"
+    assert p._select(node, legal) == "c"  # k = 1: the favourite alone
+    node.children["c"] = _Node()
+    node.children["c"].n = node.children["c"].avail = node.n = 3
+    node.children["c"].w = 0.0
+    assert p._select(node, legal) == "c"  # still k = 1 (isqrt(3) // 2 == 0)
+    node.n = 4
+    assert p._select(node, legal) == "b"  # k = 2: the second of the ranking, untried
+    assert p._select(node, ["c", "e", "d"]) == "e"  # ranking order among this world's legal
+    p0 = IsmctsPolicy(g, g.options_type(), 0, np.random.default_rng(0))  # widen=0: all
+    node.n = 0
+    assert p0._select(node, legal) == "a"  # the first untried in legal order
+
+
+def test_the_hunter_ranks_an_aliens_moves_its_choice_first() -> None:
+    """``Policy.ranked``: a permutation of the legal actions, the policy's own choice first;
+    the hunter orders the other moves by its plan's score."""
+    from balancelab.simulate.obcy.actions import D_ALIEN_MOVE
+
+    g = get_game("obcy")
+    o = g.options_type()
+    rules, _ = game_streams(5, 0, 2)
+    s = g.new_initial_state(o, rules)
+    pols = [base.build(g, o, k, g.default_policies[g.side_of_seat(o, k)],
+                       np.random.default_rng(k)) for k in range(2)]
+    twin = base.build(g, o, 1, "hunter", np.random.default_rng(1))
+    moves = 0
+    while not s.is_terminal() and moves < 40:
+        legal = s.legal_actions()
+        seat = s.current_seat
+        v = s.view(seat)
+        if seat == 1 and len(legal) > 2 and v.decision == D_ALIEN_MOVE:
+            order = twin.ranked(v, legal)
+            a = pols[1].act(v, legal)
+            assert order[0] == a and sorted(order) == sorted(legal)
+            moves += 1
+        else:
+            a = pols[seat].act(v, legal)
+            if seat == 1:
+                twin.act(v, legal)  # the twin keeps the same memory
+        s._apply(a)
+    assert moves >= 10
 
 
 # -- the oracle: the only policy handed the state ----------------------------------------------

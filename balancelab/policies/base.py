@@ -269,6 +269,14 @@ class Policy(abc.ABC):
         """
         raise NotImplementedError(f"policy {self.name!r} plays from its view, not the state")
 
+    def ranked(self, view: View, legal: Sequence[Action]) -> list[Action]:
+        """``legal`` in the order this policy prefers it: first its choice (what :meth:`act`
+        returns, with the same effects on the policy's memory and stream: it calls
+        :meth:`act` once), then the others, best first where the policy scores them
+        (``ismcts`` widens its tree in this order), else in ``legal``'s order."""
+        a = self.act(view, legal)
+        return [a, *[x for x in legal if x != a]]
+
 
 @mypyc_attr(allow_interpreted_subclasses=True)
 class RandomPolicy(Policy):

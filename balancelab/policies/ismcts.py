@@ -69,7 +69,7 @@ class _Node:
     """One node of the tree: a decision of a tree seat, reached by a sequence of tree
     decisions from the root. Children are keyed by action."""
 
-    __slots__ = ("children", "n", "w", "avail", "fav", "fav_known", "seat")
+    __slots__ = ("children", "n", "w", "avail", "fav", "fav_known", "seat", "order")
 
     def __init__(self) -> None:
         self.children: dict[Action, _Node] = {}
@@ -79,6 +79,7 @@ class _Node:
         self.fav: Action | None = None  # the scripted default's choice where first expanded
         self.fav_known = False
         self.seat = -1  # the seat deciding here (once reached)
+        self.order: list[Action] | None = None  # the scripted ranking, with ``widen``
 
 
 class IsmctsPolicy(Policy):
@@ -97,6 +98,10 @@ class IsmctsPolicy(Policy):
         bias: progressive bias toward the scripted default's choice at every tree node
             (>= 0; ``bias / (n + 1)`` on its UCB value after ``n`` visits; 0: none, the
             favourite is only tried first).
+        widen: progressive widening (>= 0; 0: every legal action is a candidate): a node
+            visited ``n`` times considers only the first ``widen + floor(sqrt(n) / 2)``
+            legal actions of the scripted default's ranking (``Policy.ranked``: its choice
+            first, then its scores' order where it scores them).
 
     Raises:
         PolicyError: a bad parameter value (at construction).
@@ -106,7 +111,8 @@ class IsmctsPolicy(Policy):
 
     name: ClassVar[str] = "ismcts"
     params: ClassVar[dict[str, Any]] = {"iterations": 200, "depth": 20, "c": 0.7,
-                                        "teammates": "tree", "reuse": True, "bias": 0.0}
+                                        "teammates": "tree", "reuse": True, "bias": 0.0,
+                                        "widen": 0}
 
     def __init__(self, game: Game, options: RuleOptions, seat: int, rng: RngSource,
                  **params: Any) -> None:
@@ -122,6 +128,7 @@ class IsmctsPolicy(Policy):
                 or not 0.0 <= bias < math.inf):
             raise PolicyError(f"{self.name}: bias must be a number >= 0; got {bias!r}")
         self.bias = float(bias)
+        self.widen = _int_param(self.name, self.cfg, "widen", low=0)
         self.teammates = str(self.cfg["teammates"])
         if self.teammates not in ("tree", "default"):
             raise PolicyError(
@@ -172,8 +179,8 @@ class IsmctsPolicy(Policy):
         """
         if len(legal) == 1:
             return legal[0]
-        fav = self._favourite(view, legal)
-        return self._search(legal, fav, lambda rng: self._world_from_view(view, rng))
+        order = self._preference(view, legal)
+        return self._search(legal, order, lambda rng: self._world_from_view(view, rng))
 
     def _world_from_view(self, view: View, rng: np.random.Generator) -> State:
         world = self.game.determinize(view, rng)
@@ -183,11 +190,14 @@ class IsmctsPolicy(Policy):
                 f"moves, but seat {self.seat} is to decide")
         return world
 
-    def _search(self, legal: Sequence[Action], fav: Action | None,
+    def _search(self, legal: Sequence[Action], order: list[Action] | None,
                 world_of: Callable[[np.random.Generator], State]) -> Action:
         nxt = self._next
         root = nxt if self.reuse and nxt is not None and nxt.seat == self.seat else _Node()
+        fav = order[0] if order else None
         root.fav, root.fav_known = fav, True
+        if self.widen:
+            root.order = order
         legal_set = set(legal)
         # a reused subtree already holds visits: top it up to the budget (a quarter at least)
         todo = max(self.iterations - root.n, -(-self.iterations // 4))
@@ -233,7 +243,13 @@ class IsmctsPolicy(Policy):
                         self.mismatches += 1
                 # the iteration's scripted player of this seat sees every decision (its
                 # memory stays whole for the rollout); its choice is the node's favourite
-                scripted = pols[seat].act(s.view(seat), legal)
+                if self.widen:
+                    order = pols[seat].ranked(s.view(seat), legal)
+                    scripted = order[0]
+                    if node.order is None:
+                        node.order = order
+                else:
+                    scripted = pols[seat].act(s.view(seat), legal)
                 node.seat = seat
                 if not node.fav_known:
                     node.fav, node.fav_known = scripted, True
@@ -261,8 +277,22 @@ class IsmctsPolicy(Policy):
             nd.w += value
 
     def _select(self, node: _Node, legal: Sequence[Action]) -> Action:
-        """The tree's action at ``node`` among this world's ``legal`` actions: an untried one
-        if any (the scripted default's choice first), else UCB1 with availability counts."""
+        """The tree's action at ``node`` among this world's ``legal`` actions (with ``widen``,
+        among the first of the node's ranking only): an untried one if any (the scripted
+        default's choice first), else UCB1 with availability counts."""
+        order = node.order
+        if order is not None and self.widen:
+            k = self.widen + math.isqrt(node.n) // 2
+            if k < len(legal):
+                allowed = set(legal)
+                cand = []
+                for a in order:
+                    if a in allowed:
+                        cand.append(a)
+                        if len(cand) >= k:
+                            break
+                if cand:
+                    legal = cand
         children = node.children
         untried: Action | None = None
         fav = node.fav
@@ -294,13 +324,17 @@ class IsmctsPolicy(Policy):
         return seat_value(s, s.is_terminal(), self._evaluate, self.seat, self.side,
                           self.seat_name)
 
-    def _favourite(self, view: View, legal: Sequence[Action]) -> Action | None:
-        """The scripted default's choice for this seat (on a stream drawn from the seat's
-        own), or None when the seat's default is not scripted."""
+    def _preference(self, view: View, legal: Sequence[Action]) -> list[Action] | None:
+        """The scripted default's ranking of ``legal`` for this seat, its choice first (with
+        ``widen``; else its choice alone), or None when the seat's default is not scripted
+        or chose an action not in ``legal``."""
         if self._shadow is None:
             return None
-        a = self._shadow.act(view, legal)
-        return a if a in legal else None
+        if self.widen:
+            order = self._shadow.ranked(view, legal)
+        else:
+            order = [self._shadow.act(view, legal)]
+        return order if order[0] in legal else None
 
 
 class OraclePolicy(IsmctsPolicy):
@@ -320,14 +354,14 @@ class OraclePolicy(IsmctsPolicy):
         """Choose one of ``legal`` by the tree search on copies of ``state`` (the truth)."""
         if len(legal) == 1:
             return legal[0]
-        fav = self._favourite(state.view(self.seat), legal)
+        order = self._preference(state.view(self.seat), legal)
 
         def world_of(rng: np.random.Generator) -> State:
             w = state.copy()
             w.rng = rng  # the deck order is known; the chance to come is not
             return w
 
-        return self._search(legal, fav, world_of)
+        return self._search(legal, order, world_of)
 
 
 def _lazy_rng(seed: int) -> Callable[[], np.random.Generator]:
@@ -361,7 +395,8 @@ register(
     help="information-set MCTS (one tree over the seat's information sets, a determinization "
     "per iteration, scripted rollouts cut at depth and scored by the game's evaluate); params "
     "iterations (per decision), depth, c (UCB exploration), teammates=tree|default, bias "
-    "(progressive bias toward the scripted choice)",
+    "(progressive bias toward the scripted choice), widen (progressive widening in the scripted "
+    "ranking)",
 )
 register(
     "oracle",

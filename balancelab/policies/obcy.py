@@ -1126,6 +1126,17 @@ class AliensPolicy(Policy):
             return min(legal, key=lambda a: min((self.t.dist[a[1]][p] for p in chars), default=0))
         return legal[0]
 
+    def ranked(self, view: View, legal: Sequence[Any]) -> list[Any]:
+        """As :meth:`Policy.ranked`; an ALIEN's moves after the chosen one are ordered by the
+        plan's score (best first, the first of equals first)."""
+        v: Any = view
+        if v.decision != A.D_ALIEN_MOVE:
+            return super().ranked(view, legal)
+        scores: dict[Any, float] = {}
+        a = self._move(v, legal, scores)
+        rest = sorted((x for x in legal if x != a), key=lambda x: -scores.get(x, -1e9))
+        return [a, *rest]
+
     def _chars(self, v: Any) -> list[int]:
         return [v.c_pos[c] for c in range(6) if v.c_state[c] == A.ON_BOARD]
 
@@ -1175,7 +1186,10 @@ class AliensPolicy(Policy):
                 best, bd, bk = a, d, k
         return best
 
-    def _move(self, v: Any, legal: Sequence[Any]) -> Any:
+    def _move(self, v: Any, legal: Sequence[Any],
+              scores: dict[Any, float] | None = None) -> Any:
+        """The move of ``v.alien`` (9.2); ``scores``, when given, receives every move's
+        score (the move chosen has the highest, ties going as the choice went)."""
         i = v.a_id.index(v.alien)
         me_s = v.a_str[i]
         here = v.a_pos[i]
@@ -1213,6 +1227,8 @@ class AliensPolicy(Policy):
                 strike.append(a)
             else:
                 f = far[s]
+                if scores is not None:
+                    scores[a] = f
                 if rbest is None or f > bscore:
                     rbest, bscore = a, f
         stay = legal[0][1] == here  # (an ALIEN hatched on a character's space must leave)
@@ -1220,6 +1236,8 @@ class AliensPolicy(Policy):
             best = rbest
             if stay and here not in adj and far[here] + 0.01 >= bscore:
                 best, bscore = (A.A_MOVE, here), far[here] + 0.01
+                if scores is not None:
+                    scores[best] = bscore
         if not strike:
             return best
         # strength already adjacent to each character (other ALIENS)
@@ -1242,6 +1260,8 @@ class AliensPolicy(Policy):
                 sc = max(sc, val)
             if s == here:
                 sc += 0.01
+            if scores is not None:
+                scores[a] = sc
             if sc > bscore:
                 best, bscore = a, sc
         return best
