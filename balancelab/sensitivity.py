@@ -35,6 +35,7 @@ from balancelab import analysis
 from balancelab.analysis import stats
 from balancelab.reports import games as hooks
 from balancelab.reports import plots, render
+from balancelab.reports import words as W
 from balancelab.simulate import runner
 from balancelab.simulate.options import OptionError, RuleOptions, format_value
 
@@ -361,7 +362,7 @@ def ranked(table: pl.DataFrame) -> pl.DataFrame:
 def headline_lines(g: Any, base: RuleOptions, who: str, table: pl.DataFrame,
                    verdicts: pl.DataFrame | None, games: int, st: Any) -> list[str]:
     name = hooks.word(g.name, who)
-    ctx = base.label()
+    ctx = W.variant(g.name, base.label())  # "3 crewmembers, HAL 0", not crew=3,…
     if st is not None and st.focus:  # the headline speaks of the base's own focus value
         table = table.filter(pl.col("focus") == format_value(getattr(base, st.focus)))
     t0 = table.row(0, named=True)

@@ -164,3 +164,11 @@ def test_study_verdicts_under_each_perturbation(tmp_path: Path) -> None:
     with pytest.raises(S.SensitivityError, match="focus option"):
         S.run("odyssey", {"hal_extra_turns": "1"}, tmp_path / "x", study="hal-difficulty",
               games=10, backend="sequential")
+
+
+def test_the_headline_gives_the_setting_in_words(tmp_path: Path) -> None:
+    res = S.run("odyssey", {"crew": "3"}, tmp_path / "w", only=["whitehead_remote_repair"],
+                games=20, backend="sequential")
+    text = " ".join(res.headline)
+    assert "(the crew " in text and " at 3 crewmembers, HAL 0) rests most on" in text
+    assert "crew=3" not in text
