@@ -108,7 +108,7 @@ print(len(seen), all(seen.values()), driver_blocks)
 
 
 def test_workers_start_with_ctrl_c_blocked_and_the_driver_hears_it() -> None:
-    """Python < 3.12's multiprocessing resource tracker, started by the first worker's launch,
+    """Python 3.11's multiprocessing resource tracker, started by the first worker's launch,
     unblocks SIGINT in the driver: workers launched after it heard a Ctrl-C in their imports
     and printed a traceback (the runner starts the trackers before it blocks)."""
     done = subprocess.run([sys.executable, "-c", WORKERS_MASKS], cwd=ROOT, env=_env(),

@@ -1421,7 +1421,7 @@ def _start_workers_deaf_to_ctrl_c(parallel: Any, n_jobs: int, driver: int) -> No
     worker also starts watching the driver (it exits when the driver dies).
 
     The resource trackers are started first: starting multiprocessing's (on the first
-    worker's launch) unblocks SIGINT in the driver on Python < 3.12 (it ends with
+    worker's launch) unblocks SIGINT in the driver on Python 3.11 (it ends with
     ``SIG_UNBLOCK``, not the previous mask), so the workers launched after it would hear a
     Ctrl-C while they import their libraries."""
     import multiprocessing.resource_tracker
