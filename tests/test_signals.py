@@ -93,17 +93,19 @@ def _no_traceback(text: str) -> None:
 
 
 WORKERS_MASKS = """
-import joblib, os, signal
+import os, signal
+import joblib, psutil
 from balancelab.simulate.runner import _start_workers_deaf_to_ctrl_c
-
-def mask():
-    return os.getpid(), signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, set())
 
 parallel = joblib.Parallel(n_jobs=2, return_as="generator")
 _start_workers_deaf_to_ctrl_c(parallel, 2, os.getpid())
-seen = dict(parallel(joblib.delayed(mask)() for _ in range(40)))
+workers = [p for p in psutil.Process().children(recursive=True)
+           if "popen_loky_posix" in " ".join(p.cmdline())]
+def blocked(pid):  # is SIGINT in the process's blocked-signal mask (from its birth)?
+    line = next(x for x in open(f"/proc/{pid}/status") if x.startswith("SigBlk:"))
+    return bool(int(line.split()[1], 16) >> (signal.SIGINT - 1) & 1)
 driver_blocks = signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, set())
-print(len(seen), all(seen.values()), driver_blocks)
+print(len(workers), all(blocked(p.pid) for p in workers), driver_blocks)
 """
 
 
