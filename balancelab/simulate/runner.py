@@ -1035,31 +1035,28 @@ def _backend(backend: str, scheduler: str | None, jobs: int = -1,
         lg.setLevel(logging.CRITICAL)
     cluster = None
     client = None
-    main = threading.current_thread() is threading.main_thread()
-    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if main else None
     try:
         try:
-            if scheduler:
-                log.info("connecting to the dask scheduler %s", scheduler)
-                client = Client(scheduler, timeout=10)
-            else:
-                cores = os.cpu_count() or 1
-                n = min(jobs, cores) if jobs > 0 else cores  # a local cluster: <= cores
-                if max_workers is not None:
-                    n = max(1, min(n, max_workers))  # ... and <= chunks
-                log.info("starting a local dask cluster of %d worker(s)", n)
-                cluster = LocalCluster(processes=True, n_workers=n, threads_per_worker=1,
-                                       dashboard_address=None, silence_logs=logging.CRITICAL)
-                client = Client(cluster)
-                # Ctrl-C is the driver's: a local worker would print asyncio tracebacks
-                client.run(_ignore_sigint)
+            with _ctrl_c_kept_from_new_processes():
+                if scheduler:
+                    log.info("connecting to the dask scheduler %s", scheduler)
+                    client = Client(scheduler, timeout=10)
+                else:
+                    cores = os.cpu_count() or 1
+                    n = min(jobs, cores) if jobs > 0 else cores  # a local cluster: <= cores
+                    if max_workers is not None:
+                        n = max(1, min(n, max_workers))  # ... and <= chunks
+                    log.info("starting a local dask cluster of %d worker(s)", n)
+                    cluster = LocalCluster(processes=True, n_workers=n, threads_per_worker=1,
+                                           dashboard_address=None,
+                                           silence_logs=logging.CRITICAL)
+                    client = Client(cluster)
+                    # Ctrl-C is the driver's: a local worker would print asyncio tracebacks
+                    client.run(_ignore_sigint)
         except (OSError, TimeoutError) as exc:
             if cluster is not None:
                 cluster.close()
             raise RunError(f"cannot reach the dask scheduler {scheduler!r}: {exc}") from None
-        finally:
-            if mask is not None:
-                signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         with joblib.parallel_config(backend="dask"):
             yield "dask"
     finally:
@@ -1413,32 +1410,45 @@ def _disk_error(exc: OSError, c: Chunk, path: Path, written: int) -> str:
             f"{path}")
 
 
-def _start_workers_deaf_to_ctrl_c(parallel: Any, n_jobs: int, driver: int) -> None:
-    """Start the loky workers while the driver blocks SIGINT: they inherit the blocked signal,
-    so a Ctrl-C (sent by a terminal to the whole process group) does not interrupt a worker
-    while it starts up and imports its libraries (it would print a traceback). The driver
-    alone handles Ctrl-C; one pressed meanwhile reaches it when SIGINT is unblocked. Each
-    worker also starts watching the driver (it exits when the driver dies).
+@contextlib.contextmanager
+def _ctrl_c_kept_from_new_processes() -> Iterator[None]:
+    """Block SIGINT in the driver while processes start: they inherit the blocked signal, so a
+    Ctrl-C (sent by a terminal to the whole process group) does not interrupt one while it
+    starts up and imports its libraries (it would print a traceback). The driver alone
+    handles Ctrl-C; one pressed meanwhile reaches it when SIGINT is unblocked. Off the main
+    thread (where signals are not delivered) it does nothing.
 
     The resource trackers are started first: starting multiprocessing's (on the first
-    worker's launch) unblocks SIGINT in the driver on Python 3.11 (it ends with
-    ``SIG_UNBLOCK``, not the previous mask), so the workers launched after it would hear a
+    process's launch) unblocks SIGINT in the driver on Python 3.11 (it ends with
+    ``SIG_UNBLOCK``, not the previous mask), so the processes launched after it would hear a
     Ctrl-C while they import their libraries."""
     import multiprocessing.resource_tracker
 
-    import joblib
     from joblib.externals.loky.backend import resource_tracker as loky_tracker
 
     if threading.current_thread() is not threading.main_thread():
+        yield
         return
     multiprocessing.resource_tracker.ensure_running()
     loky_tracker.ensure_running()
     old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
-        for _ in parallel(joblib.delayed(worker_ready)(driver) for _ in range(n_jobs)):
-            pass
+        yield
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+def _start_workers_deaf_to_ctrl_c(parallel: Any, n_jobs: int, driver: int) -> None:
+    """Start the loky workers deaf to Ctrl-C (:func:`_ctrl_c_kept_from_new_processes`); each
+    also starts watching the driver (it exits when the driver dies). Off the main thread the
+    workers start with the first chunks, as joblib starts them."""
+    import joblib
+
+    if threading.current_thread() is not threading.main_thread():
+        return
+    with _ctrl_c_kept_from_new_processes():
+        for _ in parallel(joblib.delayed(worker_ready)(driver) for _ in range(n_jobs)):
+            pass
 
 
 def _windowed(parallel: Any, task: Callable[[Chunk], Any], todo: Iterable[Chunk],
