@@ -57,7 +57,7 @@ import numpy as np
 
 from balancelab.policies import base
 from balancelab.policies.base import Policy, PolicyError, RngSource, register
-from balancelab.policies.search import seat_value
+from balancelab.policies.search import int_param, number_param, seat_value
 from balancelab.simulate.core import Action, Game, State, View
 from balancelab.simulate.options import RuleOptions
 
@@ -117,18 +117,11 @@ class IsmctsPolicy(Policy):
     def __init__(self, game: Game, options: RuleOptions, seat: int, rng: RngSource,
                  **params: Any) -> None:
         super().__init__(game, options, seat, rng, **params)
-        self.iterations = _int_param(self.name, self.cfg, "iterations", low=1)
-        self.depth = _int_param(self.name, self.cfg, "depth", low=0)
-        c = self.cfg["c"]
-        if isinstance(c, bool) or not isinstance(c, (int, float)) or not 0.0 <= c < math.inf:
-            raise PolicyError(f"{self.name}: c must be a number >= 0; got {c!r}")
-        self.c = float(c)
-        bias = self.cfg["bias"]
-        if (isinstance(bias, bool) or not isinstance(bias, (int, float))
-                or not 0.0 <= bias < math.inf):
-            raise PolicyError(f"{self.name}: bias must be a number >= 0; got {bias!r}")
-        self.bias = float(bias)
-        self.widen = _int_param(self.name, self.cfg, "widen", low=0)
+        self.iterations = int_param(self.name, self.cfg, "iterations", low=1)
+        self.depth = int_param(self.name, self.cfg, "depth", low=0)
+        self.c = number_param(self.name, self.cfg, "c")
+        self.bias = number_param(self.name, self.cfg, "bias")
+        self.widen = int_param(self.name, self.cfg, "widen", low=0)
         self.teammates = str(self.cfg["teammates"])
         if self.teammates not in ("tree", "default"):
             raise PolicyError(
@@ -377,13 +370,6 @@ def _factory(game: str, side: str, name: str) -> Callable[..., Policy]:
             if (e.games is None or game in e.games) and (e.sides is None or side in e.sides):
                 return e.factory
     return base.RandomPolicy
-
-
-def _int_param(policy: str, cfg: dict[str, Any], key: str, low: int) -> int:
-    v = cfg[key]
-    if isinstance(v, bool) or not isinstance(v, int) or v < low:
-        raise PolicyError(f"{policy}: {key} must be an integer >= {low}; got {v!r}")
-    return v
 
 
 #: The label cheating policies carry in the policy list, manifests and reports.

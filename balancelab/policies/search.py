@@ -143,16 +143,13 @@ class SearchPolicy(Policy):
         **params: Any,
     ) -> None:
         super().__init__(game, options, seat, rng, **params)
-        self.rollouts = _int_param(self.cfg, "rollouts", low=1)
-        self.depth = _int_param(self.cfg, "depth", low=0)
+        self.rollouts = int_param("search", self.cfg, "rollouts", low=1)
+        self.depth = int_param("search", self.cfg, "depth", low=0)
         self._settled: Callable[[State], bool] = game.settled
         self.rollout = str(self.cfg["rollout"])
         if self.rollout not in ("random", "default"):
             raise PolicyError(f"search: rollout must be random or default; got {self.rollout!r}")
-        z = self.cfg["z"]
-        if isinstance(z, bool) or not isinstance(z, (int, float)) or not 0.0 <= z < math.inf:
-            raise PolicyError(f"search: z must be a number >= 0; got {z!r}")
-        self.z = float(z)
+        self.z = number_param("search", self.cfg, "z")
         self.opponents = str(self.cfg["opponents"])
         if self.opponents not in ("same", "random"):
             raise PolicyError(
@@ -376,11 +373,28 @@ def _factory(game: str, side: str, name: str) -> Callable[..., Policy]:
     return base.RandomPolicy
 
 
-def _int_param(cfg: dict[str, Any], key: str, low: int) -> int:
+def int_param(policy: str, cfg: dict[str, Any], key: str, low: int) -> int:
+    """``cfg[key]``, an integer >= ``low`` (a search policy's parameter).
+
+    Raises:
+        PolicyError: not an integer, or below ``low``.
+    """
     v = cfg[key]
     if isinstance(v, bool) or not isinstance(v, int) or v < low:
-        raise PolicyError(f"search: {key} must be an integer >= {low}; got {v!r}")
+        raise PolicyError(f"{policy}: {key} must be an integer >= {low}; got {v!r}")
     return v
+
+
+def number_param(policy: str, cfg: dict[str, Any], key: str) -> float:
+    """``cfg[key]``, a finite number >= 0, as a float (a search policy's parameter).
+
+    Raises:
+        PolicyError: not a number, negative or infinite.
+    """
+    v = cfg[key]
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0.0 <= v < math.inf:
+        raise PolicyError(f"{policy}: {key} must be a number >= 0; got {v!r}")
+    return float(v)
 
 
 register(
