@@ -250,6 +250,44 @@ def test_the_oracle_plays_from_the_state_and_not_from_a_view() -> None:
     assert real.view(real.current_seat) == before  # searched on copies
 
 
+def test_the_oracle_that_sees_the_hands_only_ignores_the_deck_order() -> None:
+    """``oracle:sees=hands`` decides the same on two states that differ only in the order
+    of the face-down piles (``Game.reshuffle_piles``), for the same seed; the full oracle,
+    which plays out the true deck order, does not always."""
+    g = get_game("odyssey")
+    o = g.options_type()
+    crew = [s for s in positions(3, 4) if s.current_seat > 0][:40:2]
+    assert len(crew) == 20
+    differs = 0
+    for i, s in enumerate(crew):
+        twin = s.copy()
+        g.reshuffle_piles(twin, np.random.default_rng(1000 + i))
+        assert twin.view(twin.current_seat) == s.view(s.current_seat)
+        picks = {}
+        for sees in ("hands", "all"):
+            picks[sees] = [
+                OraclePolicy(g, o, s.current_seat, np.random.default_rng(i), iterations=48,
+                             depth=12, sees=sees).act_on_state(w, w.legal_actions())
+                for w in (s, twin)]
+        assert picks["hands"][0] == picks["hands"][1]
+        differs += picks["all"][0] != picks["all"][1]
+    assert differs > 0
+
+
+def test_the_oracle_checks_what_it_sees() -> None:
+    g = get_game("odyssey")
+    with pytest.raises(PolicyError, match="sees must be one of all, hands; got 'deck'"):
+        OraclePolicy(g, g.options_type(), 1, np.random.default_rng(0), sees="deck")
+    assert base.resolve(g, "crew", "oracle:sees=hands,iterations=8") == (
+        "oracle:iterations=8,sees=hands")
+    # a game that cannot re-deal its piles says so at the first decision
+    s = TOY.new_initial_state(TOY_OPT, np.random.default_rng(0))
+    oracle = OraclePolicy(TOY, TOY_OPT, s.current_seat, np.random.default_rng(0),
+                          iterations=2, depth=2, sees="hands")
+    with pytest.raises(NotImplementedError, match="cannot re-deal its piles"):
+        oracle.act_on_state(s, s.legal_actions())
+
+
 def test_a_run_with_the_oracle_is_labelled_a_cheat(tmp_path: object) -> None:
     from pathlib import Path
 

@@ -20,9 +20,9 @@ from balancelab.simulate.runner import RunConfig, play_game
 GAME = get_game("odyssey")
 
 
-def positions(crew: int, seed: int, policy: str = "default") -> list[Any]:
+def positions(crew: int, seed: int, policy: str = "default", **options: Any) -> list[Any]:
     """Every decision point of one game (copies), with the sides on ``policy``."""
-    o = GAME.options_type(crew=crew)
+    o = GAME.options_type(crew=crew, **options)
     rules, seats = game_streams(seed, 0, crew + 1)
     pols = [
         base.build(GAME, o, k, base.resolve(GAME, GAME.side_of_seat(o, k), policy), seats[k])
@@ -53,17 +53,22 @@ def hal_cards(s: Any) -> Counter[int]:
     return c
 
 
-@settings(max_examples=15)
+@settings(max_examples=30, deadline=None)
 @given(crew=st.sampled_from([2, 3, 4]), seed=st.integers(0, 1000), pick=st.integers(0, 10**6),
-       wseed=st.integers(0, 1000), policy=st.sampled_from(["default", "random"]))
+       wseed=st.integers(0, 1000), policy=st.sampled_from(["default", "random"]),
+       talk=st.sampled_from(["none", "logic", "open"]))
 def test_determinize_keeps_the_view_and_the_card_multisets(
-    crew: int, seed: int, pick: int, wseed: int, policy: str
+    crew: int, seed: int, pick: int, wseed: int, policy: str, talk: str
 ) -> None:
-    ps = positions(crew, seed, policy)
+    """Every seat's sampled world shows it its own view, what the crew announced included
+    (``crew_talk``: announced cards stay in their hands), and keeps both decks' cards."""
+    ps = positions(crew, seed, policy, crew_talk=talk)
     s = ps[pick % len(ps)]
     for seat in range(crew + 1):
         w = GAME.determinize(s.view(seat), np.random.default_rng(wseed))
         assert w.view(seat) == s.view(seat)
+        for other in range(crew + 1):  # announcements are public: every seat hears the same
+            assert w.view(other).talk == s.view(other).talk
         assert crew_cards(w) == crew_cards(s) == Counter(s.ctx.crew_deck)
         assert hal_cards(w) == hal_cards(s) == Counter(s.ctx.hal_deck)
         assert w.current_seat == s.current_seat

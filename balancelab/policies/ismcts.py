@@ -41,6 +41,9 @@ first legal), which is the robust child of the paper.
 loop (``Policy.sees_state``): each iteration copies it instead of determinizing, with a fresh
 stream for the chance still to come (future shuffles and dice are not known to it). It is a
 cheat, an upper bound on what any player could do with this search, and never a default.
+``oracle:sees=hands`` sees every hand but not the order of the face-down piles: each iteration
+re-deals the cards in no hand among their piles (``Game.reshuffle_piles``), so the bound
+splits into what the hands are worth and what the deck order, which no player can know, adds.
 
 Budgets are counted in iterations, never in seconds, so results do not depend on machine load.
 Reproducibility: each iteration's world and rollout streams derive from the seat's own
@@ -334,10 +337,29 @@ class OraclePolicy(IsmctsPolicy):
     """A CHEAT: :class:`IsmctsPolicy` on the true state (every hand, the deck order) instead
     of sampled worlds; future chance (shuffles, dice) is drawn afresh per iteration. An upper
     bound for the designer ("even a player who sees everything wins at most X%"), never a
-    default; runs and reports that use it say so."""
+    default; runs and reports that use it say so.
+
+    Parameters: those of :class:`IsmctsPolicy`, and
+        sees: ``all`` (every hand and the deck order) or ``hands`` (every hand; the
+            face-down piles re-dealt each iteration by ``Game.reshuffle_piles``).
+
+    Raises:
+        PolicyError: a bad parameter value (at construction).
+        NotImplementedError: ``sees=hands`` on a game that cannot re-deal its piles (at the
+            first decision).
+    """
 
     name: ClassVar[str] = "oracle"
     sees_state: ClassVar[bool] = True
+    params: ClassVar[dict[str, Any]] = {**IsmctsPolicy.params, "sees": "all"}
+
+    def __init__(self, game: Game, options: RuleOptions, seat: int, rng: RngSource,
+                 **params: Any) -> None:
+        super().__init__(game, options, seat, rng, **params)
+        self.sees = str(self.cfg["sees"])
+        if self.sees not in _SEES:
+            raise PolicyError(f"{self.name}: sees must be one of {', '.join(_SEES)}; "
+                              f"got {self.sees!r}")
 
     def act(self, view: View, legal: Sequence[Action]) -> Action:
         raise RuntimeError("oracle plays from the true state: the game loop must call "
@@ -349,9 +371,14 @@ class OraclePolicy(IsmctsPolicy):
             return legal[0]
         order = self._preference(state.view(self.seat), legal)
 
+        hands_only = self.sees == "hands"
+        reshuffle = self.game.reshuffle_piles
+
         def world_of(rng: np.random.Generator) -> State:
             w = state.copy()
             w.rng = rng  # the deck order is known; the chance to come is not
+            if hands_only:  # ... unless it sees the hands only
+                reshuffle(w, rng)
             return w
 
         return self._search(legal, order, world_of)
@@ -372,6 +399,10 @@ def _factory(game: str, side: str, name: str) -> Callable[..., Policy]:
     return base.RandomPolicy
 
 
+#: What ``oracle`` sees: ``all`` (every hand and the deck order) or ``hands`` (every hand;
+#: the face-down piles re-dealt each iteration by ``Game.reshuffle_piles``).
+_SEES = ("all", "hands")
+
 #: The label cheating policies carry in the policy list, manifests and reports.
 CHEAT_LABEL = "CHEAT: sees the true state (all hands, deck order)"
 
@@ -388,5 +419,6 @@ register(
     "oracle",
     OraclePolicy,
     help=f"{CHEAT_LABEL}: the ismcts search on the true state, an upper bound, never a default; "
-    "params as ismcts",
+    "params as ismcts, and sees=all|hands (hands: every hand, but the face-down piles "
+    "re-dealt each iteration)",
 )

@@ -1085,8 +1085,9 @@ def build_run_report(path: Path, level: float = stats.LEVEL) -> Report:
     warns = warnings_for(rates, outs, game)
     if manifest.get("cheats"):
         warns.insert(0, f"CHEAT: {', '.join(manifest['cheats'])} sees the true state (every "
-                     "hand, the deck order), not its seat's view. Its win rate is an upper "
-                     "bound on what a player could do, not a fair result.")
+                     "hand, and the deck order unless it says sees=hands), not its seat's "
+                     "view. Its win rate is an upper bound on what a player could do, not a "
+                     "fair result.")
 
     # the answer: the question's changes (a sweep), else who wins at each variant
     title = _game_title(game)

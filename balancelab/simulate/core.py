@@ -267,6 +267,17 @@ class Game(abc.ABC):
         """
         return True
 
+    def reshuffle_piles(self, state: State, rng: np.random.Generator) -> None:
+        """Re-deal, in place, the face-down cards that are in no hand (draw piles, hidden
+        discards, cards set aside) among those piles, keeping each pile's size; hands and
+        everything face up stay. ``oracle:sees=hands`` plays on such worlds: every hand
+        known, the deck order not.
+
+        Raises:
+            NotImplementedError: the game does not offer it.
+        """
+        raise NotImplementedError(f"game {self.name!r} cannot re-deal its piles")
+
     def determinize(self, view: View, rng: np.random.Generator) -> State:
         """A full state consistent with ``view``: hidden cards re-dealt at random.
 

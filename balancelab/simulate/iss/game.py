@@ -118,6 +118,35 @@ class IssGame(Game):
             raise TypeError(f"expected an IssView, got {type(view).__name__}")
         return action_space(view.st).decode(index)
 
+    def reshuffle_piles(self, state: State, rng: np.random.Generator) -> None:
+        """Re-deal, in place, the face-down cards in no hand: each experiment deck, the
+        module deck and the FEDOR deck shuffled (FEDOR's top card keeps its visible back
+        when another card has it), each nation's shuttle deck pooled with its cards removed
+        by ``remove_shuttles`` and dealt back at both sizes. The deal depends on the piles'
+        cards and ``rng`` only, not on their order before; hands and the board are untouched.
+
+        Raises:
+            TypeError: ``state`` is not an :class:`IssState`.
+        """
+        if not isinstance(state, IssState):
+            raise TypeError(f"expected an IssState, got {type(state).__name__}")
+        state.edeck = [_shuffled(sorted(d), rng) for d in state.edeck]
+        state.mdeck = _shuffled(sorted(state.mdeck), rng)
+        for r in (0, 1):
+            pool = _shuffled(sorted(state.sdeck[r] + state.removed[r]), rng)
+            k = len(state.sdeck[r])
+            state.sdeck[r], state.removed[r] = pool[:k], pool[k:]
+        if state.fdeck:
+            fedor = state.st.cards.fedor
+            back = fedor[state.fdeck[-1]].back
+            rest = _shuffled(sorted(state.fdeck), rng)
+            for i, c in enumerate(rest):
+                if fedor[c].back == back:
+                    rest[i], rest[-1] = rest[-1], rest[i]
+                    break
+            state.fdeck = rest
+        state._legal = None
+
     def determinize(self, view: View, rng: np.random.Generator) -> State:
         """A full state consistent with ``view``: hidden hands and deck orders re-dealt.
 

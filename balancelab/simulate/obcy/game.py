@@ -102,6 +102,19 @@ class ObcyGame(Game):
         assert isinstance(state, ObcyState)
         return state.stage < ST_ALIENS_BEGIN
 
+    def reshuffle_piles(self, state: State, rng: np.random.Generator) -> None:
+        """Re-deal, in place, the face-down cards in no hand: the mission deck shuffled (its
+        order before does not matter); the open and discarded missions and the board are
+        untouched.
+
+        Raises:
+            TypeError: ``state`` is not an :class:`ObcyState`.
+        """
+        if not isinstance(state, ObcyState):
+            raise TypeError(f"expected an ObcyState, got {type(state).__name__}")
+        deck = sorted(state.deck)
+        state.deck = [deck[int(i)] for i in rng.permutation(len(deck))]
+
     def determinize(self, view: View, rng: np.random.Generator) -> State:
         """A full state consistent with ``view``: the mission deck re-shuffled, and for the
         ALIENS seat the open mission cards re-dealt from the cards it has not seen."""

@@ -9,7 +9,7 @@ import numpy as np
 from balancelab.simulate.core import ColumnType, Game, State, View
 from balancelab.simulate.odyssey import cards as C
 from balancelab.simulate.odyssey.rules import CREWMEMBERS, OdysseyOptions
-from balancelab.simulate.odyssey.state import OdysseyState, OdysseyView, ctx_for
+from balancelab.simulate.odyssey.state import T_RECOVER_TAKE, OdysseyState, OdysseyView, ctx_for
 from balancelab.simulate.odyssey.words import WORDS
 
 
@@ -109,10 +109,38 @@ class OdysseyGame(Game):
             raise TypeError(f"expected an OdysseyView, got {type(view).__name__}")
         return decode(view.options, index)
 
+    def reshuffle_piles(self, state: State, rng: np.random.Generator) -> None:
+        """Re-deal, in place, the face-down cards in no hand: each deck's Draw and Discard
+        piles pooled and dealt back at their sizes (the crew Discard stays while a seat looks
+        through it for a RECOVER). The deal depends on the pools' cards and ``rng`` only, not
+        on their order before. Hands, HAL's hidden hand, the revealed row, the TRASH and
+        the board are untouched.
+
+        Raises:
+            TypeError: ``state`` is not an :class:`OdysseyState`.
+        """
+        if not isinstance(state, OdysseyState):
+            raise TypeError(f"expected an OdysseyState, got {type(state).__name__}")
+        keep_disc = state.phase == T_RECOVER_TAKE
+        pool = sorted(state.crew_draw + ([] if keep_disc else state.crew_disc))
+        rng.shuffle(pool)
+        if not keep_disc:
+            n = len(state.crew_disc)
+            state.crew_disc = pool[:n]
+            pool = pool[n:]
+        state.crew_draw = pool
+        hpool = sorted(state.hal_draw + state.hal_disc)
+        rng.shuffle(hpool)
+        n = len(state.hal_disc)
+        state.hal_disc, state.hal_draw = hpool[:n], hpool[n:]
+
     def determinize(self, view: View, rng: np.random.Generator) -> State:
         """A full state consistent with ``view``: every card the seat cannot see re-dealt at
         random (other hands, HAL's hidden hand, both Draw and Discard piles), each pile and
-        hand keeping its public size; the card multiset is preserved.
+        hand keeping its public size; the card multiset is preserved. What the crew announce
+        (``crew_talk``, heard by every seat: design notes 1(c)19) stays where it is: under
+        ``open`` each crewmember's whole hand, under ``logic`` its Logic cards, the rest of
+        that hand then dealt from the other cards.
 
         Args:
             view: an :class:`OdysseyView`.
@@ -147,11 +175,30 @@ class OdysseyGame(Game):
         seen_disc = list(view.looking_at)
         for k in seen_disc:
             pool.remove(k)
+        # what the crew announced (crew_talk) is in those hands: under 'open' the whole
+        # hand, under 'logic' its Logic cards, and its other cards are then not Logic
+        logic_told = view.options.crew_talk == "logic"
+        told = [t for t in range(1, n + 1) if t != view.seat and view.talk[t] is not None]
+        for t in told:
+            for k in view.talk[t]:  # type: ignore[union-attr]
+                pool.remove(k)
+                s.hands[t][k] += 1
+                s.hand_n[t] += 1
         rng.shuffle(pool)
+        if logic_told and told:
+            rest = [k for k in pool if k not in C.LOGIC_KINDS]
+            logic = [k for k in pool if k in C.LOGIC_KINDS]
+            for t in told:
+                for _ in range(view.hand_n[t] - s.hand_n[t]):
+                    k = rest.pop()
+                    s.hands[t][k] += 1
+                    s.hand_n[t] += 1
+            pool = rest + logic
+            rng.shuffle(pool)
         for t in range(1, n + 1):
             if t == view.seat:
                 continue
-            for _ in range(view.hand_n[t]):
+            for _ in range(view.hand_n[t] - s.hand_n[t]):
                 k = pool.pop()
                 s.hands[t][k] += 1
                 s.hand_n[t] += 1
