@@ -880,8 +880,8 @@ def study(
         min=1, help="skill-ladder: games per variant of the verdict runs (default: the "
         "game's ladder's).")] = None,
     budget_scale: Annotated[float, typer.Option(
-        min=0.0001, help="skill-ladder: multiply the search rungs' iterations (0.1 for a "
-        "quick try).")] = 1.0,
+        min=0.0001, help="skill-ladder: multiply the search rungs' budgets (iterations, "
+        "playouts; 0.1 for a quick try).")] = 1.0,
     quiet: Quiet = False,
     file: Annotated[Path | None, typer.Option(
         "--file", "-f", dir_okay=False,
@@ -892,7 +892,7 @@ def study(
     report whose first lines answer the question in plain words with numbers.
 
     [bold]skill-ladder GAME[/] plays each side at rising skill (random, scripted, tuned,
-    ismcts at two budgets, and the oracle, a cheat that sees every hand) against the other
+    search, ismcts at two budgets, and the oracle, a cheat that sees every hand) against the other
     side's scripted default and its strongest fair rung, on paired seeds, and recomputes the
     game's key verdict at the top two fair rungs; --games sets games per rung (the default
     sizes take 3 to 6 minutes a game on 2 cores, compiled; --games 50 for firmer rates).

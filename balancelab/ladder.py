@@ -4,7 +4,8 @@ Every answer balancelab gives is conditional on its players. The ladder plays ea
 game at rising skill and says whether the game's key verdict survives stronger players:
 
 1. **Rungs** (:data:`LADDERS`, the one table of rungs per game and side): ``random``, the
-   scripted default, the tuned scripted player, ``ismcts`` at two budgets, and ``oracle`` (a
+   scripted default, the tuned scripted player, ``search`` (flat Monte Carlo on paired
+   worlds, ``z=1``), ``ismcts`` at two budgets, and ``oracle`` (a
    CHEAT that sees every hand and the deck order: an upper bound, never a fair result).
 2. **Win rates**: each rung plays against the other side's scripted default and then against
    the other side's strongest non-cheating rung, on the same seeds (game *i* of every run deals
@@ -93,12 +94,17 @@ class Ladder:
     seat_game: bool = False
 
 
-def _search_rungs(small: str, large: str) -> list[Rung]:
-    return [Rung("ismcts small", f"ismcts:{small}"), Rung("ismcts large", f"ismcts:{large}"),
+def _search_rungs(flat: str, small: str, large: str) -> list[Rung]:
+    """The searching rungs: ``search`` (flat Monte Carlo on paired worlds, leaving the
+    scripted choice only on significant evidence, ``z=1``), ``ismcts`` at two budgets, and the
+    oracle at the large one."""
+    return [Rung("search", f"search:{flat},rollout=default,z=1"),
+            Rung("ismcts small", f"ismcts:{small}"), Rung("ismcts large", f"ismcts:{large}"),
             Rung("oracle (CHEAT)", f"oracle:{large}", cheat=True)]
 
 
-# THE TABLE OF RUNGS, per game and side. Budgets are iterations per decision (never seconds);
+# THE TABLE OF RUNGS, per game and side. Budgets are iterations or playouts per decision
+# (never seconds);
 # the small rung is sized for <= 2 s a game on one core (odyssey, iss) and <= 10 s (obcy)
 # (measured compiled, on a loaded machine: odyssey 0.9 s, iss 1.0 s, obcy 2-4 s). Default
 # sizes: at most 10 minutes a game on 2 cores (measured compiled, release of rules odyssey 3,
@@ -117,10 +123,12 @@ LADDERS: dict[str, Ladder] = {
         {
             "hal": [Rung("random", "random"), Rung("scripted", "hal-pressure"),
                     Rung("tuned", None),  # the default is the tuned set
-                    *_search_rungs("iterations=16,depth=12", "iterations=48,depth=12")],
+                    *_search_rungs("rollouts=32,depth=12", "iterations=16,depth=12",
+                                    "iterations=48,depth=12")],
             "crew": [Rung("random", "random"), Rung("scripted", "crew-team"),
                      Rung("tuned", None),  # no tuned set beats the default
-                     *_search_rungs("iterations=16,depth=12", "iterations=48,depth=12")],
+                     *_search_rungs("rollouts=32,depth=12", "iterations=16,depth=12",
+                                    "iterations=48,depth=12")],
         },
         study="hal-difficulty", grid={"crew": [2, 3, 4], "hal_extra_turns": [-1, 0, 1]},
         games=16, verdict_games=4,
@@ -131,7 +139,8 @@ LADDERS: dict[str, Ladder] = {
         {
             "player": [Rung("random", "random"), Rung("scripted", "builder"),
                        Rung("tuned", None),  # no tuned set beats the default
-                       *_search_rungs("iterations=16,depth=10", "iterations=48,depth=10")],
+                       *_search_rungs("rollouts=32,depth=10", "iterations=16,depth=10",
+                                      "iterations=48,depth=10")],
         },
         study="iss-shuttle-removal", grid={"remove_shuttles": [False, True]},
         games=30, verdict_games=20, seat_game=True,
@@ -143,10 +152,12 @@ LADDERS: dict[str, Ladder] = {
         {
             "expedition": [Rung("random", "random"), Rung("scripted", "dash"),
                            Rung("tuned", None),  # the default is the tuned set
-                           *_search_rungs("iterations=6,depth=8", "iterations=16,depth=8")],
+                           *_search_rungs("rollouts=32,depth=8", "iterations=6,depth=8",
+                                          "iterations=16,depth=8")],
             "aliens": [Rung("random", "random"), Rung("scripted", "hunter"),
                        Rung("tuned", None),  # the default is the tuned set (version 6)
-                       *_search_rungs("iterations=6,depth=8", "iterations=16,depth=8")],
+                       *_search_rungs("rollouts=32,depth=8", "iterations=6,depth=8",
+                                          "iterations=16,depth=8")],
         },
         study="queen-variants", grid={"queen_variant": ["roll", "tasks"]},
         games=8, verdict_games=6,
@@ -172,14 +183,16 @@ def check_game(game: str | None) -> Ladder:
 
 
 def scaled(spec: str, factor: float) -> str:
-    """``spec`` with its ``iterations`` multiplied by ``factor`` (at least 1); other specs
-    unchanged. For quick trial runs (``--budget-scale``)."""
+    """``spec`` with its search budget (``iterations`` of ``ismcts`` and ``oracle``,
+    ``rollouts`` of ``search``) multiplied by ``factor`` (at least 1); other specs unchanged.
+    For quick trial runs (``--budget-scale``)."""
     from balancelab.policies.base import parse_spec
 
     name, params = parse_spec(spec)
-    if "iterations" not in params or factor == 1.0:
+    key = "rollouts" if name == "search" else "iterations"
+    if key not in params or factor == 1.0:
         return spec
-    params["iterations"] = max(1, round(params["iterations"] * factor))
+    params[key] = max(1, round(params[key] * factor))
     return name + ":" + ",".join(f"{k}={v}" for k, v in params.items())
 
 
@@ -349,7 +362,7 @@ def run_ladder(
         seed: run seed, shared by every run (paired games).
         games: games per rung and opponent (default: the ladder's).
         verdict_games: games per variant of the verdict runs (default: the ladder's).
-        budget_scale: multiply the search rungs' iterations (quick trial runs).
+        budget_scale: multiply the search rungs' budgets (iterations, playouts; quick trial runs).
         jobs, backend, force, resume: as for :func:`balancelab.studies.sweep` (``resume``
             completes the runs an interrupted ladder left unfinished).
         progress: called with (games written, total) after each chunk of each run.
