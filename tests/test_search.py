@@ -336,3 +336,17 @@ def test_convincing_needs_two_worlds_and_a_positive_gain() -> None:
     assert not p._convincing(1.0, 3.0, 3)  # +1, +1, -1: mean 1/3, sd 1.15, t = 0.5
     with pytest.raises(PolicyError):
         search(0, 0, z=-1)
+
+
+def test_the_obcy_search_expedition_completes_tasks_and_does_not_hide() -> None:
+    """The favourite comes from one scripted expedition kept for the whole game: a fresh
+    one at each decision forgot which characters were done for the round, and the search
+    expedition hid until the round cap (100 games, seed 0, rollouts=32: 82 of 82 capped,
+    0 tasks). Here: 4 games, a few tasks, none capped."""
+    from balancelab.simulate.runner import RunConfig, play_one
+
+    config = RunConfig(game="obcy", variants=[], seed=3, games=4, policies={
+        "expedition": "search:rollouts=4,depth=4,rollout=default,z=1"})
+    recs = [play_one(config, 0, i).record for i in range(4)]
+    assert sum(r.measures["tasks_completed"] for r in recs) >= 2
+    assert all(r.end_reason != "cap" for r in recs)

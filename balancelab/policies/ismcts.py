@@ -60,12 +60,9 @@ import numpy as np
 
 from balancelab.policies import base
 from balancelab.policies.base import Policy, PolicyError, RngSource, register
-from balancelab.policies.search import int_param, number_param, seat_value
+from balancelab.policies.search import int_param, number_param, scripted_factory, seat_value
 from balancelab.simulate.core import Action, Game, State, View
 from balancelab.simulate.options import RuleOptions
-
-#: Policy names that would recurse if used as a rollout or opponent policy.
-_SEARCHERS = ("search", "ismcts", "oracle")
 
 
 class _Node:
@@ -141,7 +138,7 @@ class IsmctsPolicy(Policy):
         #: seats whose decisions the tree makes
         self._tree_seat = [k == seat or (self.teammates == "tree" and sides[k] == self.side)
                            for k in range(n_seats)]
-        self._factories = [_factory(game.name, sides[k], game.default_policies.get(
+        self._factories = [scripted_factory(game.name, sides[k], game.default_policies.get(
             sides[k], "random")) for k in range(n_seats)]
         self._evaluate: Callable[[State, int], float | None] = game.evaluate
         self._settled: Callable[[State], bool] = game.settled
@@ -387,16 +384,6 @@ class OraclePolicy(IsmctsPolicy):
 def _lazy_rng(seed: int) -> Callable[[], np.random.Generator]:
     """A function making the Generator of ``seed`` (scripted policies rarely draw)."""
     return lambda: np.random.default_rng(seed)
-
-
-def _factory(game: str, side: str, name: str) -> Callable[..., Policy]:
-    """The registered factory of policy ``name`` for ``side`` of ``game``; random when the name
-    is a searcher or is not registered for that side."""
-    if name not in _SEARCHERS:
-        for e in base._REGISTRY.get(name, []):
-            if (e.games is None or game in e.games) and (e.sides is None or side in e.sides):
-                return e.factory
-    return base.RandomPolicy
 
 
 #: What ``oracle`` sees: ``all`` (every hand and the deck order) or ``hands`` (every hand;

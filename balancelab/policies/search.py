@@ -20,9 +20,11 @@ At each decision where more than one action is legal, the policy
    from a copy of the same sampled world (same hidden cards, same chance stream, same rollout
    random numbers), so the comparison between actions is paired and the noise of the deal
    cancels out of it;
-5. plays the survivor. The *favourite* — the seat's scripted default choice — is never
-   eliminated and wins ties, so search departs from the default only on evidence; where the
-   playouts cannot tell actions apart it plays like the default, not like ``legal[0]``.
+5. plays the survivor. The *favourite* — the seat's scripted default choice, from one
+   instance of it kept for the whole game and shown every decision (scripted players
+   remember) — is never eliminated and wins ties, so search departs from the default only
+   on evidence; where the playouts cannot tell actions apart it plays like the default, not
+   like ``legal[0]``.
    With ``z > 0`` the evidence must also be significant: the survivor's mean gain over the
    favourite, paired on the worlds both were played in, must exceed ``z`` standard errors.
    With win/loss playouts, a small budget and many legal actions, the best of many noisy
@@ -103,7 +105,8 @@ def seat_value(s: State, finished: bool, evaluate: Callable[[State, int], float 
         return 0.5
     return 0.0
 #: Policy names that would recurse if used as the rollout policy.
-_SEARCHERS = ("search",)
+#: Policy names that would recurse if used as a rollout, opponent or favourite policy.
+SEARCHERS = ("search", "ismcts", "oracle")
 
 RolloutFn = Callable[[State, int], float]
 
@@ -160,6 +163,13 @@ class SearchPolicy(Policy):
         self._n_seats = len(game.seats(options))
         self._default_factories: list[Callable[..., Policy]] | None = None
         self._evaluate: Callable[[State, int], float | None] = game.evaluate
+        #: This seat's scripted default, ONE instance for the whole game, shown every
+        #: decision: its choice is the favourite. Scripted players remember (Obcy's
+        #: expedition marks characters done for the round); a fresh one at each decision
+        #: forgets, and the expedition's favourite stalled: 82 of 82 games at the round cap.
+        f = scripted_factory(game.name, self.side, game.default_policies.get(self.side, "random"))
+        self._shadow: Policy | None = None if f is base.RandomPolicy else f(
+            game, options, seat, lambda: np.random.default_rng(int(self.rng.integers(2**63))))
         #: Playouts made by this policy so far (for benchmarks).
         self.playouts = 0
         #: Decisions left to the scripted default because a sampled world's legal actions
@@ -243,15 +253,11 @@ class SearchPolicy(Policy):
         return mean * math.sqrt(m) > self.z * math.sqrt(var)
 
     def _favourite(self, view: View, legal: Sequence[Action]) -> Action | None:
-        """The scripted default's choice for this seat (a fresh instance on a stream drawn
-        from the seat's own), or None when the seat's default is not a scripted policy."""
-        name = self.game.default_policies.get(self.side, "random")
-        factory = _factory(self.game.name, self.side, name)
-        if factory is base.RandomPolicy:
+        """The scripted default's choice for this seat (:attr:`_shadow`, which sees every
+        decision), or None when the seat's default is not a scripted policy."""
+        if self._shadow is None:
             return None
-        seed = int(self.rng.integers(2**63))
-        pol = factory(self.game, self.options, self.seat, np.random.default_rng(seed))
-        a = pol.act(view, legal)
+        a = self._shadow.act(view, legal)
         return a if a in legal else None
 
     # -- worlds and playouts -----------------------------------------------------------------
@@ -337,7 +343,7 @@ class SearchPolicy(Policy):
                 name = self.game.default_policies.get(side, "random")
                 if self.opponents == "random" and side != self.side:
                     name = "random"
-                out.append(_factory(self.game.name, side, name))
+                out.append(scripted_factory(self.game.name, side, name))
             self._default_factories = out
         return self._default_factories
 
@@ -363,10 +369,10 @@ class _Uniforms:
         return self._seeds
 
 
-def _factory(game: str, side: str, name: str) -> Callable[..., Policy]:
+def scripted_factory(game: str, side: str, name: str) -> Callable[..., Policy]:
     """The registered factory of policy ``name`` for ``side`` of ``game``; the random policy
     when the name is a searcher or is not registered for that side."""
-    if name not in _SEARCHERS:
+    if name not in SEARCHERS:
         for e in base._REGISTRY.get(name, []):
             if (e.games is None or game in e.games) and (e.sides is None or side in e.sides):
                 return e.factory
