@@ -58,9 +58,14 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from balancelab.policies import base
 from balancelab.policies.base import Policy, PolicyError, RngSource, register
-from balancelab.policies.search import int_param, number_param, scripted_factory, seat_value
+from balancelab.policies.search import (
+    int_param,
+    number_param,
+    scripted_factory,
+    scripted_shadow,
+    seat_value,
+)
 from balancelab.simulate.core import Action, Game, State, View
 from balancelab.simulate.options import RuleOptions
 
@@ -142,13 +147,9 @@ class IsmctsPolicy(Policy):
             sides[k], "random")) for k in range(n_seats)]
         self._evaluate: Callable[[State, int], float | None] = game.evaluate
         self._settled: Callable[[State], bool] = game.settled
-        #: This seat's scripted default, kept for the whole game and shown every decision
-        #: (scripted players remember: Obcy's expedition marks characters done for the
-        #: round, and a fresh one each decision stalls): the root's favourite.
-        f = self._factories[seat]
-        self._shadow: Policy | None = None if f is base.RandomPolicy else f(
-            game, options, seat, lambda: np.random.default_rng(
-                int(self.rng.integers(2**63))))
+        #: This seat's scripted default, kept for the whole game and shown every decision:
+        #: the root's favourite (:func:`~balancelab.policies.search.scripted_shadow`).
+        self._shadow = scripted_shadow(game, options, seat, self.rng)
         #: The subtree below the last decision's action, reused as the next root when
         #: ``reuse`` is on (open loop: the tree's next decision after that action).
         self._next: _Node | None = None
@@ -391,7 +392,7 @@ def _lazy_rng(seed: int) -> Callable[[], np.random.Generator]:
 _SEES = ("all", "hands")
 
 #: The label cheating policies carry in the policy list, manifests and reports.
-CHEAT_LABEL = "CHEAT: sees the true state (all hands, deck order)"
+CHEAT_LABEL = "CHEAT: sees the true state (all hands; the deck order unless sees=hands)"
 
 register(
     "ismcts",

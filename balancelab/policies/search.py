@@ -104,7 +104,8 @@ def seat_value(s: State, finished: bool, evaluate: Callable[[State, int], float 
     if winner in _SHARED:
         return 0.5
     return 0.0
-#: Policy names that would recurse if used as the rollout policy.
+
+
 #: Policy names that would recurse if used as a rollout, opponent or favourite policy.
 SEARCHERS = ("search", "ismcts", "oracle")
 
@@ -163,13 +164,10 @@ class SearchPolicy(Policy):
         self._n_seats = len(game.seats(options))
         self._default_factories: list[Callable[..., Policy]] | None = None
         self._evaluate: Callable[[State, int], float | None] = game.evaluate
-        #: This seat's scripted default, ONE instance for the whole game, shown every
-        #: decision: its choice is the favourite. Scripted players remember (Obcy's
-        #: expedition marks characters done for the round); a fresh one at each decision
-        #: forgets, and the expedition's favourite stalled: 82 of 82 games at the round cap.
-        f = scripted_factory(game.name, self.side, game.default_policies.get(self.side, "random"))
-        self._shadow: Policy | None = None if f is base.RandomPolicy else f(
-            game, options, seat, lambda: np.random.default_rng(int(self.rng.integers(2**63))))
+        #: This seat's scripted default, one instance for the whole game: its choice is the
+        #: favourite (a fresh one at each decision stalled the Obcy expedition: 82 of 82
+        #: games at the round cap; see :func:`scripted_shadow`).
+        self._shadow = scripted_shadow(game, options, seat, self.rng)
         #: Playouts made by this policy so far (for benchmarks).
         self.playouts = 0
         #: Decisions left to the scripted default because a sampled world's legal actions
@@ -377,6 +375,21 @@ def scripted_factory(game: str, side: str, name: str) -> Callable[..., Policy]:
             if (e.games is None or game in e.games) and (e.sides is None or side in e.sides):
                 return e.factory
     return base.RandomPolicy
+
+
+def scripted_shadow(game: Game, options: RuleOptions, seat: int,
+                    rng: np.random.Generator) -> Policy | None:
+    """One instance of ``seat``'s scripted default policy, for a searcher to keep for the
+    whole game and show every decision of its seat (its choice is the searcher's favourite),
+    or None when the default is not scripted. Scripted players remember (Obcy's expedition
+    marks characters done for the round), so a fresh one each decision forgets; but it
+    remembers what it *chose*, not what the searcher played instead, until its next re-plan.
+    Its Generator is drawn from ``rng`` only if it ever draws (scripted players rarely do)."""
+    side = game.side_of_seat(options, seat)
+    f = scripted_factory(game.name, side, game.default_policies.get(side, "random"))
+    if f is base.RandomPolicy:
+        return None
+    return f(game, options, seat, lambda: np.random.default_rng(int(rng.integers(2**63))))
 
 
 def int_param(policy: str, cfg: dict[str, Any], key: str, low: int) -> int:

@@ -141,3 +141,26 @@ def test_determinized_world_offers_the_same_choices_at_every_decision(players: i
             s.apply(a)
             if kept:  # after an extra action's Plan: back to the extra-action step
                 assert (d.phase, d.turn_player, d.res) == (s.phase, s.turn_player, s.res)
+
+
+def test_a_sampled_fedor_deck_shows_the_back_and_is_otherwise_uniform() -> None:
+    """The top card is one with the back the players see, uniformly; the cards under it are
+    a uniform shuffle (swapping the first matching card to the top skewed the card under it:
+    with two matching cards and one other, the other matching card was second 2/3 of the time
+    instead of 1/2)."""
+    from collections import Counter
+    from types import SimpleNamespace
+
+    import numpy as np
+
+    from balancelab.simulate.iss.game import _fedor_deck
+
+    fedor = [SimpleNamespace(back=b) for b in (1, 1, 2)]  # cards 0 and 1 share back 1
+    rng = np.random.default_rng(0)
+    decks = [_fedor_deck([0, 1, 2], 1, fedor, rng) for _ in range(4000)]
+    assert all(d[-1] in (0, 1) and sorted(d) == [0, 1, 2] for d in decks)
+    tops = Counter(d[-1] for d in decks)
+    assert abs(tops[0] / 4000 - 0.5) < 0.04
+    under = Counter(d[-2] for d in decks if d[-1] == 0)
+    assert abs(under[1] / sum(under.values()) - 0.5) < 0.05
+    assert sorted(_fedor_deck([0, 1, 2], -1, fedor, rng)) == [0, 1, 2]  # no back shown

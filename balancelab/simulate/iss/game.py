@@ -120,8 +120,8 @@ class IssGame(Game):
 
     def reshuffle_piles(self, state: State, rng: np.random.Generator) -> None:
         """Re-deal, in place, the face-down cards in no hand: each experiment deck, the
-        module deck and the FEDOR deck shuffled (FEDOR's top card keeps its visible back
-        when another card has it), each nation's shuttle deck pooled with its cards removed
+        module deck and the FEDOR deck shuffled (its top card one of those with the back the
+        players see, chosen uniformly), each nation's shuttle deck pooled with its cards removed
         by ``remove_shuttles`` and dealt back at both sizes. The deal depends on the piles'
         cards and ``rng`` only, not on their order before; hands and the board are untouched.
 
@@ -138,13 +138,8 @@ class IssGame(Game):
             state.sdeck[r], state.removed[r] = pool[:k], pool[k:]
         if state.fdeck:
             fedor = state.st.cards.fedor
-            back = fedor[state.fdeck[-1]].back
-            rest = _shuffled(sorted(state.fdeck), rng)
-            for i, c in enumerate(rest):
-                if fedor[c].back == back:
-                    rest[i], rest[-1] = rest[-1], rest[i]
-                    break
-            state.fdeck = rest
+            state.fdeck = _fedor_deck(sorted(state.fdeck), fedor[state.fdeck[-1]].back,
+                                      fedor, rng)
         state._legal = None
 
     def determinize(self, view: View, rng: np.random.Generator) -> State:
@@ -161,6 +156,20 @@ class IssGame(Game):
 
 def _shuffled(items: list[int], rng: np.random.Generator) -> list[int]:
     return [items[int(k)] for k in rng.permutation(len(items))]
+
+
+def _fedor_deck(cards: list[int], top_back: int, fedor: Any,
+                rng: np.random.Generator) -> list[int]:
+    """The FEDOR deck dealt from ``cards`` at random, its top card (the last) one whose back
+    is ``top_back`` (the back the players see; ``-1``: any), chosen uniformly among those;
+    the rest shuffled under it. Uniform over the orders that show that back."""
+    tops = [c for c in cards if fedor[c].back == top_back]
+    if not tops:
+        return _shuffled(cards, rng)
+    top = tops[int(rng.integers(len(tops)))]
+    rest = list(cards)
+    rest.remove(top)
+    return _shuffled(rest, rng) + [top]
 
 
 def state_from_view(view: IssView, rng: np.random.Generator) -> IssState:
@@ -242,13 +251,7 @@ def state_from_view(view: IssView, rng: np.random.Generator) -> IssState:
     s.fdeck = []
     if st.solo:
         rest = [c for c in range(len(st.cards.fedor)) if c not in view.fdisc]
-        rest = _shuffled(rest, rng)
-        if view.fnext_back >= 0:
-            for i, c in enumerate(rest):
-                if st.cards.fedor[c].back == view.fnext_back:
-                    rest[i], rest[-1] = rest[-1], rest[i]
-                    break
-        s.fdeck = rest
+        s.fdeck = _fedor_deck(rest, view.fnext_back, st.cards.fedor, rng)
     s._legal = None
     s._events = []
     return s
