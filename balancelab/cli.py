@@ -895,7 +895,8 @@ def study(
     search, ismcts at two budgets, and the oracle, a cheat that sees every hand) against the other
     side's scripted default and its strongest fair rung, on paired seeds, and recomputes the
     game's key verdict at the top two fair rungs; --games sets games per rung (the default
-    sizes take 3 to 6 minutes a game on 2 cores, compiled; --games 50 for firmer rates).
+    sizes take 3 to 4 minutes a game on 2 cores, compiled, and 13 for obcy; --games 50 for
+    firmer rates).
 
     Example: balancelab study hal-difficulty --policy "crew=default" --policy
     "crew=search:rollouts=100" --set hal_turn_every=2

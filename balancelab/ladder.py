@@ -106,10 +106,11 @@ def _search_rungs(flat: str, small: str, large: str) -> list[Rung]:
 # THE TABLE OF RUNGS, per game and side. Budgets are iterations or playouts per decision
 # (never seconds);
 # the small rung is sized for <= 2 s a game on one core (odyssey, iss) and <= 10 s (obcy)
-# (measured compiled, on a loaded machine: odyssey 0.9 s, iss 1.0 s, obcy 2-4 s). Default
-# sizes: at most 10 minutes a game on 2 cores (measured compiled, release of rules odyssey 3,
-# iss 1.1, obcy 6, load 2-4: odyssey 3.2, iss 5.6, obcy 2.7 minutes); both sides search in the
-# runs against the strongest rung and in the verdict runs, which is where the time goes.
+# (measured compiled, on a loaded machine: odyssey 0.4 s, iss 0.3 s, obcy 1.0 s). Default
+# sizes: measured compiled, rules odyssey 3, iss 1.1, obcy 6, load 1.5-2.5: odyssey 2.7, iss
+# 3.9 and obcy 13.1 minutes on 2 cores, over the issue's 10 because the Obcy expedition's
+# search rung takes 11-34 core-seconds a game (it decides every step of every character);
+# both sides search in the runs against the strongest rung and in the verdict runs.
 # The tuned rung: `balancelab tune` (issue 13, section 1) found sets that beat the hand-set
 # numbers for HAL (`hal_turn_every=2`), the Obcy expedition and (rules version 6) the Obcy
 # ALIENS, and these became the defaults
