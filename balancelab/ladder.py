@@ -104,9 +104,8 @@ def _search_rungs(flat: str, small: str, large: str) -> list[Rung]:
 
 
 # THE TABLE OF RUNGS, per game and side. Budgets are iterations or playouts per decision
-# (never seconds);
-# the small rung is sized for <= 2 s a game on one core (odyssey, iss) and <= 10 s (obcy)
-# (measured compiled, on a loaded machine: odyssey 0.4 s, iss 0.3 s, obcy 1.0 s). Default
+# (never seconds); the small rung is sized for <= 2 s a game on one core (odyssey, iss) and
+# <= 10 s (obcy) (measured compiled, loaded: odyssey 0.4 s, iss 0.3 s, obcy 1.0 s). Default
 # sizes: measured compiled, rules odyssey 3, iss 1.1, obcy 6, load 1.5-2.5: odyssey 2.7, iss
 # 3.9 and obcy 13.1 minutes on 2 cores, over the 10 because the Obcy expedition's
 # search rung takes 11-34 core-seconds a game (it decides every step of every character);
