@@ -60,6 +60,7 @@ import numpy as np
 
 from balancelab.policies.base import Policy, PolicyError, RngSource, register
 from balancelab.policies.search import (
+    choice_param,
     int_param,
     number_param,
     scripted_factory,
@@ -127,10 +128,7 @@ class IsmctsPolicy(Policy):
         self.c = number_param(self.name, self.cfg, "c")
         self.bias = number_param(self.name, self.cfg, "bias")
         self.widen = int_param(self.name, self.cfg, "widen", low=0)
-        self.teammates = str(self.cfg["teammates"])
-        if self.teammates not in ("tree", "default"):
-            raise PolicyError(
-                f"{self.name}: teammates must be tree or default; got {self.teammates!r}")
+        self.teammates = choice_param(self.name, self.cfg, "teammates", ("tree", "default"))
         if not isinstance(self.cfg["reuse"], bool):
             raise PolicyError(f"{self.name}: reuse must be true or false; "
                               f"got {self.cfg['reuse']!r}")
@@ -354,10 +352,7 @@ class OraclePolicy(IsmctsPolicy):
     def __init__(self, game: Game, options: RuleOptions, seat: int, rng: RngSource,
                  **params: Any) -> None:
         super().__init__(game, options, seat, rng, **params)
-        self.sees = str(self.cfg["sees"])
-        if self.sees not in _SEES:
-            raise PolicyError(f"{self.name}: sees must be one of {', '.join(_SEES)}; "
-                              f"got {self.sees!r}")
+        self.sees = choice_param(self.name, self.cfg, "sees", _SEES)
 
     def act(self, view: View, legal: Sequence[Action]) -> Action:
         raise RuntimeError("oracle plays from the true state: the game loop must call "

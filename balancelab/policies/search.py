@@ -150,15 +150,9 @@ class SearchPolicy(Policy):
         self.rollouts = int_param("search", self.cfg, "rollouts", low=1)
         self.depth = int_param("search", self.cfg, "depth", low=0)
         self._settled: Callable[[State], bool] = game.settled
-        self.rollout = str(self.cfg["rollout"])
-        if self.rollout not in ("random", "default"):
-            raise PolicyError(f"search: rollout must be random or default; got {self.rollout!r}")
+        self.rollout = choice_param("search", self.cfg, "rollout", ("random", "default"))
         self.z = number_param("search", self.cfg, "z")
-        self.opponents = str(self.cfg["opponents"])
-        if self.opponents not in ("same", "random"):
-            raise PolicyError(
-                f"search: opponents must be same or random; got {self.opponents!r}"
-            )
+        self.opponents = choice_param("search", self.cfg, "opponents", ("same", "random"))
         self.side = game.side_of_seat(options, seat)
         self.seat_name = game.seats(options)[seat]
         self._n_seats = len(game.seats(options))
@@ -401,6 +395,18 @@ def int_param(policy: str, cfg: dict[str, Any], key: str, low: int) -> int:
     v = cfg[key]
     if isinstance(v, bool) or not isinstance(v, int) or v < low:
         raise PolicyError(f"{policy}: {key} must be an integer >= {low}; got {v!r}")
+    return v
+
+
+def choice_param(policy: str, cfg: dict[str, Any], key: str, choices: tuple[str, ...]) -> str:
+    """``cfg[key]``, one of ``choices`` (a search policy's parameter).
+
+    Raises:
+        PolicyError: not one of them (the message names them).
+    """
+    v = str(cfg[key])
+    if v not in choices:
+        raise PolicyError(f"{policy}: {key} must be one of {', '.join(choices)}; got {v!r}")
     return v
 
 
