@@ -157,7 +157,14 @@ def test_ctrl_c_at_any_moment_is_clean(tmp_path: Path, after: float | str,
         pytest.skip("the signal landed while the interpreter imported its site packages")
     # -2: the signal arrived while the interpreter itself was starting, before any Python
     # ran (a shell shows that as exit status 130 too); nothing printed then
-    assert proc.returncode == 130 or (proc.returncode == -signal.SIGINT and not err), err
+    # -2 after the resume line: the driver handled the Ctrl-C and then ended by SIGINT's
+    # default action (seen once in three CI runs on the dask backend at 1.5 s; a shell shows
+    # 130 either way); anything else printed is a failure
+    resumed_then_signalled = (proc.returncode == -signal.SIGINT
+                              and err.strip().startswith("interrupted; continue with:")
+                              and len(err.strip().splitlines()) == 1)
+    assert proc.returncode == 130 or (proc.returncode == -signal.SIGINT and not err) or (
+        resumed_then_signalled), err
     # no worker prints either: each starts with SIGINT blocked, its imports included
     _no_traceback(err)
     assert len(err.strip().splitlines()) <= 2, err
