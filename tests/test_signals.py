@@ -157,19 +157,35 @@ def test_ctrl_c_at_any_moment_is_clean(tmp_path: Path, after: float | str,
         pytest.skip("the signal landed while the interpreter imported its site packages")
     # -2: the signal arrived while the interpreter itself was starting, before any Python
     # ran (a shell shows that as exit status 130 too); nothing printed then
-    # -2 after the resume line: the driver handled the Ctrl-C and then ended by SIGINT's
-    # default action (seen once in three CI runs on the dask backend at 1.5 s; a shell shows
-    # 130 either way); anything else printed is a failure
-    resumed_then_signalled = (proc.returncode == -signal.SIGINT
-                              and err.strip().startswith("interrupted; continue with:")
-                              and len(err.strip().splitlines()) == 1)
-    assert proc.returncode == 130 or (proc.returncode == -signal.SIGINT and not err) or (
-        resumed_then_signalled), err
+    assert proc.returncode == 130 or (proc.returncode == -signal.SIGINT and not err), err
     # no worker prints either: each starts with SIGINT blocked, its imports included
     _no_traceback(err)
     assert len(err.strip().splitlines()) <= 2, err
     if (out / "run.json").exists():
         assert "balancelab resume" in err
+
+
+CAUGHT_IN_EXEC = """
+from balancelab import cli
+
+def app(standalone_mode):  # a Ctrl-C inside code a library runs by exec (dataclasses does)
+    exec("raise KeyboardInterrupt")
+
+cli.app = app
+cli.main()
+"""
+
+
+def test_a_ctrl_c_raised_in_exec_code_still_exits_130(tmp_path: Path) -> None:
+    """CPython marks a KeyboardInterrupt that leaves ``exec``'d code as unhandled and, under
+    ``python -m``, ends the process by SIGINT (-2) after ``sys.exit(130)``; a Ctrl-C during
+    ``import dask.distributed`` did that (1 run in 40 on the dask backend)."""
+    (tmp_path / "caught_in_exec.py").write_text(CAUGHT_IN_EXEC)
+    env = _env()
+    env["PYTHONPATH"] = str(tmp_path) + os.pathsep + env["PYTHONPATH"]
+    done = subprocess.run([sys.executable, "-m", "caught_in_exec"], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert (done.returncode, done.stderr) == (130, "interrupted\n")
 
 
 @pytest.mark.slow
