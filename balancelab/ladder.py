@@ -110,7 +110,7 @@ def _search_rungs(flat: str, small: str, large: str) -> list[Rung]:
 # and at 32 it took 11-34 core-seconds a game, which made the Obcy ladder 13.1 minutes (it is
 # played in the runs against the strongest rung and in the verdict runs too). Default sizes
 # (measured compiled, rules odyssey 3, iss 1.1, obcy 6, load 1.5-2.5): odyssey 2.7, iss 3.9
-# and obcy OBCY_MINUTES minutes on 2 cores.
+# and obcy 8.5 minutes on 2 cores.
 # The tuned rung: `balancelab tune` (issue 13, section 1) found sets that beat the hand-set
 # numbers for HAL (`hal_turn_every=2`), the Obcy expedition and (rules version 6) the Obcy
 # ALIENS, and these became the defaults
