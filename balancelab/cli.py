@@ -1310,19 +1310,23 @@ def _on_sigterm(signum: int, frame: Any) -> None:
 def _forget_caught_interrupt() -> None:
     """Clear CPython's "unhandled KeyboardInterrupt" flag once the command has handled it.
 
-    CPython (3.11, 3.12) sets that flag whenever a KeyboardInterrupt leaves code run by
-    ``exec`` of a string, caught later or not, and at exit turns it into death by SIGINT
-    (exit -2) whatever ``sys.exit`` said. Libraries ``exec`` strings as they are imported
+    CPython (since 3.8) sets that flag whenever a KeyboardInterrupt leaves code run by
+    ``exec`` of a string, caught later or not; under ``python -m`` (``Py_RunMain`` reads the
+    flag after taking the ``SystemExit`` code) the process then ends by SIGINT (exit -2)
+    whatever ``sys.exit`` said. The console script and script files exit through
+    ``Py_Exit`` and are not affected. Libraries ``exec`` strings as they are imported
     (``dataclasses`` writes each ``__init__`` and ``__repr__`` so), so a Ctrl-C during
-    ``import dask.distributed`` ended a cleanly handled run with -2 after its "continue
-    with" line (1 run in 40 at 1.0-2.5 s on the dask backend). Every ``exec`` of a string
-    resets the flag first; an empty one leaves it cleared."""
+    ``import dask.distributed`` ended a cleanly handled ``python -m balancelab`` run with -2
+    after its "continue with" line (1 run in 40 at 1.0-2.5 s on the dask backend). Every
+    ``exec`` of a string resets the flag first; an empty one leaves it cleared. A Ctrl-C
+    that escapes the command unhandled still sets it again on its way out."""
     exec("")  # a constant empty string, run for its side effect above
 
 
 def main() -> None:
-    """Entry point of the ``balancelab`` console script: exit 0, 1 (an error), 2 (a usage
-    error) or 130/143 (interrupted)."""
+    """Entry point of the ``balancelab`` console script and of ``python -m balancelab``:
+    exit 0, 1 (an error), 2 (a usage error), 130/143 (interrupted) or a command's own
+    code."""
     try:
         _dispatch()
     finally:
