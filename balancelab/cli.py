@@ -1270,6 +1270,7 @@ def tune(
                                      + "".join(f"-{k}{v}" for k, v in options.items())
                                      + "".join(f"-vs-{k}-{v.replace(':', '_')}"
                                                for k, v in config.against.items()))
+    T.check(config)  # bad input: refused before the bar
     bar = _progress_bar(quiet)
     with bar:
         task = bar.add_task("games", total=None)

@@ -190,24 +190,24 @@ def _fmt(v: Any) -> str:
     return str(v)
 
 
-def tune(config: TuneConfig, folder: Path, *,
-         progress: Callable[[int, int], None] | None = None) -> TuneResult:
-    """Run (or resume) a tuning study in ``folder`` and check its winner on fresh seeds.
-
-    Args:
-        config: the study.
-        folder: holds ``tune.json`` and ``study.sqlite3`` (optuna RDB storage).
-        progress: called with (games played, games planned) as games finish.
-
-    Returns:
-        The :class:`TuneResult` (also written to ``folder/result.json``).
+def check(config: TuneConfig) -> None:
+    """Refuse a bad tuning request before any game is played (the command line calls it
+    before its progress bar).
 
     Raises:
-        TuneError: the folder holds a different study; a bad side or policy.
+        TuneError: an unknown side, a negative cap penalty, an ``against`` side that is not
+            another side, or a policy with nothing to tune.
+        ValueError: a bad rule option, policy or preset (their own one-line errors).
     """
-    import optuna
+    _prepare(config)
 
-    t0 = time.perf_counter()
+
+def _prepare(config: TuneConfig) -> tuple[
+        Game, RuleOptions, dict[str, str], str, str, dict[str, Any],
+        dict[str, tuple[Any, float, float]]]:
+    """The checked request: (game, rule options, the other sides' policy specs, the policy's
+    full spec and name, its starting values (a preset expanded), the parameters to tune with
+    their (default, low, high))."""
     game = get_game(config.game)
     if config.side not in game.sides:
         raise TuneError(f"unknown side {config.side!r} for {game.name!r}; valid: "
@@ -228,7 +228,29 @@ def tune(config: TuneConfig, folder: Path, *,
 
         start = {**preset_params(game.name, name, str(start.pop(policies.PRESET_KEY))),
                  **start}
-    tuned = search_space(game, config.side, name)
+    return (game, options, against, base_spec, name, start,
+            search_space(game, config.side, name))
+
+
+def tune(config: TuneConfig, folder: Path, *,
+         progress: Callable[[int, int], None] | None = None) -> TuneResult:
+    """Run (or resume) a tuning study in ``folder`` and check its winner on fresh seeds.
+
+    Args:
+        config: the study.
+        folder: holds ``tune.json`` and ``study.sqlite3`` (optuna RDB storage).
+        progress: called with (games played, games planned) as games finish.
+
+    Returns:
+        The :class:`TuneResult` (also written to ``folder/result.json``).
+
+    Raises:
+        TuneError: the folder holds a different study; a bad side or policy.
+    """
+    import optuna
+
+    t0 = time.perf_counter()
+    game, options, against, base_spec, name, start, tuned = _prepare(config)
     first = {k: (start[k] if k in start else v[0]) for k, v in tuned.items()}
     space = tuned
     fixed = {k: v for k, v in start.items() if k not in tuned}

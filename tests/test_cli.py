@@ -108,3 +108,11 @@ def test_trace_obcy_queen_variant_roll() -> None:
     res = runner.invoke(app, ["trace", "obcy", "--queen-variant", "roll", "--seed", "3"])
     assert res.exit_code == 0, res.output
     assert "queen_variant=roll" in res.output and "result:" in res.output
+
+
+def test_tune_refuses_a_bad_side_before_its_progress_bar(tmp_path: Path) -> None:
+    res = runner.invoke(app, ["tune", "obcy", "--side", "nobody", "--out", str(tmp_path / "t")])
+    assert res.exit_code == 1, res.output
+    assert res.output.strip() == (
+        "error: unknown side 'nobody' for 'obcy'; valid: expedition, aliens")
+    assert not (tmp_path / "t").exists()
