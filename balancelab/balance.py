@@ -50,7 +50,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeAlias
 
 import numpy as np
 import polars as pl
@@ -472,7 +472,7 @@ class BalanceResult:
 
 
 #: progress(setting label, games done, games planned) for the current setting.
-Progress = Callable[[str, int, int], None]
+Progress: TypeAlias = Callable[[str, int, int], None]
 
 
 class _Session:

@@ -32,7 +32,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeAlias
 
 import numpy as np
 
@@ -64,7 +64,7 @@ def variants(game_name: str, options: dict[str, str] | None) -> list[RuleOptions
 QUICK_MEMORY_GAMES = (10_000,)
 FULL_MEMORY_GAMES = (10_000, 100_000)
 
-Log = Callable[[str], None]
+Log: TypeAlias = Callable[[str], None]
 
 
 def _quiet(_: str) -> None:

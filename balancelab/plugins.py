@@ -35,7 +35,7 @@ import importlib.metadata as metadata
 import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeAlias
 
 #: The entry point group of games.
 GAMES_GROUP = "balancelab.games"
@@ -125,7 +125,7 @@ def load_entry_point(ep: metadata.EntryPoint) -> Any:
 # -- registrations from user code, shipped to workers ---------------------------------------
 
 #: One registration made from user code: (token, kind, args, kwargs).
-Registration = tuple[str, str, tuple[Any, ...], dict[str, Any]]
+Registration: TypeAlias = tuple[str, str, tuple[Any, ...], dict[str, Any]]
 #: The registrations made from user code in this process, in order.
 _registrations: list[Registration] = []
 #: Tokens already installed in this process (a driver's own, or a worker's replayed ones).

@@ -12,6 +12,7 @@ needed to analyse a run.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TypeAlias
 
 import polars as pl
 
@@ -22,7 +23,7 @@ DRAW_VALUES = ("draw", "tie")
 #: ``winner`` of a game stopped by the round cap.
 CAPPED = ""
 
-Source = str | Path | pl.DataFrame | pl.LazyFrame
+Source: TypeAlias = str | Path | pl.DataFrame | pl.LazyFrame
 
 
 def games_frame(source: Source) -> pl.DataFrame:

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TypeAlias
 
 import numpy as np
 from scipy import optimize, stats
@@ -68,7 +69,7 @@ RULE = (
     "interval printed beside a verdict is the one it used."
 )
 
-IntervalFn = Callable[[float], tuple[float, float]]
+IntervalFn: TypeAlias = Callable[[float], tuple[float, float]]
 
 
 def margin_for(game: str | None) -> float:

@@ -75,7 +75,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TypeAlias
 
 import numpy as np
 
@@ -109,7 +109,7 @@ def seat_value(s: State, finished: bool, evaluate: Callable[[State, int], float 
 #: Policy names that would recurse if used as a rollout, opponent or favourite policy.
 SEARCHERS = ("search", "ismcts", "oracle")
 
-RolloutFn = Callable[[State, int], float]
+RolloutFn: TypeAlias = Callable[[State, int], float]
 
 
 class SearchPolicy(Policy):

@@ -24,7 +24,7 @@ import signal
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any
+from typing import Any, TypeAlias
 
 from balancelab import games, plugins
 from balancelab.games import get_game
@@ -40,7 +40,7 @@ from balancelab.simulate.options import RuleOptions
 from balancelab.simulate.play import PlayedGame, play
 
 #: One table's chunk as plain Python: column name → one value per row, in table order.
-Columns = dict[str, list[Any]]
+Columns: TypeAlias = dict[str, list[Any]]
 
 #: The label columns that open both tables (the run's and the variant's names).
 LABEL_COLUMNS: dict[str, ColumnType] = {
