@@ -1,6 +1,6 @@
 """A seat's view as a fixed-shape numeric vector (the observation of the adapters).
 
-Each field of the view (``View._fields``, in order) is flattened to numbers — an int or bool is
+Each field of the view (``View._fields`` or a dataclass view's fields, in order) is flattened to numbers — an int or bool is
 one number, ``None`` is ``-1``, a tuple or list is its length followed by its items (nested
 the same way), a set its length and sorted items, a dict its sorted items, strings and
 objects (the rule options, the card tables) are left out — and written into its own block of
@@ -8,7 +8,9 @@ the vector, padded with zeros. A
 block keeps its place whatever the state, so position ``k`` means the same field in every
 observation; a length prefix makes the flattening reversible.
 
-Block sizes (:data:`LAYOUTS`) are per game. A field of fixed length at the largest seat count
+Block sizes are per game (:func:`layout_of`): the game's own ``observation_layout(options)``
+if it has one, else :data:`LAYOUTS` for the built-in games, else a layout derived from random
+games at the options in use (a plug-in game needs no table). For :data:`LAYOUTS`, A field of fixed length at the largest seat count
 gets exactly its size; a field whose length varies in play (hands, the compartments of the
 ISS, the ALIENS on the board…) gets the greatest length seen in random games of the largest
 seat counts, times 1.5, plus 4 (:func:`measure`), or a bound from the rules for what random
@@ -20,8 +22,10 @@ cut vector.
 
 from __future__ import annotations
 
+import dataclasses
 import math
-from collections.abc import Iterable
+import operator
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import numpy as np
@@ -70,24 +74,34 @@ LAYOUTS: dict[str, dict[str, int]] = {
 #: the largest integer a float32 observation holds exactly
 _EXACT = 2**24
 
+#: random games played to derive the layout of a game that has none (:func:`layout_of`)
+DERIVE_GAMES = 20
+
 
 class ObservationOverflowError(ValueError):
     """A view holds more numbers in one field than the game's layout reserves."""
 
 
-def flatten(value: Any, out: list[float]) -> None:
+def flatten(value: Any, out: list[Any]) -> None:
     """Append the numbers of ``value`` to ``out`` (see the module docstring)."""
-    if isinstance(value, bool | int | float | np.integer | np.floating):
-        out.append(float(value))
-    elif value is None:
-        out.append(-1)
-    elif isinstance(value, tuple | list):
+    t = type(value)
+    if t is int:
+        out.append(value)
+    elif t is tuple or t is list:
         out.append(len(value))
-        if all(type(v) is int for v in value):  # the common case, at once
+        if set(map(type, value)) <= _INT:  # the common case, at once
             out.extend(value)
         else:
             for v in value:
                 flatten(v, out)
+    elif isinstance(value, bool | int | np.integer):
+        out.append(int(value))
+    elif isinstance(value, float | np.floating):
+        out.append(float(value))
+    elif value is None:
+        out.append(-1)
+    elif isinstance(value, tuple | list):
+        flatten(list(value), out)
     elif isinstance(value, set | frozenset):
         out.append(len(value))
         for v in sorted(value):
@@ -101,27 +115,120 @@ def flatten(value: Any, out: list[float]) -> None:
     # strings and other objects (rule options, card tables): no numbers
 
 
+_INT = {int}
+
+
+def view_fields(view_type: type) -> tuple[str, ...]:
+    """The field names of a view class, in order: a namedtuple's (or a class declaring
+    ``_fields``) or a dataclass's.
+
+    Raises:
+        TypeError: the class is neither (the view has no ordered fields to encode).
+    """
+    fields = getattr(view_type, "_fields", None)
+    if isinstance(fields, tuple):
+        return fields
+    if dataclasses.is_dataclass(view_type):
+        return tuple(f.name for f in dataclasses.fields(view_type))
+    raise TypeError(f"view class {view_type.__name__} has neither _fields nor dataclass "
+                    "fields: the observation encodes a view field by field")
+
+
+#: (game name, options) → a layout derived by :func:`measure`
+_DERIVED: dict[tuple[str, RuleOptions], dict[str, int]] = {}
+
+
+def layout_of(game: Game, options: RuleOptions | None = None) -> dict[str, int]:
+    """The observation layout of ``game`` at ``options`` (None: the defaults): field → numbers.
+
+    In order: the game's own ``observation_layout(options)`` if it has one; the built-in
+    games' :data:`LAYOUTS`; else a layout derived from :data:`DERIVE_GAMES` random games at
+    these options (:func:`measure`, seed 0; cached per game and options), so a plug-in game
+    needs no table. A derived layout is measured, not proven: a view that outgrows it later
+    raises :class:`ObservationOverflowError` naming the field.
+    """
+    opts = game.options_type() if options is None else options
+    own = getattr(game, "observation_layout", None)
+    if own is not None:
+        return dict(own(opts))
+    if game.name in LAYOUTS:
+        return LAYOUTS[game.name]
+    key = (game.name, opts)
+    if key not in _DERIVED:
+        _DERIVED[key] = measure(game, [opts], DERIVE_GAMES)
+    return _DERIVED[key]
+
+
 class ViewEncoder:
     """Encodes one game's views into vectors of a fixed shape.
 
     Args:
-        game: the game; its layout is ``LAYOUTS[game.name]``.
+        game: the game.
+        options: the rule options the views come from (None: the defaults); they matter only
+            for a layout derived or given by the game (:func:`layout_of`).
+        layout: field → numbers, to use instead of :func:`layout_of`'s.
 
-    Raises:
-        KeyError: the game has no layout (the message names the games that have one).
+    Attributes:
+        fields, slots, starts: per field of the layout, its name, its numbers and its first
+            position; ``size``/``shape``: the vector's length ``sum(slots)``, ``(size,)``.
     """
 
-    def __init__(self, game: Game) -> None:
-        layout = LAYOUTS.get(game.name)
-        if layout is None:
-            raise KeyError(f"no observation layout for game {game.name!r}; "
-                           f"games with one: {', '.join(sorted(LAYOUTS))}")
+    def __init__(self, game: Game, options: RuleOptions | None = None,
+                 layout: dict[str, int] | None = None) -> None:
+        lay = layout_of(game, options) if layout is None else layout
         self.game = game
-        self.fields = tuple(layout)
-        self.slots = tuple(layout.values())
+        self.fields: tuple[str, ...] = tuple(lay)
+        self.slots: tuple[int, ...] = tuple(lay.values())
         self.starts = tuple(int(x) for x in np.cumsum((0, *self.slots[:-1])))
         self.size = sum(self.slots)
         self.shape = (self.size,)
+        self._zeros = [0] * max(self.slots, default=0)
+        self._checked: type | None = None  # the view class whose fields match the layout
+        self._opaque: set[type] = set()  # classes met in a view that give no numbers
+        get = operator.attrgetter(*self.fields) if self.fields else (lambda v: ())
+        self._values: Callable[[View], Any] = (
+            get if len(self.fields) != 1 else lambda v: (get(v),))
+
+    def numbers(self, view: View, pad: bool = True) -> list[Any]:
+        """The view's numbers (Python ints, floats for float values), each field padded with
+        zeros to its block: a list of :attr:`size` numbers; with ``pad=False`` the fields'
+        numbers only, one after the other (the length prefixes keep them apart).
+
+        Raises:
+            ObservationOverflowError: the view's fields differ from the layout's, or a field
+                needs more numbers than its block.
+        """
+        if type(view) is not self._checked:
+            fields = view_fields(type(view))
+            if fields != self.fields:
+                raise ObservationOverflowError(
+                    f"{type(view).__name__} fields {fields} differ from the layout's "
+                    f"{self.fields}")
+            self._checked = type(view)
+        out: list[Any] = []
+        zeros, opaque = self._zeros, self._opaque
+        for value, slots, name in zip(self._values(view), self.slots, self.fields, strict=True):
+            start = len(out)
+            t = type(value)
+            if t is int:  # the common cases inline: an int, a flat tuple of ints
+                out.append(value)
+            elif (t is tuple or t is list) and set(map(type, value)) <= _INT:
+                out.append(len(value))
+                out += value
+            elif t in opaque:  # a class met before that holds no numbers
+                pass
+            else:
+                flatten(value, out)
+                if len(out) == start:  # not a container (its length would be a number)
+                    opaque.add(t)
+            used = len(out) - start
+            if used > slots:
+                raise ObservationOverflowError(
+                    f"{self.game.name}: view field {name!r} holds {used} numbers; "
+                    f"its block has {slots} (balancelab.interop.observation.layout_of)")
+            if pad and used < slots:
+                out += zeros[:slots - used]
+        return out
 
     def encode(self, view: View) -> np.ndarray:
         """The view as a float32 vector of shape :attr:`shape`.
@@ -130,21 +237,11 @@ class ViewEncoder:
             ObservationOverflowError: a field needs more numbers than its block, or holds a
                 number a float32 cannot keep exactly.
         """
-        fields = type(view)._fields  # type: ignore[attr-defined]
-        if fields != self.fields:
-            raise ObservationOverflowError(
-                f"{type(view).__name__} fields {fields} differ from the layout's {self.fields}")
-        vec = np.zeros(self.size, dtype=np.float32)
-        buf: list[float] = []
-        for name, start, slots in zip(self.fields, self.starts, self.slots, strict=True):
-            buf.clear()
-            flatten(getattr(view, name), buf)
-            if len(buf) > slots:
-                raise ObservationOverflowError(
-                    f"{self.game.name}: view field {name!r} holds {len(buf)} numbers; "
-                    f"its block has {slots} (balancelab.interop.observation.LAYOUTS)")
-            if buf:
-                vec[start:start + len(buf)] = buf
+        return self.vector(self.numbers(view))
+
+    def vector(self, numbers: list[Any]) -> np.ndarray:
+        """:meth:`numbers`' list as the float32 vector (the checks of :meth:`encode`)."""
+        vec = np.fromiter(numbers, np.float32, len(numbers))
         if np.abs(vec).max(initial=0.0) > _EXACT:
             raise ObservationOverflowError(f"{self.game.name}: a view number exceeds 2**24")
         return vec
@@ -165,7 +262,7 @@ def measure(game: Game, options: Iterable[RuleOptions], games: int, seed: int = 
                 seats = range(len(game.seats(opts)))
                 for k in seats:
                     v = s.view(k)
-                    fields = type(v)._fields  # type: ignore[attr-defined]
+                    fields = view_fields(type(v))
                     for f in fields:
                         buf: list[float] = []
                         flatten(getattr(v, f), buf)

@@ -1,11 +1,16 @@
 """Every balancelab game as an OpenSpiel Python game (``pip install balancelab[openspiel]``).
 
 Importing this module registers ``python_balancelab_odyssey``, ``python_balancelab_iss`` and
-``python_balancelab_obcy`` (:func:`register` adds another game)::
+``python_balancelab_obcy`` (:func:`register` adds another game, a plug-in too: it needs the
+action encoding of :mod:`balancelab.simulate.encoding`; its observation layout is derived).
+:class:`PolicyBot` seats any balancelab policy in an OpenSpiel loop::
 
     import pyspiel
     import balancelab.interop.openspiel  # registers the games
     game = pyspiel.load_game("python_balancelab_odyssey(crew=3)")
+    bots = [PolicyBot(game, 0, "default"), *(PolicyBot(game, k, "random", seed=k)
+                                             for k in (1, 2, 3))]
+    returns = pyspiel.evaluate_bots(game.new_initial_state(), bots, 0)
 
 Parameters are the game's rule options with their defaults (a tuple option is written with
 ``/`` between its values, as in a variant label: ``countdowns=1/1/2/2/2/1/2/1``), plus
@@ -26,8 +31,9 @@ Python game of sampled chance: serialize it (``pyspiel`` has no hook for a Pytho
 pickle.
 
 Information: the observation of a player is its seat's view (never the hidden part), as a
-string (the numbers of :class:`~balancelab.interop.observation.ViewEncoder`) and as a tensor
-of the same numbers. The views are not perfect-recall, so the game offers no information-state
+string (the numbers of :class:`~balancelab.interop.observation.ViewEncoder`, unpadded) and as
+a tensor of the same numbers (padded to the game's layout); both, and the legal action ids, are
+computed once per state and player. The views are not perfect-recall, so the game offers no information-state
 string or tensor: run IS-MCTS with ``use_observation_string=True``. ``resample_from_infostate``
 re-deals what the player cannot see with the game's ``determinize`` (the resampled state has
 the same observation for that player, and its own new Generator).
@@ -46,7 +52,9 @@ import pyspiel
 
 from balancelab.interop import CAP, resolve, seat_returns
 from balancelab.interop.observation import ViewEncoder
+from balancelab.policies import base as policy_base
 from balancelab.simulate.core import Game, State, rules_stream
+from balancelab.simulate.encoding import encode_actions
 from balancelab.simulate.options import RuleOptions, format_value
 
 PREFIX = "python_balancelab_"
@@ -131,7 +139,7 @@ class BalancelabGame(pyspiel.Game):
         self.rng_seed = int(raw.pop("rng_seed", 0))
         _, self.codec, self.options = resolve(self.bl_game, raw)
         self.seats = len(self.bl_game.seats(self.options))
-        self.encoder = ViewEncoder(self.bl_game)
+        self.encoder = ViewEncoder(self.bl_game, self.options)
         cap_option, per_round = _LENGTH.get(self.bl_game.name, ("", 0))
         cap = int(getattr(self.options, cap_option, 0) or 0)
         info = pyspiel.GameInfo(
@@ -188,6 +196,24 @@ class _Engine:
         return _Engine(self.state.copy())
 
 
+class _Cache:
+    """What a state computes once: its legal ids and each player's observation (string and
+    tensor). A clone starts with the same (immutable) values; a state that applies an action
+    starts a new cache."""
+
+    __slots__ = ("legal", "strings", "tensors")
+
+    def __init__(self) -> None:
+        self.legal: tuple[int, ...] | None = None
+        self.strings: dict[int, str] = {}
+        self.tensors: dict[int, np.ndarray] = {}
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Cache:
+        c = _Cache()
+        c.legal, c.strings, c.tensors = self.legal, dict(self.strings), dict(self.tensors)
+        return c
+
+
 class BalancelabState(pyspiel.State):
     """A game in progress: the engine state (with its Generator) and its game index.
 
@@ -202,7 +228,7 @@ class BalancelabState(pyspiel.State):
         self._game = _Shared(game)
         self._engine = None if engine is None else _Engine(engine)
         self._index = index
-        self._legal: list[int] | None = None  # the legal ids, until the next action
+        self._cache = _Cache()
 
     @property
     def bl(self) -> BalancelabGame:
@@ -236,18 +262,37 @@ class BalancelabState(pyspiel.State):
         return self.engine.view(self.engine.current_seat if player is None else player)
 
     def _legal_actions(self, player: int) -> list[int]:
-        if self._legal is None:
-            view = self._view(player)
-            encode = self.bl.codec.encode_action
-            self._legal = sorted(encode(view, a) for a in self.engine.legal_actions())
-        return list(self._legal)
+        cache = self._cache
+        if cache.legal is None:
+            cache.legal = tuple(sorted(encode_actions(
+                self.bl.codec, self._view(player), self.engine.legal_actions())))
+        return list(cache.legal)
+
+    def view_string(self, player: int) -> str:
+        """``player``'s view as its numbers, unpadded (:class:`ViewObserver`), computed once
+        per state and player."""
+        strings = self._cache.strings
+        text = strings.get(player)
+        if text is None:
+            numbers = self.bl.encoder.numbers(self.engine.view(player), pad=False)
+            text = strings[player] = " ".join(map(str, numbers))
+        return text
+
+    def view_tensor(self, player: int) -> np.ndarray:
+        """``player``'s view as a float32 vector (:class:`ViewObserver`), computed once per
+        state and player; do not write into it."""
+        tensors = self._cache.tensors
+        vec = tensors.get(player)
+        if vec is None:
+            vec = tensors[player] = self.bl.encoder.encode(self.engine.view(player))
+        return vec
 
     def _decode(self, action: int) -> Any:
         return self.bl.codec.decode_action(self._view(), int(action))
 
     def _apply_action(self, action: int) -> None:
         self.engine.apply(self._decode(action))
-        self._legal = None
+        self._cache = _Cache()
 
     def _action_to_string(self, player: int, action: int) -> str:
         """The action in the rulebook's words, then its id (two ALIENS alike on one space
@@ -281,16 +326,15 @@ class BalancelabState(pyspiel.State):
             r = s.result()
             return f"game {self._index}: over, winner {r.winner or 'none'} ({r.end_reason})"
         return (f"game {self._index}, {len(self.history())} actions: seat "
-                f"{s.current_seat} to act; its view {_numbers(self.bl, self._view())}")
-
-
-def _numbers(game: BalancelabGame, view: Any) -> str:
-    """The view's numbers (integers: every view field holds ints) as a string."""
-    return " ".join(map(str, game.encoder.encode(view).astype(np.int64).tolist()))
+                f"{s.current_seat} to act; its view "
+                f"{self.view_string(s.current_seat)}")
 
 
 class ViewObserver:
-    """OpenSpiel's Python observer of a player's view (tensor and string)."""
+    """OpenSpiel's Python observer of a player's view: the tensor is the view's numbers
+    padded to the game's layout (:class:`~balancelab.interop.observation.ViewEncoder`), the
+    string ``p<player>: `` and the same numbers unpadded (their length prefixes keep the
+    fields apart, so two views give one string only when they hold the same numbers)."""
 
     def __init__(self, game: BalancelabGame) -> None:
         self.game = game
@@ -298,10 +342,100 @@ class ViewObserver:
         self.dict = {"view": self.tensor}
 
     def set_from(self, state: BalancelabState, player: int) -> None:
-        self.tensor[:] = self.game.encoder.encode(state.engine.view(player))
+        self.tensor[:] = state.view_tensor(player)
 
     def string_from(self, state: BalancelabState, player: int) -> str:
-        return f"p{player}: " + _numbers(self.game, state.engine.view(player))
+        return f"p{player}: " + state.view_string(player)
+
+
+class PolicyBot(pyspiel.Bot):
+    """A balancelab policy playing one player of a registered balancelab game in an OpenSpiel
+    loop (``pyspiel.evaluate_bots``, a bot tournament, a training opponent)::
+
+        game = pyspiel.load_game("python_balancelab_odyssey(crew=3)")
+        bots = [PolicyBot(game, 0, "default")] + [PolicyBot(game, k, "random", seed=k)
+                                                  for k in (1, 2, 3)]
+        returns = pyspiel.evaluate_bots(game.new_initial_state(), bots, 0)
+
+    Args:
+        game: a game loaded from a registered name (``python_balancelab_<name>(...)``).
+        player: the seat the policy plays (0-based, seat order).
+        spec: a policy spec as ``balancelab simulate --policy`` takes it (``default``,
+            ``random``, ``search:rollouts=8`` …), for this seat's side.
+        seed: seeds the policy's own Generator; game ``k`` since the bot was made (counted by
+            :meth:`restart`) plays from ``default_rng([seed, k])``.
+
+    The policy sees the seat's view and the legal actions, as in ``balancelab simulate``, and
+    is asked only when there is a choice (one legal action is played without asking); a
+    policy that sees the true state (``oracle``) gets a copy of it. Each :meth:`restart`
+    (OpenSpiel calls it, or :meth:`restart_at`, before a new game) builds the policy afresh,
+    so a scripted player's memory of one game never leaks into the next.
+
+    Raises:
+        TypeError: ``game`` is not a balancelab game.
+        ValueError: ``player`` is not a seat of the game.
+        balancelab.policies.base.PolicyError: an unknown policy or parameter for the seat's
+            side (the message lists the valid ones).
+    """
+
+    def __init__(self, game: Any, player: int, spec: str = "default", seed: int = 0) -> None:
+        pyspiel.Bot.__init__(self)
+        if not isinstance(game, BalancelabGame):
+            raise TypeError(f"PolicyBot plays a balancelab game (python_balancelab_*), "
+                            f"got {type(game).__name__}")
+        if not 0 <= player < game.seats:
+            raise ValueError(f"player {player} is not a seat of {game.bl_game.name} "
+                             f"(0..{game.seats - 1})")
+        side = game.bl_game.side_of_seat(game.options, player)
+        self.game, self.player, self.seed = game, player, seed
+        self.spec = policy_base.resolve(game.bl_game, side, spec)
+        self._games = -1
+        self.policy: policy_base.Policy
+        self.restart()
+
+    def restart(self) -> None:
+        """A new game: the policy rebuilt, with the next game's Generator."""
+        self._games += 1
+        g = self.game
+        self.policy = policy_base.build(g.bl_game, g.options, self.player, self.spec,
+                                        np.random.default_rng([self.seed, self._games]))
+
+    def restart_at(self, state: Any) -> None:
+        self.restart()
+
+    def inform_action(self, state: Any, player_id: int, action: int) -> None:
+        pass  # the policy reads the view it is shown when asked
+
+    def inform_actions(self, state: Any, actions: Any) -> None:
+        pass
+
+    def provides_force_action(self) -> bool:
+        return False
+
+    def provides_policy(self) -> bool:
+        return False
+
+    def is_clonable(self) -> bool:
+        return False
+
+    def step(self, state: Any) -> int:
+        """The action id the policy chooses for its player in ``state``.
+
+        Raises:
+            ValueError: it is not this bot's player's turn.
+        """
+        engine: State = state.engine
+        if engine.is_terminal() or engine.current_seat != self.player:
+            raise ValueError(f"PolicyBot for player {self.player}: not its turn")
+        legal = engine.legal_actions()
+        view = engine.view(self.player)
+        if len(legal) == 1:
+            chosen = legal[0]
+        elif self.policy.sees_state:
+            chosen = self.policy.act_on_state(engine.copy(), legal)
+        else:
+            chosen = self.policy.act(view, legal)
+        return int(self.game.codec.encode_action(view, chosen))
 
 
 for _name in ("odyssey", "iss", "obcy"):

@@ -35,6 +35,7 @@ from pettingzoo.utils import wrappers
 from balancelab.interop import CAP, resolve, seat_returns
 from balancelab.interop.observation import ViewEncoder
 from balancelab.simulate.core import Game, IllegalActionError, rules_stream
+from balancelab.simulate.encoding import encode_actions
 
 
 def env(game: str | Game, render_mode: str | None = None, **options: Any) -> AECEnv:
@@ -63,7 +64,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self.render_mode = render_mode
         self.possible_agents = list(self.game.seats(self.options))
         self._index = {a: k for k, a in enumerate(self.possible_agents)}
-        self._encoder = ViewEncoder(self.game)
+        self._encoder = ViewEncoder(self.game, self.options)
         self.n_actions = self.codec.num_distinct_actions(self.options)
         obs = spaces.Dict({
             "observation": spaces.Box(-np.inf, np.inf, self._encoder.shape, np.float32),
@@ -74,6 +75,9 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self._run_seed: int | None = None
         self._game_index = 0
         self.state: Any = None
+        self._seen: Any = None  # the state the cached observations are of
+        self._cache: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        self._steps = self._seen_steps = 0
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -101,13 +105,21 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self._finish_if_over()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """``agent``'s observation (see the module docstring), computed once per state and
+        agent (each call returns its own arrays)."""
         seat = self._index[agent]
-        view = self.state.view(seat)
-        mask = np.zeros(self.n_actions, dtype=np.int8)
-        if not self.state.is_terminal() and self.state.current_seat == seat:
-            encode = self.codec.encode_action
-            mask[[encode(view, a) for a in self.state.legal_actions()]] = 1
-        return {"observation": self._encoder.encode(view), "action_mask": mask}
+        s = self.state
+        if self._seen is not s or self._steps != self._seen_steps:
+            self._seen, self._seen_steps = s, self._steps
+            self._cache.clear()
+        cached = self._cache.get(seat)
+        if cached is None:
+            view = s.view(seat)
+            mask = np.zeros(self.n_actions, dtype=np.int8)
+            if not s.is_terminal() and s.current_seat == seat:
+                mask[encode_actions(self.codec, view, s.legal_actions())] = 1
+            cached = self._cache[seat] = (self._encoder.encode(view), mask)
+        return {"observation": cached[0].copy(), "action_mask": cached[1].copy()}
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -121,6 +133,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         except ValueError as e:
             raise IllegalActionError(f"action id {action!r} for {agent}: {e}") from None
         self.state.apply(chosen)  # an id decoding to an action not legal now raises here
+        self._steps += 1
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
         self._finish_if_over()

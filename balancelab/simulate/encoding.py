@@ -12,6 +12,10 @@ A game that offers this implements the :class:`ActionEncoding` protocol (three m
 ``decode_action(view, index) -> action``    the action with that id (inverse of the above)
 =========================================  ==================================================
 
+A game may add ``encode_actions(view, actions) -> list[int]``, the ids of many actions of one
+state at once (the adapters encode every legal action of every state they show); without it,
+:func:`encode_actions` calls ``encode_action`` per action.
+
 ``view`` is any seat's view of the state the action is legal in (an encoding may use public
 facts only, e.g. the list of ALIENS on the board, so every seat's view gives the same ids).
 The encoding is a bijection between the legal actions of every state and a subset of the ids:
@@ -27,7 +31,7 @@ options allow) raises :class:`ActionEncodingError`, an id outside ``[0, size)`` 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from balancelab.simulate.core import Action, View
@@ -75,6 +79,38 @@ def encoding_of(game: Any) -> ActionEncoding:
         raise TypeError(f"game {name!r} has no finite action encoding (num_distinct_actions, "
                         "encode_action, decode_action): see balancelab.simulate.encoding")
     return game
+
+
+def encode_actions(codec: ActionEncoding, view: View, actions: Sequence[Action]) -> list[int]:
+    """The ids of ``actions``, legal in the state ``view`` was taken from, in their order: the
+    game's own batch ``encode_actions`` when it has one, else ``encode_action`` per action.
+
+    Raises:
+        ActionEncodingError: an action outside the game's action space.
+    """
+    batch = getattr(codec, "encode_actions", None)
+    if batch is not None:
+        ids: list[int] = batch(view, actions)
+        return ids
+    return [codec.encode_action(view, a) for a in actions]
+
+
+def memo_encode(memo: dict[Any, int], actions: Sequence[Action],
+                encode: Callable[[Any], int]) -> list[int]:
+    """The ids of ``actions`` for an encoding whose ids do not depend on the state: each
+    looked up in ``memo`` (action → id) first, else ``encode(action)`` and remembered.
+
+    Raises:
+        ActionEncodingError: from ``encode``, for an action outside the space.
+    """
+    out: list[int] = []
+    for a in actions:
+        i = memo.get(a)
+        if i is None:
+            i = encode(a)
+            memo[a] = i
+        out.append(i)
+    return out
 
 
 class OpSpace:

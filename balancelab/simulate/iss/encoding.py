@@ -43,6 +43,7 @@ from balancelab.simulate.encoding import (
     OpSpace,
     check_index,
     digit,
+    memo_encode,
 )
 from balancelab.simulate.iss import rules as R
 from balancelab.simulate.iss import state as E
@@ -63,6 +64,7 @@ class IssActionSpace:
         self.cls = Multisets(10, max(len(e.comps) for e in st.exp_cards))
         self.outside = o.outside_max
         self.n_comps = sum(len(c) for c in st.mod_comps)
+        self._memo: dict[Any, int] = {}
         self.ops = OpSpace({
             R.TRAIN: (2,),
             R.LOAD: (len(self.load),),
@@ -98,6 +100,15 @@ class IssActionSpace:
                 raise
             raise ActionEncodingError(f"malformed ISS action {action!r}") from None
         return self.ops.encode(tag, d)
+
+    def encode_all(self, actions: Any) -> list[int]:
+        """The ids of engine ``actions``, in order (:meth:`encode` of each, remembered: the
+        ids do not depend on the state).
+
+        Raises:
+            ActionEncodingError: as :meth:`encode`.
+        """
+        return memo_encode(self._memo, actions, self.encode)
 
     def _digits(self, tag: int, a: tuple[Any, ...]) -> tuple[int, ...]:
         if tag == R.LOAD:

@@ -110,6 +110,15 @@ class IssGame(Game):
             raise TypeError(f"expected an IssView, got {type(view).__name__}")
         return action_space(view.st).encode(action)
 
+    def encode_actions(self, view: View, actions: Any) -> list[int]:
+        """The ids of ``actions`` (legal in the viewed state), in order: one
+        :meth:`encode_action` each, from a table of the ids already met."""
+        from balancelab.simulate.iss.encoding import action_space
+
+        if not isinstance(view, IssView):
+            raise TypeError(f"expected an IssView, got {type(view).__name__}")
+        return action_space(view.st).encode_all(actions)
+
     def decode_action(self, view: View, index: int) -> Any:
         """The engine action of id ``index`` (inverse of :meth:`encode_action`)."""
         from balancelab.simulate.iss.encoding import action_space

@@ -47,6 +47,8 @@ from balancelab.simulate.obcy.state import ObcyView
 BOX_ALIEN_TOKENS = 72
 _SPACE_OPS = (A.T_MOVE, A.MOVE, A.CHARGE, A.RETREAT, A.A_MOVE)
 _CHAR_OPS = (A.ACT, A.HEAL, A.A_TARGET)
+#: opcodes naming an ALIEN by its place in the view's list (ids that depend on the state)
+_ALIEN_OPS = (A.SHOOT, A.A_PICK)
 _BARE_OPS = (A.T_STAY, A.END_PHASE, A.READ, A.BOARD, A.END_ACT, A.QUEEN, A.NO_QUEEN,
              A.HATCH_END)
 
@@ -86,6 +88,7 @@ class ObcyActionSpace:
                 assert op in _BARE_OPS, op
                 radices[op] = ()
         self.ops = OpSpace(radices)
+        self._memo: dict[Any, int] = {}
 
     def _end(self, middle: int, end: int) -> int:
         if end == -1:
@@ -133,6 +136,25 @@ class ObcyActionSpace:
                 raise
             raise ActionEncodingError(f"malformed Obcy action {action!r}") from None
         return self.ops.encode(op, d)
+
+    def encode_all(self, view: ObcyView, actions: Any) -> list[int]:
+        """The ids of engine ``actions`` in the state ``view`` was taken from, in order
+        (:meth:`encode` of each; those naming no ALIEN, whose ids do not depend on the state,
+        remembered).
+
+        Raises:
+            ActionEncodingError: as :meth:`encode`.
+        """
+        memo = self._memo
+        out: list[int] = []
+        for a in actions:
+            i = memo.get(a)
+            if i is None:
+                i = self.encode(view, a)
+                if type(a) is tuple and a and a[0] not in _ALIEN_OPS:
+                    memo[a] = i
+            out.append(i)
+        return out
 
     def decode(self, view: ObcyView, index: Any) -> tuple[int, ...]:
         """The engine action of id ``index`` in the state ``view`` was taken from.

@@ -101,6 +101,15 @@ class OdysseyGame(Game):
             raise TypeError(f"expected an OdysseyView, got {type(view).__name__}")
         return encode(view.options, action)
 
+    def encode_actions(self, view: View, actions: Any) -> list[int]:
+        """The ids of ``actions`` (legal in the viewed state), in order: one
+        :meth:`encode_action` each, from a table of the ids already met."""
+        from balancelab.simulate.odyssey.encoding import encode_all
+
+        if not isinstance(view, OdysseyView):
+            raise TypeError(f"expected an OdysseyView, got {type(view).__name__}")
+        return encode_all(view.options, actions)
+
     def decode_action(self, view: View, index: int) -> int:
         """The engine action of id ``index`` (inverse of :meth:`encode_action`)."""
         from balancelab.simulate.odyssey.encoding import decode

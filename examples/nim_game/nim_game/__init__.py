@@ -5,7 +5,9 @@ Rules: ``heaps`` heaps of counters, each dealt between ``low`` and ``high`` coun
 to ``max_take`` counters from one heap. Whoever takes the last counter wins (with
 ``misere=true``, loses). Nothing is hidden: every view shows the heaps.
 
-An action is the int ``heap * 100 + counters`` (heap index, counters taken).
+An action is the int ``heap * 100 + counters`` (heap index, counters taken). Its id for the
+adapters (PettingZoo, OpenSpiel: ``balancelab.simulate.encoding``) is
+``heap * max_take + counters - 1``, in ``[0, heaps * max_take)``.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import ClassVar
 import numpy as np
 
 from balancelab.simulate.core import Action, ColumnType, Game, GameRecord, State, View
+from balancelab.simulate.encoding import ActionEncodingError
 from balancelab.simulate.options import OptionError, RuleOptions, option
 
 SEATS = ("first", "second")
@@ -142,6 +145,26 @@ class NimGame(Game):
         s.turns, s.current_seat = view.turns, view.to_move
         s.last = -1 if view.turns == 0 else 1 - view.to_move
         return s
+
+
+    # -- the finite action encoding (optional: the PettingZoo and OpenSpiel adapters need it)
+    def num_distinct_actions(self, options: RuleOptions) -> int:
+        assert isinstance(options, NimOptions)
+        return options.heaps * options.max_take
+
+    def encode_action(self, view: View, action: Action) -> int:
+        assert isinstance(view, NimView)
+        heap, n = divmod(action, 100) if isinstance(action, int) else (-1, 0)
+        if not (0 <= heap < len(view.heaps) and 1 <= n <= view.options.max_take):
+            raise ActionEncodingError(f"not a Nim action: {action!r}")
+        return heap * view.options.max_take + n - 1
+
+    def decode_action(self, view: View, index: int) -> Action:
+        assert isinstance(view, NimView)
+        if not 0 <= index < self.num_distinct_actions(view.options):
+            raise ActionEncodingError(f"action id {index!r} out of range")
+        heap, n = divmod(int(index), view.options.max_take)
+        return heap * 100 + n + 1
 
 
 GAME = NimGame()
