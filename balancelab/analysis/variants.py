@@ -80,7 +80,12 @@ def _diff_one(a: pl.DataFrame, b: pl.DataFrame, level: float) -> tuple[stats.Dif
 
 def _other_change(a: pl.DataFrame, b: pl.DataFrame) -> tuple[float, float]:
     """The other side's change, and the share of games that were draws or capped (where a
-    two-sided game's mirror is not exact), for one change of a team game."""
+    two-sided game's mirror is not exact), for one change of a team game: on the games both
+    groups hold when they share any (as the change beside it), else on all of each."""
+    common = _common(a, b)
+    if common is not None:
+        a, b = common
+
     def rate(g: pl.DataFrame) -> float:
         return float(g.get_column("win").mean()) if g.height else float("nan")  # type: ignore[arg-type]
 

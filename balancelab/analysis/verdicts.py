@@ -15,8 +15,9 @@ gets one of three verdicts (:data:`RULE`, printed in every report):
 * **inconclusive** — neither: more games are needed, and the report says about how many.
 
 The interval printed beside a verdict is the one the verdict used (the Holm-level interval
-for raises / lowers / inconclusive, the TOST interval for equivalent), so a table can never
-contradict its verdict. The p-values are those of the same intervals (the smallest
+for raises / lowers, the TOST interval for equivalent, the wider of the two for
+inconclusive: it contains 0 and does not lie inside ±m), so a table can never contradict its
+verdict. The p-values are those of the same intervals (the smallest
 ``1 - level`` at which the interval excludes the null), so Holm's adjusted p-value is below
 ``1 - level`` exactly when the verdict is raises or lowers.
 
@@ -25,9 +26,13 @@ at ``α / (m - r + 1)`` while every row before it was rejected; the first row th
 every row after it, at that row's level. Rejected rows' intervals exclude 0 and the others'
 contain it (duality of interval and p-value).
 
-Planning: :func:`games_for_change` gives the games per setting that detect a change of D with
-80% power under the family's correction (Bonferroni's ``α / m``, the level of Holm's first
-step); :func:`detectable_change` the smallest change detectable at the games played.
+Planning: an inconclusive row names the games per setting that would decide it at 80% power
+if it stayed at its estimate (:func:`games_to_decide`, under Bonferroni's ``α / m``) and the
+smallest margin at which it would count as equivalent; :func:`games_for_change` gives the
+games per setting that detect a change of D with 80% power under the family's correction
+(Bonferroni's ``α / m``, the level of Holm's first step); :func:`detectable_change` the
+smallest change detectable at the games played. :func:`family_error_text` states the
+family's joint error bound in words.
 
 A sequential decision (:func:`sequential_paired`) reads the same three verdicts off an
 anytime-valid interval, so a run may stop as soon as every change is decided.
@@ -65,8 +70,10 @@ RULE = (
     "Verdicts: 'raises' / 'lowers' when the change's interval, at the level Holm's "
     "correction tests it at in its family, excludes 0; 'equivalent within ±m' when instead "
     "the two one-sided tests (TOST) at the same family-wise level put it inside ±m; "
-    "'inconclusive' otherwise (with the games per setting that would likely decide it). The "
-    "interval printed beside a verdict is the one it used."
+    "'inconclusive' otherwise (with the games per setting that would decide it at 80% power "
+    "under the family's correction, and the smallest margin at which it would count as "
+    "equivalent). The interval printed beside a verdict is the one it used (for "
+    "'inconclusive', the wider of the two, which contains 0 and does not lie inside ±m)."
 )
 
 IntervalFn: TypeAlias = Callable[[float], tuple[float, float]]
@@ -84,14 +91,17 @@ def _level(z: float) -> float:
 _Z_MAX = 8.0  # a p-value of 1e-15: beyond it the level rounds to 1
 
 
-def _crossing(bound: Callable[[float], float], target: float) -> float:
-    """The z at which ``bound(level(z))`` reaches ``target`` (``bound`` moves monotonically
-    towards it as z grows); ``_Z_MAX`` when it never does."""
+def _crossing(bound: Callable[[float], float], target: float, start: float) -> float:
+    """The z at which ``bound(level(z))`` reaches ``target``: ``bound`` starts at ``start``
+    (the estimate, at level 0) and moves monotonically towards ``target`` as z grows; 0 when
+    it starts at or past it (an estimate on the target up to rounding), ``_Z_MAX`` when it
+    never reaches it."""
     def f(z: float) -> float:
         return bound(_level(z)) - target
 
+    s0 = np.sign(start - target)
     f0 = f(1e-6)
-    if f0 == 0:
+    if s0 == 0 or f0 == 0 or np.sign(f0) != s0:
         return 0.0
     hi = 1.0
     while f(hi) * f0 > 0:
@@ -107,17 +117,23 @@ def p_two_sided(interval: IntervalFn, estimate: float, null: float = 0.0) -> flo
     if estimate == null:
         return 1.0
     side = 0 if estimate > null else 1
-    z = _crossing(lambda lv: interval(lv)[side], null)
+    z = _crossing(lambda lv: interval(lv)[side], null, estimate)
     return float(min(1.0, 2 * stats.norm.sf(z)))
 
 
 def p_equivalence(interval: IntervalFn, estimate: float, margin: float) -> float:
     """TOST p-value for ``|change| < margin``: the larger one-sided p-value of the interval
-    against ``-margin`` and ``+margin`` (1 when the estimate is outside the margin)."""
-    if not -margin < estimate < margin:
-        return 1.0
-    z_lo = _crossing(lambda lv: interval(lv)[0], -margin)
-    z_hi = _crossing(lambda lv: interval(lv)[1], margin)
+    against ``-margin`` and ``+margin``. About 0.5 for an estimate on the margin (up to
+    rounding: 40 games in 2,000 at ±2 points), rising towards 1 beyond it (there the
+    one-sided p-value is ``Φ(z)`` at the level where the interval's nearer end reaches the
+    margin)."""
+    if estimate >= margin:
+        return float(stats.norm.cdf(_crossing(lambda lv: interval(lv)[0], margin, estimate)))
+    if estimate <= -margin:
+        return float(stats.norm.cdf(_crossing(lambda lv: interval(lv)[1], -margin,
+                                              estimate)))
+    z_lo = _crossing(lambda lv: interval(lv)[0], -margin, estimate)
+    z_hi = _crossing(lambda lv: interval(lv)[1], margin, estimate)
     return float(max(stats.norm.sf(z_lo), stats.norm.sf(z_hi)))
 
 
@@ -156,6 +172,9 @@ class Decision:
             it cannot be said).
         detectable: the smallest change detectable with 80% power at the games played,
             under the family's correction.
+        equivalent_within: the smallest margin at which the change would count as
+            equivalent: the largest end of its TOST interval at Bonferroni's level
+            ``1 - 2 α / m`` (the widest Holm's step-down may use).
     """
 
     verdict: str
@@ -173,6 +192,7 @@ class Decision:
     p_equivalence: float
     games_to_decide: int | None
     detectable: float
+    equivalent_within: float = float("nan")
 
 
 #: Beyond this many games per setting the report names no number (it would overflow the
@@ -188,10 +208,84 @@ def _round_up(n: float) -> int:
     return int(np.ceil(n / mag) * mag)
 
 
+def _power_difference(change: float, se: float, z: float) -> float:
+    """Chance that an interval ``d ± z se`` excludes 0 when the true change is ``change``."""
+    r = abs(change) / se
+    return float(stats.norm.cdf(r - z) + stats.norm.cdf(-r - z))
+
+
+def _power_equivalence(change: float, se: float, z: float, margin: float) -> float:
+    """Chance that the TOST interval ``d ± z se`` lies inside ±margin when the true change is
+    ``change`` (normal approximation)."""
+    return float(max(0.0, stats.norm.cdf((margin - change) / se - z)
+                     + stats.norm.cdf((margin + change) / se - z) - 1.0))
+
+
+def _games_for_power(power_at: Callable[[float], float], n: int) -> float:
+    """The games per setting at which ``power_at(games)`` reaches :data:`POWER` (inf when it
+    does not below :data:`MAX_GAMES_TO_DECIDE`); ``power_at`` grows with the games."""
+    def f(log_games: float) -> float:
+        return power_at(float(np.exp(log_games))) - POWER
+
+    lo, hi = np.log(max(n, 1)), np.log(MAX_GAMES_TO_DECIDE * 10.0)
+    if f(lo) >= 0:
+        return float(n)
+    if f(hi) < 0:
+        return float("inf")
+    return float(np.exp(optimize.brentq(f, lo, hi, xtol=1e-6)))
+
+
+def games_to_decide(change: float, se: float, games: int, family_size: int, margin: float,
+                    level: float = bstats.LEVEL) -> int | None:
+    """About how many games per setting would decide a change at 80% power if it stayed at
+    its estimate, under the family's correction (Bonferroni's ``α / m``, the strictest level
+    Holm's step-down may test a row at): the fewer of the games that would show it differs
+    from 0 and the games that would show it inside ±margin.
+
+    Args:
+        change: the estimate (win-rate units, or the measure's).
+        se: its standard error at ``games`` games per setting (> 0).
+        games: games per setting played.
+        family_size: changes in the family (>= 1).
+        margin: the equivalence margin.
+        level: family-wise confidence level.
+
+    Returns:
+        Games per setting, rounded up to two significant figures and more than ``games``;
+        None when no run below :data:`MAX_GAMES_TO_DECIDE` would decide it.
+    """
+    if se <= 0 or games <= 0:
+        return None
+    alpha = 1.0 - level
+    m = max(1, family_size)
+    z_diff = float(stats.norm.ppf(1 - alpha / (2 * m)))
+    z_eq = float(stats.norm.ppf(1 - alpha / m))
+
+    def se_at(n: float) -> float:
+        return se * float(np.sqrt(games / n))
+
+    cands = []
+    if change != 0:
+        cands.append(_games_for_power(lambda n: _power_difference(change, se_at(n), z_diff),
+                                      games))
+    if abs(change) < margin:
+        cands.append(_games_for_power(
+            lambda n: _power_equivalence(change, se_at(n), z_eq, margin), games))
+    need = min(cands, default=float("inf"))
+    if not np.isfinite(need):
+        return None
+    out = _round_up(max(need, games + 1))
+    return out if out <= MAX_GAMES_TO_DECIDE else None
+
+
 def decide_family(estimates: Sequence[float], intervals: Sequence[IntervalFn],
                   games: Sequence[int], margins: Sequence[float] | float,
                   level: float = bstats.LEVEL) -> list[Decision]:
     """The verdicts of one family of changes (see the module docstring).
+
+    An inconclusive row is printed with the wider of its Holm-level and TOST intervals: it
+    contains 0 and does not lie inside ±margin, so the row can be checked against either
+    test from what is printed.
 
     Args:
         estimates: each change's estimate.
@@ -200,7 +294,8 @@ def decide_family(estimates: Sequence[float], intervals: Sequence[IntervalFn],
             change).
         margins: the equivalence margin (one for all, or one per change), > 0.
         level: the family-wise confidence level (0.95: at most 5% chance of any wrong
-            raises/lowers in the family, and of any wrong equivalent).
+            raises/lowers in the family, and of any wrong equivalent; see
+            :func:`family_error_text`).
 
     Returns:
         One :class:`Decision` per change, in order.
@@ -237,23 +332,44 @@ def decide_family(estimates: Sequence[float], intervals: Sequence[IntervalFn],
             verdict = INCONCLUSIVE
         rlo, rhi = f(level)
         se = max(rhi - rlo, 0.0) / (2 * z_raw)
-        need: int | None = None
-        if verdict == INCONCLUSIVE and se > 0 and n > 0:
-            z_d = float(stats.norm.ppf(1 - a_diff[i] / 2))
-            z_e = float(stats.norm.ppf(1 - a_eq[i]))
-            cands = []
-            if abs(d) > 0:
-                cands.append(n * (z_d * se / abs(d)) ** 2)
-            if abs(d) < mg:
-                cands.append(n * (z_e * se / (mg - abs(d))) ** 2)
-            need = _round_up(max(min(cands), n + 1)) if cands else None
-            if need is not None and need > MAX_GAMES_TO_DECIDE:
-                need = None  # no run could decide it (a margin of ~0: a constant measure)
-        lo, hi, lv = (elo, ehi, el) if verdict == EQUIVALENT else (dlo, dhi, dl)
+        need = games_to_decide(d, se, n, m, mg, level) if verdict == INCONCLUSIVE else None
+        wlo, whi = f(1.0 - 2 * alpha / m)  # the widest TOST interval Holm may use
+        if verdict == EQUIVALENT:
+            lo, hi, lv = elo, ehi, el
+        elif verdict == INCONCLUSIVE and el > dl:  # the TOST interval is the wider
+            lo, hi, lv = elo, ehi, el
+        else:
+            lo, hi, lv = dlo, dhi, dl
         out.append(Decision(verdict, lo, hi, lv, dlo, dhi, dl, elo, ehi, el, float(p[i]),
                             float(p_holm[i]), float(p_eq[i]), need,
-                            (z_bonf + z_power) * se))
+                            (z_bonf + z_power) * se, max(abs(wlo), abs(whi))))
     return out
+
+
+def family_error_text(family_size: int, level: float = bstats.LEVEL,
+                      sequential: bool = False) -> str:
+    """The family's joint error bound in words.
+
+    Holm's correction keeps the chance of any wrong 'raises' or 'lowers' within ``α``, and
+    the Holm-corrected equivalence tests that of any wrong 'equivalent' within ``α``; a
+    family may hold both kinds of change, so together at most ``2α`` (a family mixing no
+    change and changes at the margin gives about 9% at ``α`` = 5%). A sequential decision
+    (``--decide``) splits ``α`` across the family so that all its verdicts hold together
+    with ``1 - α``.
+
+    Example: ``family_error_text(6)`` → ``'Across these 6 verdicts, the chance of at least
+    one wrong verdict is at most 10%: at most 5% of a wrong 'raises' or 'lowers' and at most
+    5% of a wrong 'equivalent'.'``
+    """
+    alpha = 100 * (1.0 - level)
+    these = "this verdict" if family_size == 1 else f"these {family_size:,} verdicts"
+    if sequential:
+        return (f"Across {these}, the chance of at least one wrong verdict is at most "
+                f"{alpha:g}%, however often the run looked ({alpha / max(1, family_size):.2g}% "
+                f"for each change).")
+    return (f"Across {these}, the chance of at least one wrong verdict is at most "
+            f"{2 * alpha:g}%: at most {alpha:g}% of a wrong 'raises' or 'lowers' and at most "
+            f"{alpha:g}% of a wrong 'equivalent'.")
 
 
 def games_for_change(change: float, family_size: int, level: float = bstats.LEVEL,

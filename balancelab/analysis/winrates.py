@@ -251,16 +251,17 @@ def fair_shares(source: Source) -> pl.DataFrame:
     """Per variant, the win rate each contender would have if all were equally good, counting
     shared wins, draws and capped games the way win rates do (nobody's win): the share of
     games with a sole winner divided by the number of possible winners
-    (``Game.possible_outcomes``, draws aside): 3 for three ISS players, 2 for a solo player
-    against FEDOR (a bot, not a seat), 2 for two sides. With 5.1% shared wins, four equal
-    seats each win 23.7%, not 25%. Without the game's engine: the number of contenders
-    (seats or sides).
+    (``Game.possible_outcomes``, draws aside): 3 for three ISS players, 2 for two sides. With
+    5.1% shared wins, four equal seats each win 23.7%, not 25%. Without the game's engine: the
+    number of contenders (seats or sides). A seat game's variant where a bot can win (solo
+    ISS against FEDOR) has none: a bot is not a seat's equal.
 
     Returns:
-        Columns: ``variant``, ``fair_share`` (Float64).
+        Columns: ``variant``, ``fair_share`` (Float64; null where a bot can win).
     """
     df = games_frame(source)
     possible = _engine_outcomes(df)
+    bots = _bot_variants(df)
     if possible is None:
         counts = contender_rows(df).group_by("variant").agg(
             pl.col("contender").n_unique().alias("n"))
@@ -268,10 +269,22 @@ def fair_shares(source: Source) -> pl.DataFrame:
     sole = dict(df.lazy().group_by("variant").agg(
         (~pl.col("winner").is_in([*DRAW_VALUES, CAPPED])).mean().alias("s"))
         .collect(engine="streaming").iter_rows())
-    rows = [(v, float(sole.get(v, 1.0)) / max(1, sum(o not in DRAW_VALUES for o in outs)))
+    rows = [(v, None if v in bots else
+             float(sole.get(v, 1.0)) / max(1, sum(o not in DRAW_VALUES for o in outs)))
             for v, outs in possible.items()]
     return pl.DataFrame(rows, schema={"variant": df.schema["variant"],
                                       "fair_share": pl.Float64}, orient="row")
+
+
+def _bot_variants(df: pl.DataFrame) -> set[Any]:
+    """The variants of a seat game where a possible winner is not a seat (a bot such as
+    FEDOR in solo ISS); empty for team games or when the game's engine cannot be loaded."""
+    found = None if is_team_game(df) else _engine_variants(df)
+    if found is None:
+        return set()
+    game, options = found
+    return {v for v, opts in options.items()
+            if set(game.possible_outcomes(opts)) - {*game.seats(opts), *DRAW_VALUES, CAPPED}}
 
 
 def seat_balance(source: Source, level: float = stats.LEVEL,
@@ -281,19 +294,25 @@ def seat_balance(source: Source, level: float = stats.LEVEL,
     Each seat against the rest: the seat's win rate minus its fair share (:func:`fair_shares`:
     a shared win is nobody's win, for the rate and the share alike), tested through the
     seat's share of the games a seat won alone (Wilson interval, exact binomial in spirit)
-    against ``1 / seats``; Holm and the equivalence tests across the variant's seats, with the
-    three verdicts (:mod:`balancelab.analysis.verdicts`): ``raises`` = wins more than its fair
-    share, ``lowers`` = less, ``equivalent`` = within ±margin of it. All seats at once: the
-    chi-square test of equal shares (Pearson), ``unequal`` when its p-value is below
-    ``1 - level``, ``equivalent`` when every seat is, else ``inconclusive``.
+    against ``1 / seats``, with the three verdicts (:mod:`balancelab.analysis.verdicts`):
+    ``raises`` = wins more than its fair share, ``lowers`` = less, ``equivalent`` = within
+    ±margin of it. The seats of every variant are one family (Holm and the equivalence
+    tests across all of them); at two seats the second seat's row is the first's mirror
+    (one test, counted once). All seats at once: the chi-square test of equal shares
+    (Pearson), Holm-corrected across the variants, ``unequal`` when its adjusted p-value is
+    below ``1 - level``, ``equivalent`` when every seat is, else ``inconclusive``.
 
     Returns:
         Columns: ``variant``, ``variant_label``, ``contender`` (a seat, or ``all seats``),
         ``games``, ``wins``, ``sole_wins`` (games a seat won alone), ``rate``,
         ``fair_share``, ``diff`` (rate − fair share), ``lo``, ``hi`` (the interval the
         verdict used), ``level_used``, ``p_value``, ``p_holm``, ``verdict``, ``margin``,
-        ``games_to_decide``. Empty for team games and solo games.
+        ``games_to_decide``, ``family_size`` (the tests in the family: seats, or variants
+        for the ``all seats`` rows). Empty for team games and solo games.
     """
+    from dataclasses import replace
+    from functools import partial
+
     from scipy import stats as sst
 
     from balancelab.analysis import verdicts
@@ -305,25 +324,25 @@ def seat_balance(source: Source, level: float = stats.LEVEL,
         "fair_share": pl.Float64, "diff": pl.Float64, "lo": pl.Float64, "hi": pl.Float64,
         "level_used": pl.Float64, "p_value": pl.Float64, "p_holm": pl.Float64,
         "verdict": pl.String, "margin": pl.Float64, "games_to_decide": pl.Int64,
+        "family_size": pl.Int64,
     }
     if is_team_game(df):
         return pl.DataFrame(schema=schema)
     game = str(df["game"][0]) if "game" in df.columns and df.height else None
     mg = margin if margin is not None else verdicts.margin_for(game)
     rates = win_rates(df, level)
-    out: list[dict[str, Any]] = []
+    variants: list[tuple[Any, str, int, list[str], list[int], float]] = []
+    ests: list[float] = []
+    fns: list[verdicts.IntervalFn] = []
+    ns: list[int] = []
     for (v,), sub in sorted(rates.partition_by("variant", as_dict=True).items()):
         seats = sub.filter(pl.col("seat") >= 0)
         k = seats.height
-        if k < 2:
-            continue
-        n = int(seats["games"][0])
+        n = int(seats["games"][0]) if k else 0
         wins = [int(w) for w in seats["wins"]]
         big_w = sum(wins)
-        fair = float(seats["fair_share"][0])
-        label = str(seats["variant_label"][0])
-        if big_w == 0:
-            continue
+        if k < 2 or big_w == 0 or seats["fair_share"][0] is None:
+            continue  # no rival seat, or no sole winner: nothing to test
 
         def interval(lv: float, w: int = 0, total: int = big_w, games: int = n,
                      seats_n: int = k) -> tuple[float, float]:
@@ -331,28 +350,46 @@ def seat_balance(source: Source, level: float = stats.LEVEL,
             scale = total / games
             return scale * (float(lo) - 1 / seats_n), scale * (float(hi) - 1 / seats_n)
 
-        fns = [lambda lv, w=w: interval(lv, w) for w in wins]
-        rate = [w / n for w in wins]
-        dec = verdicts.decide_family([r - big_w / n / k for r in rate], fns, [n] * k, mg, level)
-        chi = sst.chisquare(wins)
-        p_all = float(chi.pvalue)
-        all_verdict = ("unequal" if p_all < 1 - level else
+        tested = wins[:1] if k == 2 else wins  # two seats: one test
+        ests += [w / n - big_w / n / k for w in tested]
+        fns += [partial(interval, w=w) for w in tested]
+        ns += [n] * len(tested)
+        variants.append((v, str(seats["variant_label"][0]), n,
+                         seats["contender"].to_list(), wins,
+                         float(seats["fair_share"][0])))
+    if not variants:
+        return pl.DataFrame(schema=schema)
+    dec = iter(verdicts.decide_family(ests, fns, ns, mg, level))
+    p_all = [float(sst.chisquare(v[4]).pvalue) for v in variants]
+    p_all_holm = stats.holm(p_all)
+    mirror = {verdicts.RAISES: verdicts.LOWERS, verdicts.LOWERS: verdicts.RAISES}
+    out: list[dict[str, Any]] = []
+    for (v, label, n, names, wins, fair), p, ph in zip(variants, p_all, p_all_holm,
+                                                       strict=True):
+        ds = [next(dec) for _ in (wins[:1] if len(wins) == 2 else wins)]
+        if len(wins) == 2:
+            x = ds[0]
+            ds.append(replace(x, verdict=mirror.get(x.verdict, x.verdict), lo=-x.hi, hi=-x.lo,
+                              diff_lo=-x.diff_hi, diff_hi=-x.diff_lo, eq_lo=-x.eq_hi,
+                              eq_hi=-x.eq_lo))
+        big_w = sum(wins)
+        all_verdict = ("unequal" if ph < 1 - level else
                        verdicts.EQUIVALENT if all(x.verdict == verdicts.EQUIVALENT
-                                                  for x in dec) else verdicts.INCONCLUSIVE)
+                                                  for x in ds) else verdicts.INCONCLUSIVE)
         out.append({"variant": v, "variant_label": label, "contender": "all seats",
                     "games": n, "wins": big_w, "sole_wins": big_w, "rate": big_w / n,
                     "fair_share": fair, "diff": 0.0, "lo": None, "hi": None,
-                    "level_used": level, "p_value": p_all, "p_holm": p_all,
-                    "verdict": all_verdict, "margin": mg, "games_to_decide": None})
-        for name, w, x in zip(seats["contender"], wins, dec, strict=True):
+                    "level_used": level, "p_value": p, "p_holm": float(ph),
+                    "verdict": all_verdict, "margin": mg, "games_to_decide": None,
+                    "family_size": len(variants)})
+        for name, w, x in zip(names, wins, ds, strict=True):
             out.append({"variant": v, "variant_label": label, "contender": name, "games": n,
                         "wins": w, "sole_wins": big_w, "rate": w / n, "fair_share": fair,
                         "diff": w / n - fair, "lo": x.lo, "hi": x.hi,
                         "level_used": x.level, "p_value": x.p_value, "p_holm": x.p_holm,
                         "verdict": x.verdict, "margin": mg,
-                        "games_to_decide": x.games_to_decide})
-    return pl.DataFrame(out, schema=schema, orient="row") if out else pl.DataFrame(
-        schema=schema)
+                        "games_to_decide": x.games_to_decide, "family_size": len(ests)})
+    return pl.DataFrame(out, schema=schema, orient="row")
 
 
 def _possible_outcomes(df: pl.DataFrame) -> dict[Any, list[str]]:
@@ -367,22 +404,30 @@ def _possible_outcomes(df: pl.DataFrame) -> dict[Any, list[str]]:
     return dict.fromkeys(df.get_column("variant").unique().sort().to_list(), declared)
 
 
-def _engine_outcomes(df: pl.DataFrame) -> dict[Any, list[str]] | None:
-    """Per variant, ``Game.possible_outcomes`` (capped aside), or None when the game's engine
-    or its option columns are missing."""
+def _engine_variants(df: pl.DataFrame) -> tuple[Any, dict[Any, Any]] | None:
+    """The game's engine and each variant's rule options, or None when the engine or its
+    option columns are missing."""
     try:
         from balancelab.games import get_game
 
         game = get_game(str(df["game"][0]))
         names = [n for n in game.options_type.names() if n in df.columns]
         firsts = first_rows(df.select("variant", *names))
-        out = {}
-        for row in firsts.iter_rows(named=True):
-            opts = game.options_type.from_strings({n: row[n] for n in names})
-            out[row["variant"]] = [o for o in game.possible_outcomes(opts) if o != CAPPED]
-        return out
+        return game, {row["variant"]: game.options_type.from_strings(
+            {n: row[n] for n in names}) for row in firsts.iter_rows(named=True)}
     except (ImportError, ValueError, AttributeError, KeyError, pl.exceptions.PolarsError):
         return None
+
+
+def _engine_outcomes(df: pl.DataFrame) -> dict[Any, list[str]] | None:
+    """Per variant, ``Game.possible_outcomes`` (capped aside), or None when the game's engine
+    or its option columns are missing."""
+    found = _engine_variants(df)
+    if found is None:
+        return None
+    game, options = found
+    return {v: [o for o in game.possible_outcomes(opts) if o != CAPPED]
+            for v, opts in options.items()}
 
 
 def _declared_outcomes(df: pl.DataFrame) -> list[str]:

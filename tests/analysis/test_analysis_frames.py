@@ -232,9 +232,10 @@ def test_parse_grid_and_pairing():
                                                                    "blue": "random"}
 
 
-def test_fair_share_counts_the_possible_winners_fedor_included(tmp_path: Path):
-    """Solo 1998 ISS has one seat but two possible winners (the player and FEDOR, a bot);
-    three players have three (a tie is a draw, not a winner)."""
+def test_fair_share_counts_the_possible_winners_and_none_against_fedor(tmp_path: Path):
+    """Three ISS players have three possible winners (a tie is a draw, not a winner); solo
+    1998 ISS has no fair share: its other possible winner is FEDOR, a bot, not a seat's
+    equal (issue 26: a "fair share" of 50% was printed against it)."""
     path = tmp_path / "iss"
     studies.sweep("iss", {"players": [1, 3]}, path, games=10, jobs=1)
     fair = dict(analysis.fair_shares(path).join(
@@ -244,10 +245,10 @@ def test_fair_share_counts_the_possible_winners_fedor_included(tmp_path: Path):
     sole = dict(games.group_by("players").agg(
         (~pl.col("winner").is_in(["tie", ""])).mean()).iter_rows())
     # a shared win is nobody's win, for the fair share as for the win rates
-    assert fair == {1: pytest.approx(sole[1] / 2), 3: pytest.approx(sole[3] / 3)}
+    assert fair == {1: None, 3: pytest.approx(sole[3] / 3)}
     rates = analysis.win_rates(path)
-    assert rates.filter(pl.col("contender") == "seat0")["fair_share"].sort().to_list() == \
-        pytest.approx(sorted([sole[1] / 2, sole[3] / 3]))
+    assert rates.filter(pl.col("contender") == "seat0")["fair_share"].to_list() == \
+        [None, pytest.approx(sole[3] / 3)]
 
 
 def test_a_study_opens_with_a_short_answer(tmp_path: Path):
