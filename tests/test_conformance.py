@@ -159,3 +159,42 @@ def test_a_numpy_integer_action_plays_as_the_legal_int() -> None:
     with pytest.raises(IllegalActionError, match="'off' chose illegal action"):
         play(game, o, [Off(game, o, 0, seats[0]),
                        *[RandomPolicy(game, o, k, seats[k]) for k in range(1, n)]], rules)
+
+
+#: per game, an action the first decisions never offer (the Obcy one is issue 30's: fighting
+#: the ALIEN QUEEN with no task done)
+_NEVER_OFFERED = {"odyssey": 999_999, "iss": ("not", "offered"), "obcy": (17,)}
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_policy_cannot_add_an_action_to_the_legal_list(name: str) -> None:
+    """The engine trusts no policy (issue 30): a policy that appends an action to the legal
+    actions it is handed and plays it is refused, in every game."""
+    from balancelab.policies.base import Policy
+    from balancelab.simulate.play import play
+
+    bad = _NEVER_OFFERED.get(name, ("never", "offered", -1))
+
+    class Cheat(Policy):
+        name = "cheat"
+
+        def act(self, view, legal):  # type: ignore[no-untyped-def]
+            if bad in legal:  # pragma: no cover - the action was chosen never to be legal
+                return legal[0]
+            try:
+                legal.append(bad)
+            except AttributeError:  # handed a tuple: it cannot edit the legal actions
+                pass
+            return bad
+
+    game = get_game(name)
+    o = game.options_type()
+    n = len(game.seats(o))
+    rules, seats = game_streams(5, 0, n)
+
+    def refuse_if_played(state: State, action: object) -> None:
+        assert action != bad, "the engine played an action it did not offer"
+
+    with pytest.raises(IllegalActionError, match="'cheat' chose illegal action"):
+        play(game, o, [Cheat(game, o, k, seats[k]) for k in range(n)], rules,
+             on_step=refuse_if_played)

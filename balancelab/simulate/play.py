@@ -47,7 +47,9 @@ def play(
     Returns:
         The finished game. A seat with a single legal action is not asked. A policy sees
         its seat's view only, except one whose ``sees_state`` is set (the ``oracle`` cheat),
-        which is handed a copy of the true state.
+        which is handed a copy of the true state. A policy is handed the legal actions as a
+        tuple: the engine trusts no policy, so one that would add an action to the list it
+        was offered cannot have it played.
 
     Raises:
         IllegalActionError: a policy chose an action that is not legal.
@@ -61,10 +63,11 @@ def play(
             action = legal[0]
         else:
             pol = policies[seat]
+            offered = tuple(legal)  # the policy's own copy: it cannot edit what is legal
             if pol.sees_state:  # a cheat (``oracle``): a copy of the true state, not the view
-                chosen = pol.act_on_state(state.copy(), legal)
+                chosen = pol.act_on_state(state.copy(), offered)
             else:
-                chosen = pol.act(state.view(seat), legal)
+                chosen = pol.act(state.view(seat), offered)
             decisions += 1
             try:  # the engine's own value: a numpy integer equal to a legal int becomes it
                 action = legal[legal.index(chosen)]
