@@ -149,7 +149,7 @@ CASES: list[tuple[str, list[str], int, str]] = [
     ("pol-param-unknown", ["simulate", "odyssey", "--policy", "crew=search:rolouts=5", *S], 1,
      "did you mean 'rollouts'"),
     ("pol-param-type", ["simulate", "odyssey", "--policy", "crew=search:rollouts=abc", *S], 1,
-     "parameter 'rollouts' takes an integer; got abc"),
+     "parameter 'rollouts' takes an integer in [1, 100000]; got abc"),
     ("pol-param-truncated", ["simulate", "obcy", "--policy", "expedition=squad:spread=2.5",
                              *S], 1, "parameter 'spread' takes an integer in [1, 6]; got 2.5"),
     ("pol-param-int-text", ["simulate", "obcy", "--policy", "expedition=squad:arm=abc", *S],
@@ -160,6 +160,14 @@ CASES: list[tuple[str, list[str], int, str]] = [
      "has no policy name"),
     ("pol-search-range", ["simulate", "odyssey", "--policy", "crew=search:rollouts=0", *S], 1,
      "rollouts"),
+    # issue 30 G3: an absurd budget is refused with its range (it never finished)
+    ("pol-search-huge", ["simulate", "odyssey", "--policy",
+                         "crew=search:rollouts=99999999999999999999999", *S], 1,
+     "parameter 'rollouts' takes an integer in [1, 100000]; got 99999999999999999999999"),
+    ("pol-ismcts-huge", ["simulate", "obcy", "--policy", "aliens=ismcts:iterations=10000000",
+                         *S], 1, "parameter 'iterations' takes an integer in [1, 100000]"),
+    ("pol-search-deep", ["simulate", "iss", "--policy", "player=search:depth=1000000", *S],
+     1, "parameter 'depth' takes an integer in [0, 10000]"),
     # -- existing folders
     ("out-not-a-run", ["simulate", "odyssey", "--out", "{notrun}", *S], 1,
      "is not a balancelab run folder"),

@@ -58,8 +58,10 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from balancelab.policies.base import Policy, PolicyError, RngSource, register
+from balancelab.policies.base import Param, Policy, PolicyError, RngSource, register
 from balancelab.policies.search import (
+    MAX_BUDGET,
+    MAX_DEPTH,
     choice_param,
     int_param,
     number_param,
@@ -116,9 +118,13 @@ class IsmctsPolicy(Policy):
     """
 
     name: ClassVar[str] = "ismcts"
-    params: ClassVar[dict[str, Any]] = {"iterations": 200, "depth": 20, "c": 0.7,
-                                        "teammates": "tree", "reuse": True, "bias": 0.0,
-                                        "widen": 0}
+    params: ClassVar[dict[str, Any]] = {
+        "iterations": Param(200, low=1, high=MAX_BUDGET, help="tree iterations per decision"),
+        "depth": Param(20, low=0, high=MAX_DEPTH,
+                       help="decisions per iteration below the root (0: to the end)"),
+        "c": 0.7, "teammates": "tree", "reuse": True, "bias": 0.0,
+        "widen": Param(0, low=0, high=MAX_BUDGET,
+                       help="progressive widening's first candidates (0: every action)")}
 
     def __init__(self, game: Game, options: RuleOptions, seat: int, rng: RngSource,
                  **params: Any) -> None:

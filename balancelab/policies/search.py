@@ -80,7 +80,7 @@ from typing import Any, TypeAlias
 import numpy as np
 
 from balancelab.policies import base
-from balancelab.policies.base import Policy, PolicyError, RngSource, register
+from balancelab.policies.base import Param, Policy, PolicyError, RngSource, register
 from balancelab.simulate.core import Action, Game, State, View
 from balancelab.simulate.options import RuleOptions
 
@@ -105,6 +105,13 @@ def seat_value(s: State, finished: bool, evaluate: Callable[[State, int], float 
         return 0.5
     return 0.0
 
+
+#: The most playouts (``search``) or iterations (``ismcts``) one decision may spend: a larger
+#: budget would not finish a game in any useful time, so a spec asking for it is refused
+#: before the run starts (issue 30: ``rollouts=99999999999999999999999`` never finished).
+MAX_BUDGET = 100_000
+#: The deepest playout a search policy may ask for (decisions after the candidate action).
+MAX_DEPTH = 10_000
 
 #: Policy names that would recurse if used as a rollout, opponent or favourite policy.
 SEARCHERS = ("search", "ismcts", "oracle")
@@ -136,7 +143,10 @@ class SearchPolicy(Policy):
     """
 
     name = "search"
-    params = {"rollouts": 200, "depth": 40, "rollout": "random", "opponents": "same", "z": 0.0}
+    params = {"rollouts": Param(200, low=1, high=MAX_BUDGET, help="playouts per decision"),
+              "depth": Param(40, low=0, high=MAX_DEPTH,
+                             help="decisions per playout after the candidate (0: to the end)"),
+              "rollout": "random", "opponents": "same", "z": 0.0}
 
     def __init__(
         self,
