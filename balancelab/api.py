@@ -212,20 +212,24 @@ def simulate(
         UnknownGameError: an unknown game (the message lists the games).
         OptionError: an unknown rule option or a bad value (naming the valid ones).
         PolicyError: an unknown side, seat, policy or policy parameter.
-        RunError: bad ``games``/``seed``/``jobs``/``backend``, or ``out`` holds another run
-            (without ``force``) or this run unfinished (without ``resume``).
+        RunError: bad ``games``/``seed``/``jobs``/``backend``/``out``/``scheduler`` or a
+            true/false argument that is not a bool, or ``out`` holds another run (without
+            ``force``) or this run unfinished (without ``resume``).
         KeyboardInterrupt: interrupted; the finished chunks of ``out`` are kept.
+
+    Every argument is checked before anything is written: a refused call leaves no folder.
     """
     import tempfile
 
     from balancelab.games import get_game
-    from balancelab.simulate.runner import RunConfig, RunError, holds_finished, run
+    from balancelab.simulate.runner import RunConfig, holds_finished, run
 
+    _check_arguments(game=game, games=games, seed=seed, policies=policies, out=out, jobs=jobs,
+                     backend=backend, scheduler=scheduler, rotate=rotate, resume=resume,
+                     force=force)
     g = get_game(game)
-    config = RunConfig(game=game, variants=[g.options_type.from_strings(options)],
+    config = RunConfig(game=game, variants=[g.options_type.from_values(options)],
                        policies=dict(policies or {}), seed=seed, games=games, rotate=rotate)
-    if jobs == 0 or jobs < -1:
-        raise RunError(f"jobs must be -1 (all cores) or at least 1; got {jobs}")
     temporary = None
     if out is None:
         temporary = tempfile.TemporaryDirectory(prefix="balancelab-")
@@ -242,6 +246,49 @@ def simulate(
     result = Run(path, temporary)
     _warn_capped(result)
     return result
+
+
+def _check_arguments(*, game: Any, games: Any, seed: Any, policies: Any, out: Any, jobs: Any,
+                     backend: Any, scheduler: Any, rotate: Any, resume: Any,
+                     force: Any) -> None:
+    """Refuse an argument of :func:`simulate` of the wrong type, in one line naming it.
+
+    Raises:
+        PolicyError: ``policies`` is not a mapping of names to specs.
+        RunError: any other argument of the wrong type, or ``jobs`` out of range.
+    """
+    from balancelab.policies.errors import PolicyError
+    from balancelab.simulate.runner import RunError
+
+    def what(v: Any) -> str:
+        return f"{v!r} ({type(v).__name__})"
+
+    def whole(v: Any) -> bool:
+        import numbers
+
+        return isinstance(v, numbers.Integral) and not isinstance(v, bool)
+
+    if not isinstance(game, str):
+        raise RunError(f"game must be a game's name (a str); got {what(game)}")
+    for name, v in (("games", games), ("seed", seed)):
+        if not whole(v):
+            raise RunError(f"{name} must be a whole number (an int); got {what(v)}")
+    if not whole(jobs) or jobs == 0 or jobs < -1:
+        raise RunError(f"jobs must be -1 (all cores) or at least 1 (an int); got {what(jobs)}")
+    if policies is not None and not (
+            isinstance(policies, Mapping)
+            and all(isinstance(k, str) and isinstance(v, str) for k, v in policies.items())):
+        raise PolicyError("policies must map a side or seat to a policy spec, e.g. "
+                          f"{{'hal': 'random'}}; got {what(policies)}")
+    if out is not None and not isinstance(out, (str, os.PathLike)):
+        raise RunError(f"out must be a folder (a str or Path) or None; got {what(out)}")
+    if not isinstance(backend, str):
+        raise RunError(f"backend must be a backend's name (a str); got {what(backend)}")
+    if scheduler is not None and not isinstance(scheduler, str):
+        raise RunError(f"scheduler must be an address (a str) or None; got {what(scheduler)}")
+    for name, v in (("rotate", rotate), ("resume", resume), ("force", force)):
+        if not isinstance(v, bool):
+            raise RunError(f"{name} must be True or False; got {what(v)}")
 
 
 def _warn_capped(run: Run) -> None:

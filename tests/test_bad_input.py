@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from balancelab.simulate.runner import RunConfig, run
+from balancelab.simulate.runner import RunConfig, RunError, run
 
 RANDOM = {"hal": "random", "crew": "random"}
 
@@ -279,3 +279,42 @@ def test_bad_input(case: str, argv: list[str], code: int, words: str,
     assert "Traceback" not in errtext + captured.out
     assert list(tmp_path.iterdir()) == [], "a rejected command left a folder behind"
     assert _snapshot(places["good"].parent) == before, "a rejected command changed a folder"
+
+
+# -- the Python API (issue 30 G4-G5): each bad argument is refused up front, in one line
+# naming it, before a folder is made
+API_CASES: list[tuple[str, dict[str, object], str]] = [
+    ("crew-text", {"crew": "3"}, "option 'crew' of game 'odyssey' takes an integer"),
+    ("rotate-text", {"rotate": "yes"}, "rotate must be True or False; got 'yes' (str)"),
+    ("policies-list", {"policies": ["hal=random"]}, "policies must map a side or seat"),
+    ("policies-values", {"policies": {"hal": 3}}, "policies must map a side or seat"),
+    ("out-int", {"out": 5}, "out must be a folder (a str or Path) or None; got 5 (int)"),
+    ("jobs-float", {"jobs": 2.0}, "jobs must be -1 (all cores) or at least 1 (an int)"),
+    ("games-float", {"games": 20.0}, "games must be a whole number (an int); got 20.0"),
+    ("seed-text", {"seed": "1"}, "seed must be a whole number"),
+    ("backend-none", {"backend": None}, "backend must be a backend's name"),
+    ("force-int", {"force": 1}, "force must be True or False"),
+]
+
+
+@pytest.mark.parametrize("case, kwargs, words", API_CASES, ids=[c[0] for c in API_CASES])
+def test_api_bad_arguments(case: str, kwargs: dict[str, object], words: str, tmp_path: Path,
+                           monkeypatch: pytest.MonkeyPatch) -> None:
+    import balancelab
+
+    monkeypatch.chdir(tmp_path)
+    args: dict[str, object] = {"games": 20, "jobs": 1, "out": tmp_path / "run", **kwargs}
+    with pytest.raises((ValueError, RunError)) as exc:  # OptionError, PolicyError, RunError
+        balancelab.simulate("odyssey", **args)  # type: ignore[arg-type]
+    message = str(exc.value)
+    assert words in message and "\n" not in message, message
+    assert list(tmp_path.iterdir()) == [], "a refused call left a folder behind"
+
+
+def test_api_typed_options_are_taken_as_given(tmp_path: Path) -> None:
+    """A typed option plays (a list for a tuple option too); only strings are not parsed."""
+    from balancelab.games import get_game
+
+    o = get_game("odyssey").options_type
+    assert o.from_values({"crew": 3, "hal-extra-turns": 1}) == o.from_strings(
+        {"crew": "3", "hal_extra_turns": "1"})

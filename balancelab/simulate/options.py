@@ -103,10 +103,34 @@ class RuleOptions:
         Raises:
             OptionError: an unknown option (the message lists the valid ones) or a bad value.
         """
+        kwargs = {f.name: parse_value(cls.GAME, f, raw) for f, raw in cls._named(values)}
+        return cls(**kwargs)
+
+    @classmethod
+    def from_values(cls, values: Mapping[str, Any]) -> Self:
+        """Build options from names and typed values (the Python API): a string is the value
+        of a text option only, never parsed (``crew='3'`` is refused: crew takes an integer);
+        a list is taken as a tuple.
+
+        Raises:
+            OptionError: an unknown option (the message lists the valid ones), a value of the
+                wrong type or a bad value.
+        """
+        kwargs = {f.name: tuple(raw) if isinstance(raw, list) else raw
+                  for f, raw in cls._named(values)}
+        return cls(**kwargs)
+
+    @classmethod
+    def _named(cls, values: Mapping[str, Any]) -> list[tuple[dataclasses.Field[Any], Any]]:
+        """Each (field, value) of ``values``, whose names may use ``-`` for ``_``.
+
+        Raises:
+            OptionError: an unknown option (the message lists the valid ones).
+        """
         by_name = {f.name: f for f in dataclasses.fields(cls)}
-        kwargs: dict[str, Any] = {}
+        out = []
         for raw_name, raw in values.items():
-            name = raw_name.replace("-", "_")
+            name = str(raw_name).replace("-", "_")
             if name not in by_name:
                 close = difflib.get_close_matches(name, list(by_name), n=3)
                 if close:
@@ -117,8 +141,8 @@ class RuleOptions:
                 else:
                     hint = f"balancelab games {cls.GAME} lists its {len(by_name)} rule options"
                 raise OptionError(f"unknown option {raw_name!r} for game {cls.GAME!r}; {hint}")
-            kwargs[name] = parse_value(cls.GAME, by_name[name], raw)
-        return cls(**kwargs)
+            out.append((by_name[name], raw))
+        return out
 
     def replace(self, **changes: Any) -> Self:
         """A copy with some options changed (validated)."""
@@ -243,7 +267,7 @@ def _scalar(game: str, f: dataclasses.Field[Any], x: Any, kind: type, whole: Any
 
 
 def _type_error(game: str, f: dataclasses.Field[Any], v: Any) -> OptionError:
-    shown = format_value(v) if isinstance(v, (bool, int, float, str, tuple)) else repr(v)
+    shown = format_value(v) if isinstance(v, (bool, int, float, tuple)) else repr(v)
     m = f.metadata
     allowed = ""
     if m.get("choices") is not None:
