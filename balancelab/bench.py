@@ -391,6 +391,132 @@ def ismcts_rate(game: Game, state: State, options: RuleOptions, *, seconds: floa
     return done / (time.perf_counter() - t0)
 
 
+# -- adapters --------------------------------------------------------------------------------
+
+
+def _states_of_random_games(game: Game, options: RuleOptions, count: int, seed: int
+                            ) -> list[State]:
+    """``count`` unfinished states met along random games (every state of each game)."""
+    rng = np.random.default_rng(seed)
+    out: list[State] = []
+    k = 0
+    while len(out) < count:
+        s = game.new_initial_state(options, game_streams(seed, k, len(game.seats(options)))[0])
+        k += 1
+        while not s.is_terminal() and len(out) < count:
+            out.append(s.copy())
+            legal = s.legal_actions()
+            s._apply(legal[int(rng.integers(len(legal)))])
+    return out
+
+
+def adapter_costs(game_name: str, *, seconds: float = 1.0, seed: int = 0, states: int = 200,
+                  options: dict[str, str] | None = None) -> dict[str, Any]:
+    """What the adapters cost per state, against one random engine decision, on ``states``
+    states of random games (each measured fresh: no adapter has seen it before).
+
+    - ``decision_us``: one decision of random players in the play loop (the seat's view, a
+      uniform pick among the legal actions, the action applied, as ``decisions/s`` of the
+      random pairing counts them: whole games, over the decisions with a choice),
+      microseconds;
+    - ``observe_us``: PettingZoo ``observe()`` of the seat to act (its view as a vector and
+      the mask of legal ids); ``openspiel_us``: OpenSpiel ``legal_actions()`` plus
+      ``observation_string()`` of the player to act;
+    - ``observe_ratio`` and ``openspiel_ratio``: each over ``decision_us`` (the goal: at most
+      10).
+
+    The three are timed in CPU seconds of this process (other processes on a busy machine
+    then show less), in turn, round after round, for ``seconds`` (after one untimed round that
+    fills the adapters' tables); each keeps its fastest round. An adapter is None when its
+    extra is not installed or the game has no action encoding.
+    """
+    game = get_game(game_name)
+    opts = game.options_type.from_strings(options or {})
+    sample = _states_of_random_games(game, opts, states, seed)
+    timers: dict[str, Callable[[], float]] = {}
+
+    from balancelab.policies.base import RandomPolicy
+    from balancelab.simulate.play import play
+
+    seats = len(game.seats(opts))
+
+    def decide() -> float:  # seconds for len(sample) decisions
+        spent = 0.0
+        made = 0
+        k = 0
+        while made < len(sample):
+            rules, streams = game_streams(seed, k, seats)
+            pols = [RandomPolicy(game, opts, i, streams[i]) for i in range(seats)]
+            t0 = time.process_time()
+            made += play(game, opts, pols, rules).decisions
+            spent += time.process_time() - t0
+            k += 1
+        return spent * len(sample) / made
+
+    timers["decision"] = decide
+    for name, make in (("observe", _observe_timer), ("openspiel", _openspiel_timer)):
+        try:
+            timers[name] = make(game, options or {}, sample, seed)
+        except (ImportError, TypeError):  # the extra is missing; the game numbers no actions
+            pass
+    for timer in timers.values():
+        timer()
+    best = dict.fromkeys(timers, float("inf"))
+    t_end = time.process_time() + seconds
+    rounds = 0
+    while rounds < 3 or time.process_time() < t_end:
+        for name, timer in timers.items():
+            best[name] = min(best[name], timer())
+        rounds += 1
+    per = {k: v / len(sample) * 1e6 for k, v in best.items()}
+    out: dict[str, Any] = {"states": len(sample), "rounds": rounds,
+                           "decision_us": per["decision"]}
+    for name in ("observe", "openspiel"):
+        us = per.get(name)
+        out[f"{name}_us"] = us
+        out[f"{name}_ratio"] = None if us is None else us / per["decision"]
+    return out
+
+
+def _observe_timer(game: Game, options: dict[str, str], sample: list[State], seed: int
+                   ) -> Callable[[], float]:
+    """Seconds for PettingZoo ``observe()`` of the seat to act on a copy of each state."""
+    from balancelab.interop.pettingzoo import raw_env
+
+    env = raw_env(game, **options)
+    env.reset(seed=seed)
+    agents = env.possible_agents
+
+    def timer() -> float:
+        copies = [s.copy() for s in sample]
+        t0 = time.process_time()
+        for c in copies:
+            env.state = c
+            env.observe(agents[c.current_seat])
+        return time.process_time() - t0
+
+    return timer
+
+
+def _openspiel_timer(game: Game, options: dict[str, str], sample: list[State], seed: int
+                     ) -> Callable[[], float]:
+    """Seconds for OpenSpiel ``legal_actions()`` + ``observation_string()`` of the player to
+    act on a new OpenSpiel state of each state."""
+    from balancelab.interop import openspiel as bos
+
+    spiel = bos.load(game, game.options_type.from_strings(options), rng_seed=seed)
+
+    def timer() -> float:
+        fresh = [bos.BalancelabState(spiel, s.copy()) for s in sample]
+        t0 = time.process_time()
+        for st in fresh:
+            st.legal_actions()
+            st.observation_string(st.current_player())
+        return time.process_time() - t0
+
+    return timer
+
+
 # -- the suite -------------------------------------------------------------------------------
 
 
@@ -439,6 +565,8 @@ def bench_game(game_name: str, *, seconds: float = 2.0, games: int | None = None
         }
     log(f"{game_name}: copies and rollouts")
     out["search"] = search_primitives(game_name, seconds=min(seconds, 2.0), options=options)
+    log(f"{game_name}: the PettingZoo and OpenSpiel adapters")
+    out["adapters"] = adapter_costs(game_name, seconds=min(seconds, 2.0), options=options)
     rate = out["policies"]["default"]["scaling"]["games_per_s_n"]
     for n in memory_games:
         estimate = n / rate
@@ -523,6 +651,10 @@ def tables(results: dict[str, Any]) -> list[Any]:
     other = Table("game", "copy()/s", "rollouts/s", "steps/rollout", "ismcts it/s", "run games",
                   "driver MB", f"driver+{n}w MB", "run games/s",
                   title="Search primitives; peak memory of runs (default policies)")
+    adapters = Table("game", "decision µs", "PettingZoo observe() µs", "×",
+                     "OpenSpiel legal_actions() + observation_string() µs", "×",
+                     title="Adapters: cost per fresh state, against one random engine "
+                     "decision (×: the multiple; goal ≤ 10)")
     missing = []
     for g in results["games"]:
         if "error" in g:
@@ -536,6 +668,14 @@ def tables(results: dict[str, Any]) -> list[Any]:
                           f"{s['decisions_per_s']:,.0f}", f"{s['decisions_per_game']:.1f}",
                           f"{sc['games_per_s_n']:,.0f}", f"{sc['speedup']:.2f}×",
                           f"{sc['efficiency']:.2f}")
+        ad = g.get("adapters")
+        if ad:
+            cells = [f"{ad['decision_us']:.1f}"]
+            for k in ("observe", "openspiel"):
+                us = ad[f"{k}_us"]
+                cells += ["not installed", ""] if us is None else [
+                    f"{us:.1f}", f"{ad[f'{k}_ratio']:.1f}×"]
+            adapters.add_row(name, *cells)
         sr = g["search"]
         first = [name, f"{sr['copies_per_s']:,.0f}", f"{sr['rollouts_per_s']:,.0f}",
                  f"{sr['steps_per_rollout']:.0f}",
@@ -557,4 +697,4 @@ def tables(results: dict[str, Any]) -> list[Any]:
             f"note: the machine was busy when the suite started (load {m['load_1min']} on "
             f"{m['cpus']} cores); speed-ups and rates are lower than on idle cores.",
             style="yellow"))
-    return [speed, other, *missing, *notes]
+    return [speed, other, *([adapters] if adapters.row_count else []), *missing, *notes]

@@ -122,3 +122,24 @@ def test_the_policy_registry_is_reachable_from_balancelab_policies(nim_registere
     pol = policies.build(g, g.options_type(), 0, "nim-sum", np.random.default_rng(0))
     assert isinstance(pol, policies.Policy) and pol.act(
         g.new_initial_state(g.options_type(), np.random.default_rng(0)).view(0), [101]) == 101
+
+
+def test_bench_measures_the_adapters_against_an_engine_decision() -> None:
+    from rich.console import Console
+
+    from balancelab import bench
+
+    costs = bench.adapter_costs("odyssey", seconds=0.05, states=30)
+    assert costs["states"] == 30 and costs["rounds"] >= 3
+    for k in ("observe", "openspiel"):
+        assert costs[f"{k}_us"] > 0
+        assert costs[f"{k}_ratio"] == pytest.approx(costs[f"{k}_us"] / costs["decision_us"])
+    results = {"machine": {"cpus": 2, "load_1min": 0.0}, "jobs": 2, "games": [
+        {"game": "odyssey", "policies": {}, "memory": [], "adapters": costs,
+         "search": {"copies_per_s": 1, "rollouts_per_s": 1, "steps_per_rollout": 1}}]}
+    console = Console(width=200, record=True)
+    for table in bench.tables(results):
+        console.print(table)
+    row = next(line for line in console.export_text().splitlines()
+               if line.startswith("│ odyssey") and "×" in line)
+    assert f"{costs['observe_ratio']:.1f}×" in row and f"{costs['openspiel_ratio']:.1f}×" in row

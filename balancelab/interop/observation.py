@@ -1,23 +1,23 @@
 """A seat's view as a fixed-shape numeric vector (the observation of the adapters).
 
-Each field of the view (``View._fields`` or a dataclass view's fields, in order) is flattened to numbers — an int or bool is
-one number, ``None`` is ``-1``, a tuple or list is its length followed by its items (nested
-the same way), a set its length and sorted items, a dict its sorted items, strings and
-objects (the rule options, the card tables) are left out — and written into its own block of
-the vector, padded with zeros. A
-block keeps its place whatever the state, so position ``k`` means the same field in every
-observation; a length prefix makes the flattening reversible.
+Each field of the view (``View._fields`` or a dataclass view's fields, in order) is flattened
+to numbers — an int or bool is one number, ``None`` is ``-1``, a tuple or list is its length
+followed by its items (nested the same way), a set its length and sorted items, a dict its
+sorted items, strings and objects (the rule options, the card tables) are left out — and
+written into its own block of the vector, padded with zeros. A block keeps its place whatever
+the state, so position ``k`` means the same field in every observation; a length prefix makes
+the flattening reversible.
 
-Block sizes are per game (:func:`layout_of`): the game's own ``observation_layout(options)``
-if it has one, else :data:`LAYOUTS` for the built-in games, else a layout derived from random
-games at the options in use (a plug-in game needs no table). For :data:`LAYOUTS`, A field of fixed length at the largest seat count
-gets exactly its size; a field whose length varies in play (hands, the compartments of the
-ISS, the ALIENS on the board…) gets the greatest length seen in random games of the largest
-seat counts, times 1.5, plus 4 (:func:`measure`), or a bound from the rules for what random
-play does not reach (Obcy's missions). These are generous bounds for the rule options a study
-uses, not proofs for every option value: a view that does not fit (say ISS with
-``hand_max=10``) raises :class:`ObservationOverflowError` naming the field, never a silently
-cut vector.
+Block sizes are per game (:func:`layout_of`): the game's own ``observation_layout(options)`` if
+it has one, else :data:`LAYOUTS` for the built-in games, else a layout derived from random
+games at the options in use (a plug-in game needs no table). For :data:`LAYOUTS`, a field of
+fixed length at the largest seat count gets exactly its size; a field whose length varies in
+play (hands, the compartments of the ISS, the ALIENS on the board…) gets the greatest length
+seen in random games of the largest seat counts, times 1.5, plus 4 (:func:`measure`), or a
+bound from the rules for what random play does not reach (Obcy's missions). These are generous
+bounds for the rule options a study uses, not proofs for every option value: a view that does
+not fit (say ISS with ``hand_max=10``) raises :class:`ObservationOverflowError` naming the
+field, never a silently cut vector.
 """
 
 from __future__ import annotations

@@ -31,12 +31,12 @@ Python game of sampled chance: serialize it (``pyspiel`` has no hook for a Pytho
 pickle.
 
 Information: the observation of a player is its seat's view (never the hidden part), as a
-string (the numbers of :class:`~balancelab.interop.observation.ViewEncoder`, unpadded) and as
-a tensor of the same numbers (padded to the game's layout); both, and the legal action ids, are
-computed once per state and player. The views are not perfect-recall, so the game offers no information-state
-string or tensor: run IS-MCTS with ``use_observation_string=True``. ``resample_from_infostate``
-re-deals what the player cannot see with the game's ``determinize`` (the resampled state has
-the same observation for that player, and its own new Generator).
+string (the numbers of :class:`~balancelab.interop.observation.ViewEncoder`, unpadded) and as a
+tensor of the same numbers (padded to the game's layout); both, and the legal action ids, are
+computed once per state and player. The views are not perfect-recall, so the game offers no
+information-state string or tensor: run IS-MCTS with ``use_observation_string=True``.
+``resample_from_infostate`` re-deals what the player cannot see with the game's ``determinize``
+(the resampled state has the same observation for that player, and its own new Generator).
 
 Length: ``max_game_length`` is a generous bound from the round cap (decisions per round
 times rounds), not a proven maximum; the random-simulation tests stay far below it.
@@ -112,6 +112,24 @@ def register(game: str | Game) -> str:
     pyspiel.register_game(game_type, _Bound)
     _REGISTERED[short] = _Bound
     return short
+
+
+def load(game: str | Game, options: RuleOptions | None = None, rng_seed: int = 0
+         ) -> BalancelabGame:
+    """The OpenSpiel game of ``game`` (registered if not yet) at rule ``options`` (None: the
+    defaults): ``pyspiel.load_game`` with every option as a parameter.
+
+    Raises:
+        UnknownGameError: an unknown game name.
+        TypeError: the game has no finite action encoding.
+    """
+    short = register(game)
+    params: dict[str, Any] = {"rng_seed": rng_seed}
+    if options is not None:
+        params.update({f.name: _param(getattr(options, f.name))
+                       for f in dataclasses.fields(options)})
+    loaded: BalancelabGame = pyspiel.load_game(short, params)
+    return loaded
 
 
 def _seat_options(g: Game, defaults: RuleOptions) -> list[tuple[str, Any]]:
@@ -201,16 +219,18 @@ class _Cache:
     tensor). A clone starts with the same (immutable) values; a state that applies an action
     starts a new cache."""
 
-    __slots__ = ("legal", "strings", "tensors")
+    __slots__ = ("legal", "views", "strings", "tensors")
 
     def __init__(self) -> None:
         self.legal: tuple[int, ...] | None = None
+        self.views: dict[int, Any] = {}
         self.strings: dict[int, str] = {}
         self.tensors: dict[int, np.ndarray] = {}
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Cache:
         c = _Cache()
-        c.legal, c.strings, c.tensors = self.legal, dict(self.strings), dict(self.tensors)
+        c.legal, c.views = self.legal, dict(self.views)
+        c.strings, c.tensors = dict(self.strings), dict(self.tensors)
         return c
 
 
@@ -259,7 +279,13 @@ class BalancelabState(pyspiel.State):
         return self.engine.current_seat
 
     def _view(self, player: int | None = None) -> Any:
-        return self.engine.view(self.engine.current_seat if player is None else player)
+        """The view of ``player`` (None: the seat to act), made once per state and player."""
+        seat = self.engine.current_seat if player is None else player
+        views = self._cache.views
+        view = views.get(seat)
+        if view is None:
+            view = views[seat] = self.engine.view(seat)
+        return view
 
     def _legal_actions(self, player: int) -> list[int]:
         cache = self._cache
@@ -274,7 +300,7 @@ class BalancelabState(pyspiel.State):
         strings = self._cache.strings
         text = strings.get(player)
         if text is None:
-            numbers = self.bl.encoder.numbers(self.engine.view(player), pad=False)
+            numbers = self.bl.encoder.numbers(self._view(player), pad=False)
             text = strings[player] = " ".join(map(str, numbers))
         return text
 
@@ -284,7 +310,7 @@ class BalancelabState(pyspiel.State):
         tensors = self._cache.tensors
         vec = tensors.get(player)
         if vec is None:
-            vec = tensors[player] = self.bl.encoder.encode(self.engine.view(player))
+            vec = tensors[player] = self.bl.encoder.encode(self._view(player))
         return vec
 
     def _decode(self, action: int) -> Any:
