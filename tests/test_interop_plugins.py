@@ -143,3 +143,38 @@ def test_bench_measures_the_adapters_against_an_engine_decision() -> None:
     row = next(line for line in console.export_text().splitlines()
                if line.startswith("│ odyssey") and "×" in line)
     assert f"{costs['observe_ratio']:.1f}×" in row and f"{costs['openspiel_ratio']:.1f}×" in row
+
+
+class _LowestId(pyspiel.Bot):
+    """An OpenSpiel bot that plays the lowest legal action id."""
+
+    def __init__(self) -> None:
+        pyspiel.Bot.__init__(self)
+
+    def step(self, state):
+        return min(state.legal_actions())
+
+    def restart_at(self, state) -> None:
+        pass
+
+    def inform_action(self, state, player, action) -> None:
+        pass
+
+
+def test_an_openspiel_bot_plays_in_balancelab_loop(nim_registered) -> None:
+    """Seated by bot_policy, a lowest-id bot plays Nim exactly as balancelab's own
+    first-legal player does (Nim's ids grow with its actions), deal for deal."""
+    from balancelab.simulate.core import game_streams
+    from balancelab.simulate.play import play
+
+    cls = bos.bot_policy("lowest-id", lambda game, player, rng: _LowestId(), games=["nim"])
+    assert "lowest-id" in policies.available("nim", "second")
+    g, opts = nim_game.GAME, nim_game.NimOptions(heaps=4, high=9)
+    for k in range(6):
+        rules, streams = game_streams(3, k, 2)
+        bots = play(g, opts, [cls(g, opts, i, streams[i]) for i in (0, 1)], rules)
+        rules, streams = game_streams(3, k, 2)
+        first = play(g, opts, [nim_game.policies.FirstLegal(g, opts, i, streams[i])
+                               for i in (0, 1)], rules)
+        assert (bots.record.winner, bots.record.rounds) == (first.record.winner,
+                                                            first.record.rounds)

@@ -3,7 +3,8 @@
 Importing this module registers ``python_balancelab_odyssey``, ``python_balancelab_iss`` and
 ``python_balancelab_obcy`` (:func:`register` adds another game, a plug-in too: it needs the
 action encoding of :mod:`balancelab.simulate.encoding`; its observation layout is derived).
-:class:`PolicyBot` seats any balancelab policy in an OpenSpiel loop::
+:class:`PolicyBot` seats any balancelab policy in an OpenSpiel loop (and :func:`bot_policy` an
+OpenSpiel bot in balancelab's)::
 
     import pyspiel
     import balancelab.interop.openspiel  # registers the games
@@ -45,6 +46,7 @@ times rounds), not a proven maximum; the random-simulation tests stay far below 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -462,6 +464,60 @@ class PolicyBot(pyspiel.Bot):
         else:
             chosen = self.policy.act(view, legal)
         return int(self.game.codec.encode_action(view, chosen))
+
+
+def bot_policy(name: str, make_bot: Callable[[BalancelabGame, int, np.random.Generator], Any],
+               games: Sequence[str] | None = None, sides: Sequence[str] | None = None,
+               help: str = "") -> type[policy_base.Policy]:
+    """Register an OpenSpiel bot as a balancelab policy (the reverse of :class:`PolicyBot`), so
+    that ``balancelab simulate --policy <side>=<name>``, studies and the Python API seat it::
+
+        from open_spiel.python.algorithms import ismcts, mcts
+
+        def make(game, player, rng):  # once per seat and game, at its first decision
+            return ismcts.ISMCTSBot(
+                game, mcts.RandomRolloutEvaluator(), 2.0, 20, use_observation_string=True,
+                random_state=np.random.RandomState(int(rng.integers(2**31))))
+
+        bot_policy("os-ismcts", make, games=["odyssey"], sides=["hal"])
+        balancelab.simulate("odyssey", games=2, policies={"hal": "os-ismcts"}, jobs=1)
+
+    Args:
+        name: the policy's registry name.
+        make_bot: builds the bot for ``(OpenSpiel game, player, the seat's Generator)``; the
+            game is this adapter's, at the run's rule options.
+        games, sides, help: as for :func:`balancelab.policies.base.register`.
+
+    Returns:
+        The registered Policy class.
+
+    The bot is asked for a move in a world dealt by the game's ``determinize`` from the seat's
+    view (the bot sees no more than the view, and no history: the state it is handed is the
+    start of that world), and its action id is decoded with the view. The game needs
+    ``determinize`` and an action encoding.
+    """
+
+    class BotPolicy(policy_base.Policy):
+        __doc__ = help or f"the OpenSpiel bot {name!r}"
+
+        def __init__(self, game: Game, options: RuleOptions, seat: int,
+                     rng: policy_base.RngSource, **params: Any) -> None:
+            super().__init__(game, options, seat, rng, **params)
+            self._spiel: BalancelabGame | None = None
+            self._bot: Any = None
+
+        def act(self, view: Any, legal: Sequence[Any]) -> Any:
+            if self._spiel is None:
+                self._spiel = load(self.game, self.options)
+                self._bot = make_bot(self._spiel, self.seat, self.rng)
+            world = BalancelabState(self._spiel, self.game.determinize(view, self.rng))
+            return self._spiel.codec.decode_action(view, int(self._bot.step(world)))
+
+    BotPolicy.name = name
+    BotPolicy.__name__ = BotPolicy.__qualname__ = f"BotPolicy_{name}"
+    policy_base.register(name, BotPolicy, games=games, sides=sides,
+                         help=help or f"the OpenSpiel bot {name!r}")
+    return BotPolicy
 
 
 for _name in ("odyssey", "iss", "obcy"):
