@@ -701,7 +701,7 @@ def compare(
     Example: balancelab simulate iss --players 4 --out runs/base, then the same with
     --remove-shuttles --out runs/removed, then balancelab compare runs/base runs/removed
     """
-    from balancelab.studies import compare as do_compare
+    from balancelab.questions.compare import compare as do_compare
 
     paths = do_compare(runs, out, margin)
     console.print(paths.headline, highlight=False, markup=False)
@@ -722,9 +722,9 @@ def _study_progress(quiet: bool) -> Any:
 def _print_plan(game: str, grid: dict[str, Any], change: float, base: dict[str, Any],
                 focus: str | None, pairs: str | None) -> None:
     """The --detect plan: games per setting for each question, in words."""
-    from balancelab import studies
+    from balancelab.questions import sweep as sweeps
 
-    for q in studies.plan(game, grid, change, base=base, focus=focus, pairs=pairs):
+    for q in sweeps.plan(game, grid, change, base=base, focus=focus, pairs=pairs):
         console.print(
             f"To detect a change of {100 * change:.1f} points in win rate with 80% power "
             f"among the {q['family_size']} changes of {q['option']} (Holm, 95%): about "
@@ -788,18 +788,19 @@ def sweep(
     Example: balancelab sweep odyssey --grid crew=2,3,4 --grid hal_extra_turns=-1,0,1
     --precision 0.01
     """
-    from balancelab import studies
+    from balancelab.questions import inputs
+    from balancelab.questions import sweep as sweeps
     from balancelab.reports import write_report
     from balancelab.simulate.runner import RunConfig
 
     if jobs == 0 or jobs < -1:
         raise ValueError(f"--jobs must be -1 (all cores) or at least 1; got {jobs}")
-    g = studies.load_game(game)
+    g = inputs.load_game(game)
     base = parse_game_args(_game_flags(ctx), set_ or [])
-    parsed = studies.parse_grid(grid)
+    parsed = inputs.parse_grid(grid)
     pols = parse_policies(policy or [])
-    variants = studies.grid_variants(g, parsed, base)
-    studies.check_sizes(games, precision, max_games, precision_diff, decide)
+    variants = inputs.grid_variants(g, parsed, base)
+    sweeps.check_sizes(games, precision, max_games, precision_diff, decide)
     if detect is not None:
         _print_plan(game, parsed, detect, base, focus, pairs)
         if games is None:
@@ -808,7 +809,7 @@ def sweep(
     _CONTINUE.set(_continue_with_resume_flag())
     bar, progress = _study_progress(quiet)
     with bar:
-        res = studies.sweep(game, parsed, path, base=base, policies=pols, seed=seed,
+        res = sweeps.sweep(game, parsed, path, base=base, policies=pols, seed=seed,
                             games=games, precision=precision, precision_diff=precision_diff,
                             decide=decide, focus=focus, pairs=pairs, margin=margin,
                             max_games=max_games, jobs=jobs, force=force, resume=resume,
@@ -909,7 +910,8 @@ def study(
     a [base] table of fixed options.
 
     Example: balancelab study --file my-study.toml --games 500"""
-    from balancelab import studies
+    from balancelab.questions import study as studies
+    from balancelab.questions import sweep as sweeps
 
     if jobs == 0 or jobs < -1:
         raise ValueError(f"--jobs must be -1 (all cores) or at least 1; got {jobs}")
@@ -932,7 +934,7 @@ def study(
                   "per --policy, as before)", highlight=False)
     pairings = [*(policy or []), *(policies_deprecated or [])]
     st, _ = studies.check_study(target)
-    studies.check_sizes(games, precision, max_games, precision_diff, decide)
+    sweeps.check_sizes(games, precision, max_games, precision_diff, decide)
     fixed = parse_game_args([], set_ or [])
     if detect is not None:
         _print_plan(st.game, st.grid, detect, {**st.base, **fixed}, st.focus, pairs)
@@ -958,9 +960,9 @@ def study(
 def _skill_ladder(game: str | None, *, games: int | None, verdict_games: int | None,
                   seed: int, jobs: int, out: Path | None, force: bool, resume: bool,
                   budget_scale: float, quiet: bool) -> None:
-    from balancelab import ladder
+    from balancelab.questions import ladder, rungs
 
-    ladder.check_game(game)
+    rungs.check_game(game)
     assert game is not None
     _CONTINUE.set(_continue_with_resume_flag())
     bar, progress = _study_progress(quiet)
@@ -1046,8 +1048,8 @@ def balance(
 
     Example: balancelab balance odyssey --crew 3 --target crew=0.5 --knob limit_lif=7..14
     """
-    from balancelab import balance as bal
     from balancelab.games import get_game
+    from balancelab.questions import balance as bal
 
     if jobs == 0 or jobs < -1:
         raise ValueError(f"--jobs must be -1 (all cores) or at least 1; got {jobs}")
@@ -1120,7 +1122,7 @@ def sensitivity(
 
     Example: balancelab sensitivity odyssey --crew 3
     """
-    from balancelab import sensitivity as sens
+    from balancelab.questions import sensitivity as sens
 
     if jobs == 0 or jobs < -1:
         raise ValueError(f"--jobs must be -1 (all cores) or at least 1; got {jobs}")
@@ -1261,7 +1263,7 @@ def tune(
     must not look as good as one that loses). Example: balancelab tune odyssey --side crew
     --budget 3000
     """
-    from balancelab import tune as T
+    from balancelab.questions import tune as T
 
     options = {k: v for k, v in parse_game_args([], set_ or []).items()}
     config = T.TuneConfig(game, side, policy, budget, trial_games, seed, options, fresh_games,

@@ -19,9 +19,12 @@ sys.path.insert(0, str(Path(__file__).parent / "analysis"))
 
 from coin_game import install  # noqa: E402
 
-from balancelab import balance as B  # noqa: E402
 from balancelab.analysis import stats  # noqa: E402
 from balancelab.games import get_game  # noqa: E402
+from balancelab.questions import balance as B  # noqa: E402
+from balancelab.questions.balance.knobs import MANIFEST  # noqa: E402
+from balancelab.questions.balance.measure import estimate_of  # noqa: E402
+from balancelab.questions.balance.session import Session  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -110,7 +113,7 @@ def test_balance_finds_the_known_setting(tmp_path: Path) -> None:
     md = (res.path / "report" / "report.md").read_text()
     assert md.count("bonus ") > 3 and "bonus=" not in md
     assert (res.path / "report" / "response.png").stat().st_size > 1000
-    m = json.loads((res.path / B.MANIFEST).read_text())
+    m = json.loads((res.path / MANIFEST).read_text())
     assert m["complete"] and m["recommended"] == res.recommended
 
 
@@ -162,7 +165,7 @@ def _coverage(tmp_path: Path, reps: int, start: int = 0) -> int:
     covered = 0
     for rep in range(start, start + reps):
         cfg = _cfg(["bonus=0..1"], edge=470, seed=rep, precision=0.05)
-        s = B._Session(cfg, tmp_path / f"c{rep}", jobs=1, backend="sequential", progress=None,
+        s = Session(cfg, tmp_path / f"c{rep}", jobs=1, backend="sequential", progress=None,
                        force=False)
         p = s.confirm({"bonus": 0}, sd_hint=0.5)
         assert p.metric_hi - p.metric_lo <= 0.1 + 1e-9
@@ -185,7 +188,7 @@ def test_several_knobs_use_optuna_and_prefer_the_rulebook(tmp_path: Path) -> Non
     with pytest.raises(B.Unreachable, match="closest found is bonus 100"):
         B.balance(_cfg(["bonus=0,100", "draw=0..2"], trials=4, batch=200), tmp_path / "mu",
                   backend="sequential")
-    m = json.loads((res.path / B.MANIFEST).read_text())
+    m = json.loads((res.path / MANIFEST).read_text())
     assert m["method"] == "optuna TPE"
     assert sum(p["phase"] == "search" for p in m["points"]) == 10
     again = B.balance(cfg, tmp_path / "m2", backend="sequential")
@@ -199,7 +202,7 @@ def test_a_balance_run_resumes_to_the_same_answer(tmp_path: Path) -> None:
     shutil.rmtree(tmp_path / "r" / "confirm")
     again = B.balance(cfg, tmp_path / "r", backend="sequential")
     assert again.headline == first.headline
-    m = json.loads((tmp_path / "r" / B.MANIFEST).read_text())
+    m = json.loads((tmp_path / "r" / MANIFEST).read_text())
     searched = sum(p["n"] for p in m["points"] if p["phase"] == "search")
     assert m["games_played_this_session"] < m["games"]  # the search was not replayed
     assert searched > 0
@@ -212,7 +215,7 @@ def test_mean_target_and_tolerance() -> None:
     t = B.Target("mean", "turns", 40.0, "turns=40")
     assert t.tolerance(0.015) == pytest.approx(0.6)
     x = np.array([1.0, 0.0, 1.0, 1.0])
-    e = B.estimate_of(x, True)
+    e = estimate_of(x, True)
     lo, hi = stats.wilson(3, 4)
     assert (e.lo, e.hi) == (pytest.approx(float(lo)), pytest.approx(float(hi)))
 

@@ -9,18 +9,20 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from balancelab import ladder
 from balancelab.cli import app
 from balancelab.policies import base
-from balancelab.studies import STUDIES
+from balancelab.questions import ladder_report
+from balancelab.questions import rungs as ladder_rungs
+from balancelab.questions.inputs import load_game
+from balancelab.questions.study import STUDIES
 
 cli = CliRunner()
 
 
-@pytest.mark.parametrize("game", sorted(ladder.LADDERS))
+@pytest.mark.parametrize("game", sorted(ladder_rungs.LADDERS))
 def test_every_rung_is_a_valid_policy_and_the_oracle_is_the_only_cheat(game: str) -> None:
-    lad = ladder.LADDERS[game]
-    g = ladder.studies.load_game(game)
+    lad = ladder_rungs.LADDERS[game]
+    g = load_game(game)
     assert lad.study in STUDIES and set(lad.grid) <= set(STUDIES[lad.study].grid)
     for side, rungs in lad.rungs.items():
         names = [r.name for r in rungs]
@@ -30,16 +32,16 @@ def test_every_rung_is_a_valid_policy_and_the_oracle_is_the_only_cheat(game: str
             if r.spec is not None:
                 base.resolve(g, side, r.spec)
             assert r.cheat == (r.spec is not None and r.spec.startswith("oracle"))
-        fair = ladder.fair_rungs(lad, side)
+        fair = ladder_rungs.fair_rungs(lad, side)
         assert fair and not any(r.cheat for r in fair)
 
 
 def test_budget_scale_scales_the_search_budget_only() -> None:
-    assert ladder.scaled("ismcts:iterations=40,depth=8", 0.1) == "ismcts:iterations=4,depth=8"
-    assert ladder.scaled("ismcts:iterations=4,depth=8", 0.01) == "ismcts:iterations=1,depth=8"
-    assert ladder.scaled("search:rollouts=32,depth=8,z=1", 0.25) == (
+    assert ladder_rungs.scaled("ismcts:iterations=40,depth=8", 0.1) == "ismcts:iterations=4,depth=8"
+    assert ladder_rungs.scaled("ismcts:iterations=4,depth=8", 0.01) == "ismcts:iterations=1,depth=8"
+    assert ladder_rungs.scaled("search:rollouts=32,depth=8,z=1", 0.25) == (
         "search:rollouts=8,depth=8,z=1")
-    assert ladder.scaled("builder", 0.1) == "builder"
+    assert ladder_rungs.scaled("builder", 0.1) == "builder"
 
 
 def _ladder(out: Path, games: int = 2, *more: str) -> dict:
@@ -94,10 +96,10 @@ def test_errors_are_one_line(args: list[str], message: str) -> None:
     assert message in res.output
 
 
-def _toy_rungs() -> list[ladder.Rung]:
-    return [ladder.Rung("random", "random"), ladder.Rung("scripted", "hunter"),
-            ladder.Rung("ismcts small", "ismcts:iterations=6"),
-            ladder.Rung("ismcts large", "ismcts:iterations=16")]
+def _toy_rungs() -> list[ladder_rungs.Rung]:
+    return [ladder_rungs.Rung("random", "random"), ladder_rungs.Rung("scripted", "hunter"),
+            ladder_rungs.Rung("ismcts small", "ismcts:iterations=6"),
+            ladder_rungs.Rung("ismcts large", "ismcts:iterations=16")]
 
 
 def test_the_strongest_fair_rung_is_the_one_measured_best_not_the_tables_top() -> None:
@@ -109,7 +111,7 @@ def test_the_strongest_fair_rung_is_the_one_measured_best_not_the_tables_top() -
            "scripted": [i < 30 for i in range(n)],       # 75%
            "ismcts small": [i < 26 for i in range(n)],   # 65%, inside the scripted games
            "ismcts large": [i < 10 for i in range(n)]}   # 25%
-    got = ladder.rank_fair(_toy_rungs(), won, against="the expedition's scripted default")
+    got = ladder_rungs.rank_fair(_toy_rungs(), won, against="the expedition's scripted default")
     assert [r.name for r in got.order] == ["scripted", "ismcts small", "ismcts large",
                                           "random"]
     assert got.top.spec == "hunter" and got.second.name == "ismcts small"
@@ -129,26 +131,26 @@ def test_a_clear_top_rung_has_no_notes_and_a_tie_goes_up_the_table() -> None:
     clear = {"random": [False] * n, "scripted": [i < 10 for i in range(n)],
              "ismcts small": [i < 12 for i in range(n)],
              "ismcts large": [i < 40 for i in range(n)]}
-    got = ladder.rank_fair(_toy_rungs(), clear)
+    got = ladder_rungs.rank_fair(_toy_rungs(), clear)
     assert got.top.name == "ismcts large" and got.notes == ()
     assert got.why.endswith("(40 of 60 games).")
     tie = {**clear, "ismcts small": [i < 40 for i in range(n)]}
-    got = ladder.rank_fair(_toy_rungs(), tie)
+    got = ladder_rungs.rank_fair(_toy_rungs(), tie)
     assert [r.name for r in got.order[:2]] == ["ismcts large", "ismcts small"]
     assert "tied with ismcts small (the tie goes to the rung higher in the table)" in got.why
-    one = ladder.rank_fair(_toy_rungs()[1:2], {"scripted": [True, False]})
+    one = ladder_rungs.rank_fair(_toy_rungs()[1:2], {"scripted": [True, False]})
     assert one.top is one.second
     with pytest.raises(ValueError, match="no measured games for rung"):
-        ladder.rank_fair(_toy_rungs(), {"scripted": [True]})
+        ladder_rungs.rank_fair(_toy_rungs(), {"scripted": [True]})
 
 
 def test_a_verdict_changes_only_where_both_rungs_decide_it_differently() -> None:
     """Inconclusive at one rung and decided at the other is no contradiction (fewer games or
     noisier players decide less); raises against lowers or equivalent is a change."""
-    assert ladder.agreement(["lowers", "lowers"]) == ladder.SAME
-    assert ladder.agreement(["inconclusive", "inconclusive"]) == ladder.SAME
-    assert ladder.agreement(["inconclusive", "lowers"]) == ladder.DECIDED_ONCE
-    assert ladder.agreement(["equivalent", "inconclusive"]) == ladder.DECIDED_ONCE
-    assert ladder.agreement(["raises", "lowers"]) == ladder.CHANGES
-    assert ladder.agreement(["equivalent", "lowers"]) == ladder.CHANGES
-    assert ladder.agreement(["raises", None]) == ladder.CHANGES
+    assert ladder_report.agreement(["lowers", "lowers"]) == ladder_report.SAME
+    assert ladder_report.agreement(["inconclusive", "inconclusive"]) == ladder_report.SAME
+    assert ladder_report.agreement(["inconclusive", "lowers"]) == ladder_report.DECIDED_ONCE
+    assert ladder_report.agreement(["equivalent", "inconclusive"]) == ladder_report.DECIDED_ONCE
+    assert ladder_report.agreement(["raises", "lowers"]) == ladder_report.CHANGES
+    assert ladder_report.agreement(["equivalent", "lowers"]) == ladder_report.CHANGES
+    assert ladder_report.agreement(["raises", None]) == ladder_report.CHANGES

@@ -16,8 +16,8 @@ sys.path.insert(0, str(Path(__file__).parent / "analysis"))
 
 from coin_game import install  # noqa: E402
 
-from balancelab import sensitivity as S  # noqa: E402
 from balancelab.games import get_game  # noqa: E402
+from balancelab.questions import sensitivity as S  # noqa: E402
 from balancelab.simulate.iss.cards import load_cards  # noqa: E402
 from balancelab.simulate.odyssey.board import load_board  # noqa: E402
 

@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from balancelab import studies
 from balancelab.cli import app
+from balancelab.questions import inputs
+from balancelab.questions import study as studies
 
 runner = CliRunner()
 
@@ -61,7 +62,7 @@ def test_the_builtin_studies_are_the_packaged_toml_files() -> None:
 def test_a_bad_study_file_names_what_is_wrong(tmp_path: Path, text: str, words: str) -> None:
     path = tmp_path / "study.toml"
     path.write_text(text)
-    with pytest.raises(studies.StudyError) as exc:
+    with pytest.raises(inputs.StudyError) as exc:
         studies.load_study(path)
     assert str(exc.value).startswith(str(path)) and words in str(exc.value)
     res = runner.invoke(app, ["study", "--file", str(path)])
@@ -71,7 +72,7 @@ def test_a_bad_study_file_names_what_is_wrong(tmp_path: Path, text: str, words: 
 def test_a_study_whose_game_lacks_a_measure_or_option_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "study.toml"
     path.write_text(SMALL.replace('["rounds"]', '["rounds", "turns"]'))
-    with pytest.raises(studies.StudyError, match="odyssey records no measure 'turns'; its "
+    with pytest.raises(inputs.StudyError, match="odyssey records no measure 'turns'; its "
                        "measures: rounds, decisions"):
         studies.check_study(studies.load_study(path))
     path.write_text(SMALL.replace("crew = [2, 4]", "crews = [2, 4]").replace(

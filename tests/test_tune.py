@@ -74,7 +74,7 @@ def test_tuned_spec_is_none_without_a_tuned_preset(monkeypatch: pytest.MonkeyPat
 
 
 def test_tune_is_reproducible_resumable_and_checks_on_fresh_seeds(tmp_path: Path) -> None:
-    from balancelab import tune as T
+    from balancelab.questions import tune as T
 
     cfg = T.TuneConfig("odyssey", "crew", "crew-team", budget=6, games_per_trial=2, seed=3,
                        options={"hal_turn_every": 2}, fresh_games=4)
@@ -126,7 +126,7 @@ def test_the_default_hal_is_the_tuned_set() -> None:
 
 def test_a_game_of_one_side_tunes_one_seat_against_the_defaults() -> None:
     """1998 ISS: every seat is a ``player``; the tuned spec sits in seat i % n of game i."""
-    from balancelab import tune as T
+    from balancelab.questions import tune as T
 
     g = get_game("iss")
     o = g.options_type.from_strings({"players": "2"})
@@ -145,7 +145,7 @@ def test_the_default_dash_is_the_tuned_set() -> None:
 def test_a_game_stopped_by_the_round_cap_costs_the_objective_a_win() -> None:
     """A capped game is never a win, and with the penalty it also undoes one: a set that
     stalls scores below one that loses (tune's module docstring)."""
-    from balancelab import tune as T
+    from balancelab.questions import tune as T
 
     won = np.array([True, True, False, False])
     lost = np.array([False, False, False, False])
@@ -162,7 +162,7 @@ def test_a_game_stopped_by_the_round_cap_costs_the_objective_a_win() -> None:
 
 
 def test_a_study_from_before_the_cap_penalty_resumes_only_without_it(tmp_path: Path) -> None:
-    from balancelab import tune as T
+    from balancelab.questions import tune as T
 
     cfg = T.TuneConfig("odyssey", "crew", "crew-team", budget=2, games_per_trial=2, seed=3,
                        fresh_games=2, cap_penalty=0.0)

@@ -5,7 +5,7 @@ spec; parameters given beside it override it (``crew-team:preset=tuned,lif_alarm
 records keep the spec as written (``preset=tuned``), and the game's version is bumped when a
 shipped preset changes, so a record names one set of values.
 
-Every ``tuned`` preset here came from ``balancelab tune`` (:mod:`balancelab.tune`); its
+Every ``tuned`` preset here came from ``balancelab tune`` (:mod:`balancelab.questions.tune`); its
 ``command`` reproduces it (same seed, same budget, same result).
 """
 

@@ -8,7 +8,10 @@ import polars as pl
 import pytest
 from coin_game import install
 
-from balancelab import analysis, studies
+from balancelab import analysis
+from balancelab.questions import inputs
+from balancelab.questions import study as studies
+from balancelab.questions import sweep as sweeps
 from balancelab.simulate import runner
 
 
@@ -67,7 +70,7 @@ def test_seat_swap_mirrors_seat_results():
 def coin_sweep(tmp_path_factory):
     install()
     path = tmp_path_factory.mktemp("runs") / "coin-sweep"
-    studies.sweep("coin", {"edge": [450, 500, 550], "draw": [0, 100]}, path, games=600,
+    sweeps.sweep("coin", {"edge": [450, 500, 550], "draw": [0, 100]}, path, games=600,
                   jobs=1, seed=5)
     return path
 
@@ -155,7 +158,7 @@ def test_compare_runs_paired_and_unpaired(tmp_path: Path, coin_sweep: Path):
 def test_precision_rounds_extend_the_run(tmp_path: Path):
     install()
     path = tmp_path / "prec"
-    res = studies.sweep("coin", {"edge": [200, 800]}, path, precision=0.04, games=250, jobs=1)
+    res = sweeps.sweep("coin", {"edge": [200, 800]}, path, precision=0.04, games=250, jobs=1)
     assert res.rounds[-1]["max_half_width"] <= 0.04
     assert len(res.rounds) >= 2 and res.games == res.rounds[-1]["games"]
     st = analysis.precision_status(path)  # the printed Wilson intervals
@@ -172,19 +175,19 @@ def test_precision_rounds_extend_the_run(tmp_path: Path):
 def test_precision_run_stops_at_its_cap_and_contradictory_sizes_are_refused(tmp_path: Path):
     install()
     path = tmp_path / "capped"
-    res = studies.sweep("coin", {"edge": [450, 550]}, path, precision=0.01, games=250,
+    res = sweeps.sweep("coin", {"edge": [450, 550]}, path, precision=0.01, games=250,
                         max_games=600, jobs=1)
     assert res.games == 600 and res.rounds[-1]["max_half_width"] > 0.01
-    with pytest.raises(studies.StudyError, match="plays 250 games .* more than --max-games 100"):
-        studies.sweep("coin", {"edge": [450]}, tmp_path / "x", precision=0.01, games=250,
+    with pytest.raises(inputs.StudyError, match="plays 250 games .* more than --max-games 100"):
+        sweeps.sweep("coin", {"edge": [450]}, tmp_path / "x", precision=0.01, games=250,
                       max_games=100)
-    with pytest.raises(studies.StudyError, match="plays 1,000 games"):  # the default round
-        studies.sweep("coin", {"edge": [450]}, tmp_path / "x", precision=0.01, max_games=500)
-    with pytest.raises(studies.StudyError, match="without one, --games"):
-        studies.sweep("coin", {"edge": [450]}, tmp_path / "y", games=250, max_games=100)
-    with pytest.raises(studies.StudyError, match="one stopping rule"):
-        studies.sweep("coin", {"edge": [450]}, tmp_path / "y", precision=0.01, decide=True)
-    with pytest.raises(studies.StudyError, match="without one, --games"):
+    with pytest.raises(inputs.StudyError, match="plays 1,000 games"):  # the default round
+        sweeps.sweep("coin", {"edge": [450]}, tmp_path / "x", precision=0.01, max_games=500)
+    with pytest.raises(inputs.StudyError, match="without one, --games"):
+        sweeps.sweep("coin", {"edge": [450]}, tmp_path / "y", games=250, max_games=100)
+    with pytest.raises(inputs.StudyError, match="one stopping rule"):
+        sweeps.sweep("coin", {"edge": [450]}, tmp_path / "y", precision=0.01, decide=True)
+    with pytest.raises(inputs.StudyError, match="without one, --games"):
         studies.run_study("hal-difficulty", tmp_path / "z", games=10, max_games=100)
     assert not (tmp_path / "x").exists() and not (tmp_path / "y").exists()
     assert not (tmp_path / "z").exists()
@@ -193,13 +196,13 @@ def test_precision_run_stops_at_its_cap_and_contradictory_sizes_are_refused(tmp_
 def test_a_finished_sweep_run_again_is_shown_not_refused(tmp_path: Path):
     install()
     path = tmp_path / "again"
-    first = studies.sweep("coin", {"edge": [450, 550]}, path, games=200, jobs=1)
+    first = sweeps.sweep("coin", {"edge": [450, 550]}, path, games=200, jobs=1)
     stamp = (path / "run.json").stat().st_mtime_ns
-    again = studies.sweep("coin", {"edge": [450, 550]}, path, games=200, jobs=1)
+    again = sweeps.sweep("coin", {"edge": [450, 550]}, path, games=200, jobs=1)
     assert not first.reused and again.reused and again.games == 200
     assert (path / "run.json").stat().st_mtime_ns == stamp  # nothing played or rewritten
     with pytest.raises(runner.RunError, match="already holds this run"):
-        studies.sweep("coin", {"edge": [450, 550]}, path, games=400, jobs=1)  # --resume
+        sweeps.sweep("coin", {"edge": [450, 550]}, path, games=400, jobs=1)  # --resume
 
 
 def test_study_for_a_missing_engine_says_so(monkeypatch):
@@ -209,11 +212,11 @@ def test_study_for_a_missing_engine_says_so(monkeypatch):
     monkeypatch.setitem(studies.STUDIES, "ghost-study",
                         studies.Study("ghost-study", "ghost", {"x": [1, 2]}, "?"))
     try:
-        with pytest.raises(studies.StudyError, match="not available"):
+        with pytest.raises(inputs.StudyError, match="not available"):
             studies.run_study("ghost-study")
     finally:
         games.unregister("ghost")
-    with pytest.raises(studies.StudyError, match="valid studies"):
+    with pytest.raises(inputs.StudyError, match="valid studies"):
         studies.run_study("no-such-study")
 
 
@@ -221,14 +224,14 @@ def test_parse_grid_and_pairing():
     install()
     from balancelab.games import get_game
 
-    assert studies.parse_grid(["crew=2,3,4", "hal-extra-turns=-1,0,1"]) == {
+    assert inputs.parse_grid(["crew=2,3,4", "hal-extra-turns=-1,0,1"]) == {
         "crew": ["2", "3", "4"], "hal_extra_turns": ["-1", "0", "1"]}
     with pytest.raises(ValueError):
-        studies.parse_grid(["crew"])
+        inputs.parse_grid(["crew"])
     g = get_game("coin")
-    assert studies.parse_pairing("red=search:rollouts=20,depth=3,blue=random", g) == {
+    assert inputs.parse_pairing("red=search:rollouts=20,depth=3,blue=random", g) == {
         "red": "search:rollouts=20,depth=3", "blue": "random"}
-    assert studies.parse_pairing("red=random;blue=random", g) == {"red": "random",
+    assert inputs.parse_pairing("red=random;blue=random", g) == {"red": "random",
                                                                    "blue": "random"}
 
 
@@ -237,7 +240,7 @@ def test_fair_share_counts_the_possible_winners_and_none_against_fedor(tmp_path:
     1998 ISS has no fair share: its other possible winner is FEDOR, a bot, not a seat's
     equal (issue 26: a "fair share" of 50% was printed against it)."""
     path = tmp_path / "iss"
-    studies.sweep("iss", {"players": [1, 3]}, path, games=10, jobs=1)
+    sweeps.sweep("iss", {"players": [1, 3]}, path, games=10, jobs=1)
     fair = dict(analysis.fair_shares(path).join(
         analysis.games_frame(path).select("variant", "players").unique(), on="variant")
         .select("players", "fair_share").iter_rows())

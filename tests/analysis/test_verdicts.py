@@ -9,8 +9,10 @@ import pytest
 from coin_game import install
 from scipy import stats as sst
 
-from balancelab import analysis, studies
+from balancelab import analysis
 from balancelab.analysis import stats, verdicts
+from balancelab.questions import study as studies
+from balancelab.questions import sweep as sweeps
 
 
 def _normal(d: float, se: float):
@@ -71,12 +73,12 @@ def test_planning_numbers():
     assert verdicts.detectable_change(n, 1, variance=0.2) == pytest.approx(0.028, rel=0.01)
     with pytest.raises(ValueError, match="0.01 means 1 percentage point"):
         verdicts.games_for_change(1.5, 1)
-    q = studies.plan("odyssey", studies.STUDIES["hal-difficulty"].grid, 0.01,
+    q = sweeps.plan("odyssey", studies.STUDIES["hal-difficulty"].grid, 0.01,
                      focus="hal_extra_turns")
     assert q == [{"option": "hal_extra_turns", "family_size": 6,
                   "games": verdicts.games_for_change(0.01, 6),
                   "games_at_10": verdicts.games_for_change(0.01, 6, variance=0.18)}]
-    iss = studies.plan("iss", studies.STUDIES["iss-shuttle-removal"].grid, 0.025,
+    iss = sweeps.plan("iss", studies.STUDIES["iss-shuttle-removal"].grid, 0.025,
                        focus="remove_shuttles")
     assert iss[0]["family_size"] == 10  # 1 + 2 + 3 + 4 seats, not the player-count steps
 
@@ -192,7 +194,7 @@ def test_sequential_decision_is_valid_however_often_it_looks():
 
 def test_decide_stops_when_every_change_is_decided(tmp_path: Path):
     install()
-    res = studies.sweep("coin", {"edge": [300, 700]}, tmp_path / "dec", decide=True,
+    res = sweeps.sweep("coin", {"edge": [300, 700]}, tmp_path / "dec", decide=True,
                         games=250, max_games=4000, jobs=1)
     assert res.rounds[-1]["reached"] and res.games < 4000
     comp = analysis.compare_variants(tmp_path / "dec", sequential=True)
@@ -206,7 +208,7 @@ def test_decide_stops_when_every_change_is_decided(tmp_path: Path):
 
 def test_precision_diff_stops_on_the_question_changes(tmp_path: Path):
     install()
-    res = studies.sweep("coin", {"edge": [450, 550]}, tmp_path / "pd", precision_diff=0.02,
+    res = sweeps.sweep("coin", {"edge": [450, 550]}, tmp_path / "pd", precision_diff=0.02,
                         games=250, jobs=1)
     assert res.rounds[-1]["reached"] and len(res.rounds) >= 2
     st = analysis.sweeps.difference_status(tmp_path / "pd")
@@ -215,7 +217,7 @@ def test_precision_diff_stops_on_the_question_changes(tmp_path: Path):
 
 @pytest.mark.stat
 def test_precision_stopping_on_wilson_widths_keeps_their_coverage():
-    """The --precision rule (rounds of :func:`studies._next_games` from 1,000 games until the
+    """The --precision rule (rounds of :func:`sweeps._next_games` from 1,000 games until the
     95% Wilson interval is within ±E) looks only at the width, so the interval printed at the
     stop keeps its level: coverage >= 0.93 at win rates 2%-50% and E = 1-2 points (4,000
     simulated runs each, fixed seed; the standard error of 0.95 is 0.0034). It needs 2.8-3.6x
@@ -224,7 +226,7 @@ def test_precision_stopping_on_wilson_widths_keeps_their_coverage():
     runs = 4000
     for p in (0.02, 0.1, 0.3, 0.5):
         for target in (0.01, 0.02):
-            n = np.full(runs, studies.PRECISION_START)
+            n = np.full(runs, sweeps.PRECISION_START)
             k = rng.binomial(n, p)
             done = np.zeros(runs, dtype=bool)
             for _ in range(40):
@@ -234,8 +236,8 @@ def test_precision_stopping_on_wilson_widths_keeps_their_coverage():
                 if done.all():
                     break
                 for i in np.flatnonzero(~done):
-                    new = studies._next_games(int(n[i]), float(half[i]), target, 250,
-                                              studies.PRECISION_MAX)
+                    new = sweeps._next_games(int(n[i]), float(half[i]), target, 250,
+                                              sweeps.PRECISION_MAX)
                     k[i] += rng.binomial(new - n[i], p)
                     n[i] = new
             lo, hi = stats.wilson(k, n)

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from balancelab import sensitivity
+from balancelab.questions import sensitivity
 from balancelab.simulate import datafiles as D
 from balancelab.simulate.obcy import board as B
 from balancelab.simulate.obcy import maps

@@ -8,7 +8,8 @@ import pytest
 from coin_game import install
 from typer.testing import CliRunner
 
-from balancelab import studies
+from balancelab.questions import inputs
+from balancelab.questions import sweep as sweeps
 from balancelab.reports import words as W
 from balancelab.reports import write_report
 
@@ -17,7 +18,7 @@ from balancelab.reports import write_report
 def run_dir(tmp_path_factory) -> Path:
     install()
     path = tmp_path_factory.mktemp("runs") / "coin-report"
-    studies.sweep("coin", {"edge": [450, 990], "cap": [0, 30]}, path, base={"draw": 20},
+    sweeps.sweep("coin", {"edge": [450, 990], "cap": [0, 30]}, path, base={"draw": 20},
                   games=500, jobs=1, seed=11)
     return path
 
@@ -88,7 +89,7 @@ def test_study_focus_keeps_the_headline_on_the_studied_option(tmp_path: Path):
 
     install()
     path = tmp_path / "focus"
-    studies.sweep("coin", {"edge": [450, 990], "cap": [0, 30]}, path, games=300, jobs=1,
+    sweeps.sweep("coin", {"edge": [450, 990], "cap": [0, 30]}, path, games=300, jobs=1,
                   seed=5, study={"study": "t", "question": "q?", "pairing": "default",
                                  "focus": "edge", "measures": ["rounds"]})
     head = render.build_run_report(path).headline
@@ -210,7 +211,7 @@ def test_compare_reports_the_measures_a_rule_change_moves(tmp_path: Path):
 
     paths = []
     for name, removed in (("base", False), ("removed", True)):
-        opts = studies.load_game("iss").options_type.from_strings(
+        opts = inputs.load_game("iss").options_type.from_strings(
             {"players": "2", "remove_shuttles": str(removed).lower()})
         run(RunConfig(game="iss", variants=[opts], games=40, seed=3), tmp_path / name,
             jobs=1)

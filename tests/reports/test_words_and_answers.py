@@ -14,8 +14,9 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from balancelab import studies
 from balancelab.games import get_game
+from balancelab.questions import study as studies
+from balancelab.questions import sweep as sweeps
 from balancelab.reports import render, write_report
 from balancelab.reports import words as W
 from balancelab.simulate.worker import games_columns, seats_columns
@@ -81,7 +82,7 @@ def test_measures_that_never_vary_are_left_out() -> None:
 
 
 def _small_run(game: str, grid: dict[str, list[object]], path: Path, games: int) -> Path:
-    studies.sweep(game, grid, path, games=games, jobs=1, seed=2)
+    sweeps.sweep(game, grid, path, games=games, jobs=1, seed=2)
     return path
 
 

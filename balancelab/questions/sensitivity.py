@@ -33,6 +33,8 @@ import polars as pl
 
 from balancelab import analysis
 from balancelab.analysis import stats
+from balancelab.questions.inputs import load_game
+from balancelab.questions.study import check_study
 from balancelab.reports import games as hooks
 from balancelab.reports import plots, render
 from balancelab.reports import words as W
@@ -213,16 +215,14 @@ def run(game_name: str, base_values: dict[str, Any], out: Path | None = None, *,
     Raises:
         SensitivityError, StudyError, OptionError, RunError: bad input.
     """
-    from balancelab import studies
-
-    g = studies.load_game(game_name)
+    g = load_game(game_name)
     focus: str | None = None
     base = g.options_type.from_strings(base_values)
     st = None
     focus_vals: list[Any] = [None]
     fixed: list[str] = []
     if study is not None:
-        st, sg = studies.check_study(study)
+        st, sg = check_study(study)
         if sg.name != g.name:
             raise SensitivityError(f"study {study!r} is about {sg.name}, not {g.name}")
         assert st.focus is not None

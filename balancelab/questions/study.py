@@ -1,30 +1,20 @@
-"""Sweeps, comparisons and the one-command studies behind ``balancelab sweep|compare|study``.
+"""Named studies behind ``balancelab study``: a game, a grid of options and the question in
+words, answered once per policy pairing.
 
-* :func:`sweep` plays every combination of the grid options in ONE run (one variant each; the
-  runner partitions by variant and plays game *i* of every variant from the same seed, so
-  differences between variants are paired). It can play in rounds, extending the run
-  (``runner.run(..., resume=True)``) until a stopping rule holds: ``precision`` (every
-  printed 95% Wilson interval within ±E: a width-only rule, so the intervals keep their
-  level), ``precision_diff`` (every change of the question within ±E at the level Holm may
-  print it at) or ``decide`` (every change decided — raises, lowers or equivalent — by
-  anytime-valid intervals, :func:`balancelab.analysis.verdicts.sequential_paired`). The
-  rounds are recorded in ``<run>/study.json`` and shown in the report.
-* :func:`plan` gives the games per setting a question needs to detect a change (``--detect``).
-* :func:`compare` reports two or more runs against the first.
-* :func:`run_study` runs a named study (:data:`STUDIES`) once per policy pairing, writes each
-  pairing's run and report, and a study report with the verdicts side by side.
+* :class:`Study` and :func:`load_study` (a TOML file; the built-in ones are
+  :data:`STUDIES`, the files of ``balancelab/data/studies/``).
+* :func:`run_study` runs a study once per policy pairing (each an ordinary
+  :func:`~balancelab.questions.sweep.sweep` run), writes each pairing's run and report, and a
+  study report with the verdicts side by side.
 
-Errors are :class:`StudyError` (a RuntimeError) or ValueError with one-line messages.
+Errors are :class:`~balancelab.questions.inputs.StudyError` (a RuntimeError) or ValueError
+with one-line messages.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import difflib
-import itertools
-import json
-import os
-import re
 import tomllib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -34,22 +24,13 @@ from typing import Any
 import polars as pl
 
 from balancelab import analysis
-from balancelab.analysis import stats
+from balancelab.questions.inputs import StudyError, load_game, pairing_name, parse_pairing, slug
+from balancelab.questions.sweep import check_sizes, stopping_rule, sweep, write_study
 from balancelab.reports import games as hooks
 from balancelab.reports import render
 from balancelab.reports import words as W
 from balancelab.simulate import runner
 from balancelab.simulate.core import Game
-from balancelab.simulate.options import RuleOptions
-
-#: Games of the first precision round, per variant.
-PRECISION_START = 1000
-#: Games per variant after which a precision run stops even if the target is not reached.
-PRECISION_MAX = 200_000
-
-
-class StudyError(RuntimeError):
-    """A study or sweep cannot run (engine missing, bad grid, bad policy pairing)."""
 
 
 @dataclass(frozen=True)
@@ -149,374 +130,7 @@ def _builtin_studies() -> dict[str, Study]:
 STUDIES: dict[str, Study] = _builtin_studies()
 
 
-# -- helpers ---------------------------------------------------------------------------------
 
-
-def load_game(name: str) -> Game:
-    """The game, or a clear StudyError when its engine cannot be imported yet.
-
-    Raises:
-        StudyError: the engine module is missing or broken.
-        UnknownGameError: not a game name.
-    """
-    from balancelab.games import get_game
-
-    try:
-        return get_game(name)
-    except ImportError as exc:
-        raise StudyError(
-            f"the {name!r} engine is not available in this installation ({exc}); "
-            f"this needs the {name} game, which is not built yet"
-        ) from None
-
-
-def parse_grid(items: Sequence[str]) -> dict[str, list[str]]:
-    """``["crew=2,3,4", "hal_extra_turns=-1,0,1"]`` → ``{"crew": ["2","3","4"], …}``.
-
-    Raises:
-        ValueError: an item without ``=`` or without values, or an option given twice.
-    """
-    out: dict[str, list[str]] = {}
-    for item in items:
-        key, eq, vals = item.partition("=")
-        key = key.strip().replace("-", "_")
-        values = [v.strip() for v in vals.split(",") if v.strip()]
-        if not eq or not key or not values:
-            raise ValueError(f"--grid takes OPTION=V1,V2,…; got {item!r}")
-        if key in out:
-            raise ValueError(f"--grid option {key!r} given twice")
-        out[key] = values
-    return out
-
-
-def grid_variants(game: Game, grid: Mapping[str, Sequence[Any]], base: dict[str, Any] | None = None
-                  ) -> list[RuleOptions]:
-    """Every combination of the grid (first option slowest), on top of ``base`` options.
-
-    Raises:
-        OptionError: an unknown option or a bad value (the message names the valid ones).
-    """
-    base = dict(base or {})
-    names = list(grid)
-    clash = sorted(set(names) & {k.replace("-", "_") for k in base})
-    if clash:
-        raise ValueError(f"option {clash[0]!r} is both fixed and in --grid")
-    out = []
-    for combo in itertools.product(*(grid[n] for n in names)):
-        out.append(game.options_type.from_strings({**base, **dict(zip(names, combo,
-                                                                       strict=True))}))
-    labels = [v.label() for v in out]
-    if len(set(labels)) < len(labels):
-        raise ValueError("the grid repeats a variant (a value listed twice?)")
-    return out
-
-
-def parse_pairing(text: str, game: Game) -> dict[str, str]:
-    """One policy pairing: ``"hal=random;crew=default"`` (``,`` also separates sides).
-
-    A comma separates sides only where the next piece starts with a side or seat name and
-    ``=``, so policy parameters (``search:rollouts=200,depth=40``) survive.
-
-    Raises:
-        ValueError: a piece that is not SIDE=POLICY.
-    """
-    names = set(game.sides)
-    try:
-        names |= set(game.seats(game.options_type()))
-    except Exception:  # noqa: BLE001 - seat names are a convenience only
-        pass
-    pieces: list[str] = []
-    for chunk in re.split(r"[;\s]+", text.strip()):
-        for part in chunk.split(","):
-            if not part:
-                continue
-            head = part.partition("=")[0].strip()
-            if pieces and ("=" not in part or head not in names):
-                pieces[-1] += "," + part
-            else:
-                pieces.append(part)
-    out = {}
-    for p in pieces:
-        key, eq, spec = p.partition("=")
-        if not eq or not spec.strip():
-            raise ValueError(f"--policy takes SIDE=POLICY[;SIDE=POLICY…]; got {text!r}")
-        out[key.strip()] = spec.strip()
-    return out
-
-
-def pairing_name(pairing: dict[str, str]) -> str:
-    """``{"hal": "random", "crew": "default"}`` → ``crew=default;hal=random`` (``default``
-    for the empty pairing)."""
-    return ";".join(f"{k}={v}" for k, v in sorted(pairing.items())) or "default"
-
-
-def _slug(text: str) -> str:
-    """A folder name for a pairing; no ``=`` (polars would read it as a hive partition)."""
-    text = text.replace("=", "-").replace(";", "_")
-    return re.sub(r"[^A-Za-z0-9_.-]+", "-", text).strip("-") or "default"
-
-
-# -- sweep -------------------------------------------------------------------------------------
-
-
-@dataclass
-class SweepResult:
-    """What :func:`sweep` did: the run folder, games per variant, precision rounds."""
-
-    path: Path
-    games: int
-    rounds: list[dict[str, Any]]
-    interrupted: bool = False
-    #: the folder already held exactly this finished run (fixed size): nothing was played
-    reused: bool = False
-
-
-def _next_games(n: int, half_width: float, target: float, chunk: int, cap: int) -> int:
-    """Games per variant for the next round: scale by (width / target)², at least ×1.25."""
-    want = int(n * max(1.25, min(4.0, 1.1 * (half_width / target) ** 2)))
-    want = -(-want // chunk) * chunk
-    return min(max(want, n + chunk), cap)
-
-
-#: Growth of a ``decide`` run per round (anytime-valid: any schedule keeps it valid).
-DECIDE_GROWTH = 1.5
-
-
-def sweep(
-    game: str,
-    grid: Mapping[str, Sequence[Any]],
-    path: Path,
-    *,
-    base: dict[str, Any] | None = None,
-    policies: dict[str, str] | None = None,
-    seed: int = 0,
-    games: int | None = None,
-    precision: float | None = None,
-    precision_diff: float | None = None,
-    decide: bool = False,
-    focus: str | None = None,
-    pairs: str | None = None,
-    margin: float | None = None,
-    max_games: int | None = None,
-    jobs: int = -1,
-    backend: str = "loky",
-    rotate: bool = True,
-    chunk_games: int | None = None,
-    force: bool = False,
-    resume: bool = False,
-    progress: Callable[[int, int], None] | None = None,
-    study: dict[str, Any] | None = None,
-) -> SweepResult:
-    """Play every combination of ``grid`` in one run (paired across variants by seed).
-
-    Args:
-        game: game name.
-        grid: option → values; every combination becomes a variant.
-        path: the run folder.
-        base: options fixed for every variant.
-        policies: side/seat → policy spec.
-        seed: run seed.
-        games: games per variant (fixed-size mode; the first round's size with a stopping
-            rule).
-        precision: target half-width E (e.g. 0.01): extend the run in rounds until every
-            variant's 95% Wilson interval of every side's / seat's win rate is within ±E
-            (the intervals the report prints; a width-only rule keeps their level).
-        precision_diff: target half-width E for the question's changes: extend until each
-            change's interval, at the Bonferroni level of its family, is within ±E.
-        decide: extend until every change of the question is decided by anytime-valid
-            intervals (raises, lowers or equivalent within ±margin).
-        focus, pairs, margin: the question (see
-            :func:`balancelab.analysis.compare_variants`), recorded for the report.
-        max_games: the most games per variant a growing run may play (default
-            :data:`PRECISION_MAX`); only with a stopping rule.
-        jobs, backend, rotate, chunk_games, force, resume: as for :func:`runner.run`.
-        progress: called with (games written, total) after each chunk.
-        study: extra facts recorded in ``<run>/study.json``.
-
-    Returns:
-        A :class:`SweepResult`.
-
-    Raises:
-        StudyError: the engine is missing, two stopping rules, or ``max_games`` without a
-            stopping rule or below ``games``. OptionError / PolicyError / RunError / ValueError:
-            bad input.
-    """
-    rule = _rule(precision, precision_diff, decide)
-    cap = check_sizes(games, precision, max_games, precision_diff, decide)
-    g = load_game(game)
-    variants = grid_variants(g, grid, base)
-    if focus is not None and focus not in grid:
-        raise ValueError(f"--focus {focus!r} is not a --grid option; grid: {', '.join(grid)}")
-    if margin is not None and not 0 < margin < 1:
-        raise ValueError(f"--margin is in win-rate units in (0, 1): 0.02 means ±2 "
-                         f"percentage points; got {margin}")
-    n = games if games is not None else (PRECISION_START if rule else 1000)
-    config = runner.RunConfig(game, variants, dict(policies or {}), seed, n, rotate, chunk_games)
-    path = Path(path)
-    facts = dict(study or {})
-    facts["grid"] = {k: [str(v) for v in vs] for k, vs in grid.items()}
-    for k, v in (("focus", focus), ("pairs", pairs), ("margin", margin)):
-        if v is not None:
-            facts[k] = v
-    if decide:
-        facts["decide"] = True
-    rounds: list[dict[str, Any]] = []
-    if rule is None and not (force or resume) and runner.holds_finished(config, path):
-        _write_study(path, facts)  # the question (focus, pairs, margin) may be asked anew
-        return SweepResult(path, config.games, rounds, reused=True)
-    first = True
-    target = precision if precision is not None else precision_diff
-    while True:
-        summary = runner.run(config, path, jobs=jobs, backend=backend, progress=progress,
-                             force=force and first, resume=resume or not first)
-        first = False
-        if summary.interrupted:
-            return SweepResult(path, config.games, rounds, True)
-        if rule is None:
-            _write_study(path, facts)
-            return SweepResult(path, config.games, rounds)
-        q_focus = focus or facts.get("focus")
-        q_pairs = pairs or facts.get("pairs")
-        if rule == "precision":
-            widest = float(analysis.precision_status(path)["half_width"].max())  # type: ignore[arg-type]
-            reached = widest <= float(target or 0)
-        elif rule == "precision-diff":
-            st = analysis.sweeps.difference_status(path, focus=q_focus, pairs=q_pairs)
-            widest = float(st["half_width"].max()) if st.height else 0.0  # type: ignore[arg-type]
-            reached = widest <= float(target or 0)
-        else:
-            comp = analysis.compare_variants(path, focus=q_focus, pairs=q_pairs,
-                                             margin=margin, sequential=True)
-            half = ((comp["hi"] - comp["lo"]) / 2).to_list()
-            widest = float(max(half)) if half else 0.0
-            reached = bool((comp["verdict"] != "inconclusive").all())
-        rounds.append({"games": config.games, "max_half_width": round(widest, 6),
-                       "reached": reached})
-        facts.update({"stop": rule, "rounds": rounds})
-        if target is not None:
-            facts.update({"target": target, "precision": target})
-        _write_study(path, facts)
-        if reached or config.games >= cap:
-            return SweepResult(path, config.games, rounds)
-        assert config.chunk_games is not None
-        if rule == "decide":
-            want = -(-int(config.games * DECIDE_GROWTH) // config.chunk_games) \
-                * config.chunk_games
-            config.games = min(max(want, config.games + config.chunk_games), cap)
-        else:
-            config.games = _next_games(config.games, widest, float(target or 1),
-                                       config.chunk_games, cap)
-
-
-def _rule(precision: float | None, precision_diff: float | None, decide: bool) -> str | None:
-    """The stopping rule asked for (None: a fixed number of games)."""
-    asked = [name for name, on in (("precision", precision is not None),
-                                   ("precision-diff", precision_diff is not None),
-                                   ("decide", decide)) if on]
-    if len(asked) > 1:
-        raise StudyError(f"choose one stopping rule: --{asked[0]} or --{asked[1]}")
-    return asked[0] if asked else None
-
-
-def check_sizes(games: int | None, precision: float | None, max_games: int | None,
-                precision_diff: float | None = None, decide: bool = False) -> int:
-    """The cap of a growing run; a cap without a stopping rule, or below the first round's
-    ``games`` (default :data:`PRECISION_START`), is an error (it would be silently ignored or
-    passed).
-
-    Raises:
-        StudyError: two stopping rules, or a cap that contradicts the sizes.
-        ValueError: a precision target outside (0, 0.5).
-    """
-    rule = _rule(precision, precision_diff, decide)
-    for target in (precision, precision_diff):
-        if target is not None:
-            stats.precision_tune_n(target)  # validates the target
-    if max_games is None:
-        return PRECISION_MAX
-    if rule is None:
-        raise StudyError("--max-games caps a --precision, --precision-diff or --decide run; "
-                         "without one, --games sets the number of games")
-    first = games if games is not None else PRECISION_START
-    if first > max_games:
-        raise StudyError(f"the first round of a --{rule} run plays {first:,} games per "
-                         f"variant (--games), more than --max-games {max_games:,}")
-    return max_games
-
-
-def plan(game: str, grid: Mapping[str, Sequence[Any]], change: float, *,
-         base: dict[str, Any] | None = None, focus: str | None = None,
-         pairs: str | None = None, level: float = stats.LEVEL) -> list[dict[str, Any]]:
-    """Games per setting each question needs to detect a change of ``change`` (win-rate
-    units) with 80% power under its family's correction, before playing (``--detect``).
-
-    A question is the focus option (default: every grid option, each its own): its steps
-    (neighbouring values, or every pair with ``pairs="all"``) within each setting of the
-    other options; one change per step for two-sided games, one per seat for seat games.
-
-    Returns:
-        One dict per question: ``option``, ``family_size``, ``games`` (worst case: rates
-        near 50%, no gain from pairing), ``games_at_10`` (win rates near 10% or 90%).
-
-    Raises:
-        StudyError / OptionError / ValueError: bad game, grid, focus or change.
-    """
-    from balancelab.analysis import verdicts
-
-    g = load_game(game)
-    variants = grid_variants(g, grid, base)
-    names = list(grid)
-    opts = [focus] if focus else names
-    if focus is not None and focus not in grid:
-        raise ValueError(f"--focus {focus!r} is not a --grid option; grid: {', '.join(grid)}")
-    team = len(g.sides) >= 2
-    out = []
-    for opt in opts:
-        k = len(grid[opt])
-        steps = k - 1 if pairs != "all" else k * (k - 1) // 2
-        size = 0
-        for v in variants:
-            if str(getattr(v, opt)) != str(variants[0].__getattribute__(opt)):
-                continue  # one variant per stratum of the other options
-            seats = 1 if team else len(g.seats(v))
-            size += steps * seats
-        size = max(1, size)
-        out.append({"option": opt, "family_size": size,
-                    "games": verdicts.games_for_change(change, size, level),
-                    "games_at_10": verdicts.games_for_change(change, size, level, 0.18)})
-    return out
-
-
-def _write_study(path: Path, facts: dict[str, Any]) -> None:
-    f = Path(path) / render.STUDY_FILE
-    tmp = f.with_name(f.name + ".tmp")
-    tmp.write_text(json.dumps(facts, indent=2, sort_keys=True) + "\n")
-    os.replace(tmp, f)
-
-
-# -- compare -------------------------------------------------------------------------------------
-
-
-def compare(runs: Sequence[Path], out: Path | None = None, margin: float | None = None
-            ) -> render.ReportPaths:
-    """Compare two or more runs against the first and write the comparison report.
-
-    Args:
-        runs: run folders, the first the baseline.
-        out: the report folder (default: its own ``compare-<a>-vs-<b>`` beside the first run,
-            :func:`~balancelab.reports.render.compare_folder`).
-        margin: equivalence margin in win-rate units (default: the game's).
-
-    Raises:
-        ValueError: fewer than two runs, runs of different games, or a margin outside
-            (0, 1). RunError: not a run.
-    """
-    if len(runs) < 2:
-        raise ValueError("compare needs at least two run folders")
-    if margin is not None and not 0 < margin < 1:
-        raise ValueError(f"--margin is in win-rate units in (0, 1): 0.02 means ±2 "
-                         f"percentage points; got {margin}")
-    return render.write_report([Path(r) for r in runs], out, margin=margin)
 
 
 # -- studies -------------------------------------------------------------------------------------
@@ -601,7 +215,7 @@ def run_study(
         RunError: a pairing's run folder holds a run of another size (without ``resume`` or
             ``force``).
     """
-    rule = _rule(precision, precision_diff, decide)
+    rule = stopping_rule(precision, precision_diff, decide)
     check_sizes(games, precision, max_games, precision_diff, decide)
     st, g = check_study(name)
     name = st.name
@@ -615,7 +229,7 @@ def run_study(
         raise StudyError(f"--set {clash[0]} is the study's own grid option; it cannot be fixed")
     base = {**st.base, **{k.replace("-", "_"): v for k, v in fixed.items()}}
     g.options_type.from_strings(base)  # validate before playing
-    tag = "".join(f"-{_slug(f'{k}{v}')}" for k, v in sorted(fixed.items()))
+    tag = "".join(f"-{slug(f'{k}{v}')}" for k, v in sorted(fixed.items()))
     folder = Path(out) if out is not None else Path("runs") / f"study-{name}{tag}-seed{seed}"
     setting = {"study": name, "seed": seed, "fixed": {k: str(v) for k, v in sorted(
         fixed.items())}}
@@ -623,7 +237,7 @@ def run_study(
     folder.mkdir(parents=True, exist_ok=True)
     n = games if games is not None else (None if rule else 2000)
     for pname, pairing in zip(names, pairings, strict=True):
-        path = folder / _slug(pname)
+        path = folder / slug(pname)
         res = sweep(st.game, st.grid, path, base=base, policies=pairing, seed=seed, games=n,
                     precision=precision, precision_diff=precision_diff, decide=decide,
                     focus=st.focus, pairs=pairs, margin=margin, max_games=max_games,
@@ -634,7 +248,7 @@ def run_study(
         if res.interrupted:  # nothing to report yet is not an error: the study resumes
             return StudyResult(folder, runs, None, True)
         render.write_report(path)
-        _write_study(folder, {**setting, "question": st.question,
+        write_study(folder, {**setting, "question": st.question,
                               "runs": {k: v.name for k, v in runs.items()}})
     rep = build_study_report(st, runs)
     return StudyResult(folder, runs, render.write(rep, folder / "report"))
@@ -741,7 +355,7 @@ def build_study_report(st: Study, runs: dict[str, Path]) -> render.Report:
                 answer.append(render.Table(f"{b.title} with policies {pname}" if many
                                            else b.title, b.frame, b.note))
             elif isinstance(b, render.Image) and i == 0:  # one plot: the first pairing's
-                answer.append(render.Image(f"{_slug(pname)}-{b.name}", b.png,
+                answer.append(render.Image(f"{slug(pname)}-{b.name}", b.png,
                                            b.caption + (f" Policies {pname}." if many else "")))
         answer.append(link)
         if many:
