@@ -41,8 +41,9 @@ COMPARISON_COLUMNS = [
     "label_a", "label_b", "context", "contender", "n_a", "n_b", "rate_a", "rate_b", "diff",
     "lo", "hi", "level_used", "verdict", "margin", "diff_lo", "diff_hi", "eq_lo", "eq_hi",
     "raw_lo", "raw_hi", "p_value", "p_holm", "p_equivalence", "games_to_decide",
-    "detectable", "paired", "games_left_out", "correlation", "games_saved", "other",
-    "other_diff", "draws_capped", "method", "significant",
+    "detectable", "equivalent_within", "games_decided", "paired", "games_left_out",
+    "correlation", "games_saved", "other", "other_diff", "draws_capped", "method",
+    "significant",
 ]
 
 
@@ -65,17 +66,19 @@ def _common(a: pl.DataFrame, b: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFram
             b.join(both, on=key, how="semi").sort(key))
 
 
-def _diff_one(a: pl.DataFrame, b: pl.DataFrame, level: float) -> tuple[stats.Difference, int]:
+def _diff_one(a: pl.DataFrame, b: pl.DataFrame, level: float
+              ) -> tuple[stats.Difference, int, tuple[np.ndarray, np.ndarray] | None]:
     """Difference of win rates of one contender between two groups of rows: paired on the
-    games both hold, else unpaired. Returns it and the games left out by pairing."""
+    games both hold, else unpaired. Returns it, the games left out by pairing and the paired
+    outcomes in play order (None when unpaired)."""
     common = _common(a, b)
     if common is not None:
         ca, cb = common
-        d = stats.diff_paired(ca.get_column("win").to_numpy(), cb.get_column("win").to_numpy(),
-                              level)
-        return d, a.height + b.height - 2 * ca.height
+        xa, xb = ca.get_column("win").to_numpy(), cb.get_column("win").to_numpy()
+        d = stats.diff_paired(xa, xb, level)
+        return d, a.height + b.height - 2 * ca.height, (xa, xb)
     return stats.diff_unpaired(int(a.get_column("win").sum()), a.height,
-                               int(b.get_column("win").sum()), b.height, level), 0
+                               int(b.get_column("win").sum()), b.height, level), 0, None
 
 
 def _other_change(a: pl.DataFrame, b: pl.DataFrame) -> tuple[float, float]:
@@ -109,7 +112,8 @@ def _finish(rows: list[dict[str, Any]], level: float, margin: float,
         "eq_lo": pl.Float64, "eq_hi": pl.Float64, "raw_lo": pl.Float64,
         "raw_hi": pl.Float64, "p_value": pl.Float64, "p_holm": pl.Float64,
         "p_equivalence": pl.Float64, "games_to_decide": pl.Int64, "detectable": pl.Float64,
-        "paired": pl.Boolean, "games_left_out": pl.Int64, "correlation": pl.Float64,
+        "equivalent_within": pl.Float64, "games_decided": pl.Int64, "paired": pl.Boolean,
+        "games_left_out": pl.Int64, "correlation": pl.Float64,
         "games_saved": pl.Float64, "other": pl.String, "other_diff": pl.Float64,
         "draws_capped": pl.Float64, "method": pl.String,
     }
@@ -119,8 +123,9 @@ def _finish(rows: list[dict[str, Any]], level: float, margin: float,
     out = []
     for fam in families.values():
         ds: list[stats.Difference] = [r.pop("_d") for r in fam]
-        if sequential and all(d.paired for d in ds):
-            dec = verdicts.sequential_paired([d.table for d in ds], margin, level)
+        xs = [r.pop("_x") for r in fam]
+        if sequential and all(x is not None for x in xs):
+            dec = verdicts.sequential_paired(xs, margin, level)
             method = verdicts.SEQUENTIAL_METHOD
         else:
             dec = verdicts.decide_family(
@@ -131,12 +136,14 @@ def _finish(rows: list[dict[str, Any]], level: float, margin: float,
         for r, d, x in zip(fam, ds, dec, strict=True):
             out.append({
                 **r, "family_size": len(fam), "n_a": d.n_a, "n_b": d.n_b, "rate_a": d.p_a,
-                "rate_b": d.p_b, "diff": d.diff, "lo": x.lo, "hi": x.hi,
+                "rate_b": d.p_b, "diff": d.diff if np.isnan(x.estimate) else x.estimate,
+                "lo": x.lo, "hi": x.hi,
                 "level_used": x.level, "verdict": x.verdict, "margin": margin,
                 "diff_lo": x.diff_lo, "diff_hi": x.diff_hi, "eq_lo": x.eq_lo,
                 "eq_hi": x.eq_hi, "raw_lo": d.lo, "raw_hi": d.hi, "p_value": x.p_value,
                 "p_holm": x.p_holm, "p_equivalence": x.p_equivalence,
                 "games_to_decide": x.games_to_decide, "detectable": x.detectable,
+                "equivalent_within": x.equivalent_within, "games_decided": x.games_decided,
                 "paired": d.paired, "correlation": d.correlation,
                 "games_saved": d.games_saved, "method": method or d.method,
             })
@@ -202,7 +209,8 @@ def compare_variants(source: Source, level: float = stats.LEVEL,
         pairs: ``"adjacent"`` (default: neighbouring settings) or ``"all"`` (every pair).
         margin: equivalence margin in win-rate units (default :func:`verdicts.margin_for`
             the game).
-        sequential: read the verdicts off anytime-valid intervals (runs stopped by
+        sequential: the sequential tests' verdicts
+            (:func:`balancelab.analysis.verdicts.sequential_paired`; runs stopped by
             ``--decide``).
 
     Returns:
@@ -214,12 +222,15 @@ def compare_variants(source: Source, level: float = stats.LEVEL,
         lowers / equivalent / inconclusive), ``margin``, ``diff_lo``, ``diff_hi`` (Holm-level
         interval), ``eq_lo``, ``eq_hi`` (TOST interval), ``raw_lo``, ``raw_hi`` (unadjusted
         95%), ``p_value``, ``p_holm``, ``p_equivalence``, ``games_to_decide`` (inconclusive:
-        games per setting that would likely decide), ``detectable`` (smallest change
-        detectable with 80% power at these games, under the family's correction),
-        ``paired``, ``games_left_out``, ``correlation`` (phi of the paired outcomes),
-        ``games_saved`` (share of games pairing saved), ``other`` / ``other_diff`` (team
-        games: the other side and its change), ``draws_capped`` (share of the two variants'
-        games drawn or capped), ``method``, ``significant`` (raises or lowers).
+        games per setting that would decide at 80% power under the family's correction),
+        ``detectable`` (smallest change detectable with 80% power at these games, under the
+        family's correction), ``equivalent_within`` (the smallest margin at which the change
+        would count as equivalent), ``games_decided`` (sequential: the games per setting at
+        the look that decided; ``diff``, ``lo`` and ``hi`` are from that look), ``paired``,
+        ``games_left_out``, ``correlation`` (phi of the paired outcomes), ``games_saved``
+        (share of games pairing saved), ``other`` / ``other_diff`` (team games: the other
+        side and its change), ``draws_capped`` (share of the two variants' games drawn or
+        capped), ``method``, ``significant`` (raises or lowers).
 
     Raises:
         ValueError: a focus that is not a swept option, or ``pairs`` not adjacent/all.
@@ -252,12 +263,12 @@ def compare_variants(source: Source, level: float = stats.LEVEL,
             a, b = groups.get((va, c)), groups.get((vb, c))
             if a is None or b is None:
                 continue
-            d, left = _diff_one(a, b, level)
+            d, left, paired = _diff_one(a, b, level)
             od, dc = (float("nan"), 0.0)
             if other is not None and (va, other) in groups and (vb, other) in groups:
                 od, dc = _other_change(groups[(va, other)], groups[(vb, other)])
             rows.append({
-                "_d": d, "family": f"{opt} ({how})", "option": opt,
+                "_d": d, "_x": paired, "family": f"{opt} ({how})", "option": opt,
                 "value_a": _fmt(values[va][opt]), "value_b": _fmt(values[vb][opt]),
                 "variant_a": va, "variant_b": vb, "label_a": labels[va], "label_b": labels[vb],
                 "context": ctx, "contender": c, "games_left_out": left, "other": other,
@@ -342,13 +353,13 @@ def compare_runs(sources: Sequence[Source], names: Sequence[str] | None = None,
             b = rb_all.filter(pl.col("contender") == c)
             if b.height == 0:
                 continue
-            d, left = _diff_one(a, b, level)
+            d, left, paired = _diff_one(a, b, level)
             od, dc = float("nan"), 0.0
             if other is not None:
                 od, dc = _other_change(ra_all.filter(pl.col("contender") == other),
                                        rb_all.filter(pl.col("contender") == other))
             rows.append({
-                "_d": d, "family": f"runs against {names[0]}", "option": "run",
+                "_d": d, "_x": paired, "family": f"runs against {names[0]}", "option": "run",
                 "value_a": names[0], "value_b": name, "variant_a": va, "variant_b": vb,
                 "label_a": fa["variant_label"][0], "label_b": lab, "context": ctx,
                 "contender": c, "games_left_out": left, "other": other, "other_diff": od,

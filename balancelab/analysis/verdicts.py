@@ -34,8 +34,10 @@ games per setting that detect a change of D with 80% power under the family's co
 smallest change detectable at the games played. :func:`family_error_text` states the
 family's joint error bound in words.
 
-A sequential decision (:func:`sequential_paired`) reads the same three verdicts off an
-anytime-valid interval, so a run may stop as soon as every change is decided.
+A sequential decision (:func:`sequential_paired`, ``--decide``) reaches the same three
+verdicts by sequential probability ratio tests on the paired games, looked at every
+:data:`DECIDE_LOOK` games, so a run may stop as soon as every change is decided, at about
+the cost of a chess engine tester's SPRT.
 """
 
 from __future__ import annotations
@@ -175,6 +177,8 @@ class Decision:
         equivalent_within: the smallest margin at which the change would count as
             equivalent: the largest end of its TOST interval at Bonferroni's level
             ``1 - 2 α / m`` (the widest Holm's step-down may use).
+        estimate, games_decided: a sequential decision's change and games at the look that
+            decided it (NaN / None for fixed-sample decisions and undecided changes).
     """
 
     verdict: str
@@ -193,6 +197,8 @@ class Decision:
     games_to_decide: int | None
     detectable: float
     equivalent_within: float = float("nan")
+    estimate: float = float("nan")
+    games_decided: int | None = None
 
 
 #: Beyond this many games per setting the report names no number (it would overflow the
@@ -354,8 +360,7 @@ def family_error_text(family_size: int, level: float = bstats.LEVEL,
     the Holm-corrected equivalence tests that of any wrong 'equivalent' within ``α``; a
     family may hold both kinds of change, so together at most ``2α`` (a family mixing no
     change and changes at the margin gives about 9% at ``α`` = 5%). A sequential decision
-    (``--decide``) splits ``α`` across the family so that all its verdicts hold together
-    with ``1 - α``.
+    (``--decide``, :func:`sequential_paired`) splits its errors the same way.
 
     Example: ``family_error_text(6)`` → ``'Across these 6 verdicts, the chance of at least
     one wrong verdict is at most 10%: at most 5% of a wrong 'raises' or 'lowers' and at most
@@ -363,13 +368,11 @@ def family_error_text(family_size: int, level: float = bstats.LEVEL,
     """
     alpha = 100 * (1.0 - level)
     these = "this verdict" if family_size == 1 else f"these {family_size:,} verdicts"
-    if sequential:
-        return (f"Across {these}, the chance of at least one wrong verdict is at most "
-                f"{alpha:g}%, however often the run looked ({alpha / max(1, family_size):.2g}% "
-                f"for each change).")
+    tail = (" The sequential test keeps these bounds although the run stopped on what it saw."
+            if sequential else "")
     return (f"Across {these}, the chance of at least one wrong verdict is at most "
             f"{2 * alpha:g}%: at most {alpha:g}% of a wrong 'raises' or 'lowers' and at most "
-            f"{alpha:g}% of a wrong 'equivalent'.")
+            f"{alpha:g}% of a wrong 'equivalent'.{tail}")
 
 
 def games_for_change(change: float, family_size: int, level: float = bstats.LEVEL,
@@ -408,55 +411,149 @@ def detectable_change(games: int, family_size: int, level: float = bstats.LEVEL,
 
 # -- sequential decision ---------------------------------------------------------------------
 
-SEQUENTIAL_METHOD = ("anytime-valid confidence sequences on the paired games (the share of "
-                     "discordant games and which variant won them), Bonferroni across the "
-                     "family")
+#: Games between two looks of the sequential test (the run may play past the look that
+#: decided; the verdict is the look's).
+DECIDE_LOOK = 100
+SEQUENTIAL_METHOD = ("sequential probability ratio tests on the paired games (GSPRT, as chess "
+                     "engine testers run them; Sobel & Wald 1949 for three verdicts), looked "
+                     f"at every {DECIDE_LOOK} games, Bonferroni across the family")
 
 
-def sequential_paired(tables: Sequence[tuple[int, int, int, int]], margins: Sequence[float]
-                      | float, level: float = bstats.LEVEL,
-                      tune_n: int = bstats.CS_TUNE_N) -> list[Decision]:
-    """Anytime-valid verdicts for a family of paired changes (``--decide``), like a chess
-    tester's SPRT on paired games: valid however often the run looks and stops.
+def gsprt_llr(total: np.ndarray, discordant: np.ndarray, games: np.ndarray, change0: float,
+              change1: float) -> np.ndarray:
+    """Log-likelihood ratio of a change ``change1`` against ``change0`` from paired games,
+    as chess engine testers compute it (fishtest's normal approximation of the generalized
+    likelihood ratio): ``(c1 - c0) (2 S - (c0 + c1) n) / (2 v)``.
 
-    For one change with paired table ``(n11, n10, n01, n00)`` the change is
-    ``δ = P(only b won) - P(only a won) = π (2q - 1)``, with ``π`` the share of discordant games
-    and ``q`` the share of discordant games that b won. Confidence sequences
-    (:func:`balancelab.analysis.stats.confidence_sequence`) for ``π`` over all games and for
-    ``q`` over the discordant games, each at ``α / (2 m)``, bound δ at every n at once with
-    probability ``>= 1 - α / m``; Bonferroni across the m changes. The verdict reads that
-    interval: raises / lowers when it excludes 0, equivalent within ±m when it lies inside,
-    inconclusive otherwise.
+    Each game gives ``x = (b won) - (a won)`` in {-1, 0, +1}; the change is its mean.
+
+    Args:
+        total: ``S``, the sum of ``x`` over the games (int or float array).
+        discordant: the games where exactly one of a and b won (the sum of ``x²``).
+        games: ``n`` (broadcastable, > 0).
+        change0, change1: the two changes compared, in win-rate units.
 
     Returns:
-        One :class:`Decision` per table; ``lo``/``hi`` the anytime-valid interval (also in
-        ``diff_*`` and ``eq_*``), p-values NaN (a sequence has none), ``detectable`` NaN.
+        Float array: the log-likelihood ratio. The variance ``v`` of ``x`` is estimated with
+        one discordant game added (so that a run of concordant games is not read as
+        certainty): ``max((D + 1) / (n + 2) - x̄², 1 / (n + 2))``.
     """
-    m = len(tables)
+    s = np.asarray(total, dtype=float)
+    d = np.asarray(discordant, dtype=float)
+    n = np.asarray(games, dtype=float)
+    mean = s / n
+    var = np.maximum((d + 1) / (n + 2) - mean**2, 1 / (n + 2))
+    return np.asarray((change1 - change0) * (2 * s - (change0 + change1) * n) / (2 * var))
+
+
+def _first_stop(llr: np.ndarray, upper: float, lower: float) -> tuple[np.ndarray, np.ndarray]:
+    """Per row of ``llr`` (paths × looks), the first look where a Wald SPRT stops and
+    whether it accepted the change there (the number of looks and False when it never
+    stops)."""
+    hit = (llr >= upper) | (llr <= lower)
+    idx = np.where(hit.any(axis=1), hit.argmax(axis=1), llr.shape[1])
+    took = np.take_along_axis(llr, np.minimum(idx, llr.shape[1] - 1)[:, None], axis=1)[:, 0]
+    return idx, (idx < llr.shape[1]) & (took >= upper)
+
+
+def sequential_verdicts(total: np.ndarray, discordant: np.ndarray, looks: np.ndarray,
+                        margin: float, level: float = bstats.LEVEL, family_size: int = 1
+                        ) -> tuple[np.ndarray, np.ndarray]:
+    """The sequential verdicts of :func:`sequential_paired` for many paths at once.
+
+    Args:
+        total, discordant: per path and look (2-D, paths × looks), the sum of ``x = (b
+            won) - (a won)`` and the discordant games up to the look.
+        looks: the games at each look (1-D, increasing).
+        margin: the equivalence margin (> 0).
+        level: family-wise confidence level; family_size: changes in the family.
+
+    Returns:
+        (look index, verdict) per path: the look that decided (the last look when none did)
+        and one of :data:`VERDICTS` (str array).
+    """
+    alpha = 1.0 - level
+    a_side, beta = alpha / (2 * family_size), alpha / family_size
+    upper, lower = float(np.log((1 - beta) / a_side)), float(np.log(beta / (1 - a_side)))
+    s, d = np.atleast_2d(total), np.atleast_2d(discordant)
+    i_up, up = _first_stop(gsprt_llr(s, d, looks, 0.0, margin), upper, lower)
+    i_lo, low = _first_stop(gsprt_llr(s, d, looks, 0.0, -margin), upper, lower)
+    last = looks.size - 1
+    both_zero = (i_up <= last) & (i_lo <= last) & ~up & ~low
+    raises = up & (~low | (i_up <= i_lo))
+    lowers = low & ~raises
+    verdict = np.where(raises, RAISES, np.where(lowers, LOWERS, np.where(
+        both_zero, EQUIVALENT, INCONCLUSIVE)))
+    at = np.where(raises, i_up, np.where(lowers, i_lo, np.where(
+        both_zero, np.maximum(i_up, i_lo), last)))
+    return at, verdict
+
+
+def sequential_paired(outcomes: Sequence[tuple[np.ndarray, np.ndarray]],
+                      margins: Sequence[float] | float, level: float = bstats.LEVEL,
+                      look: int = DECIDE_LOOK) -> list[Decision]:
+    """Sequential verdicts for a family of paired changes (``--decide``), at the cost of a
+    chess engine tester's SPRT.
+
+    For each change two Wald SPRTs (Sobel & Wald 1949) run on the paired games, looked at
+    every ``look`` games: 0 against +margin and 0 against −margin (:func:`gsprt_llr`). The
+    first to accept its margin gives ``raises`` / ``lowers``; both accepting 0 give
+    ``equivalent within ±margin``; neither by the last look, ``inconclusive``. A decision is
+    final: games after the look that decided it are not read.
+
+    Error split, with α = ``1 - level`` and m changes: each SPRT's chance of accepting its
+    margin when the change is 0 is at most ``α / (2 m)`` and of accepting 0 when the change
+    is the margin at most ``α / m`` (Wald's boundaries ``log((1 - β) / a)`` and ``log(β /
+    (1 - a))``; looking every ``look`` games only overshoots them). So across the family a
+    wrong 'raises' or 'lowers' has at most α, a wrong 'equivalent' at most α: together at
+    most 2α, as the fixed-sample verdicts (:func:`family_error_text`).
+
+    Args:
+        outcomes: per change, the two 0/1 (bool) arrays of the paired games in play order
+            (a, then b), of one length.
+        margins: the equivalence margin (one for all, or one per change), > 0.
+        level: the family-wise confidence level.
+        look: games between looks (the run's schedule: fixed before it starts).
+
+    Returns:
+        One :class:`Decision` per change; ``lo``/``hi`` the fixed-sample interval at the
+        decision look at Bonferroni's level (``1 - α / m``; ``1 - 2α / m`` for equivalent),
+        which agrees with the verdict; ``estimate`` and ``games_decided`` the change and the
+        games at that look (all games when inconclusive); p-values NaN. Games past the
+        last full look are read only for an inconclusive change's interval.
+
+    Raises:
+        ValueError: arrays of different lengths, or a look below 1.
+    """
+    m = len(outcomes)
     if m == 0:
         return []
+    if look < 1:
+        raise ValueError(f"the sequential test looks every >= 1 games; got {look}")
     alpha = 1.0 - level
     marg = [float(margins)] * m if isinstance(margins, (int, float)) else [float(x)
                                                                             for x in margins]
-    each = 1.0 - alpha / (2 * m)
     out = []
-    for (n11, n10, n01, n00), mg in zip(tables, marg, strict=True):
-        n = n11 + n10 + n01 + n00
-        disc = n10 + n01
-        pi_lo, pi_hi = bstats.confidence_sequence(disc, n, each, tune_n)
-        q_lo, q_hi = bstats.confidence_sequence(n01, disc, each, tune_n)
-        lo = min((2 * q_lo - 1) * pi_hi, (2 * q_lo - 1) * pi_lo)
-        hi = max((2 * q_hi - 1) * pi_hi, (2 * q_hi - 1) * pi_lo)
-        if lo > 0:
-            verdict = RAISES
-        elif hi < 0:
-            verdict = LOWERS
-        elif -mg < lo and hi < mg:
-            verdict = EQUIVALENT
+    nan = float("nan")
+    for (xa, xb), mg in zip(outcomes, marg, strict=True):
+        a_arr, b_arr = np.asarray(xa, dtype=bool), np.asarray(xb, dtype=bool)
+        if a_arr.shape != b_arr.shape or a_arr.ndim != 1 or a_arr.size == 0:
+            raise ValueError("paired outcomes need two 1-D arrays of the same non-zero length")
+        x = b_arr.astype(np.int64) - a_arr.astype(np.int64)
+        looks = np.arange(look, x.size + 1, look)  # games past the last look are not read
+        if looks.size:
+            ats, verdicts_ = sequential_verdicts(np.cumsum(x)[looks - 1],
+                                                 np.cumsum(x != 0)[looks - 1], looks, mg,
+                                                 level, m)
+            at, verdict = int(ats[0]), str(verdicts_[0])
         else:
-            verdict = INCONCLUSIVE
-        lv = 1.0 - alpha / m
-        nan = float("nan")
+            at, verdict = 0, INCONCLUSIVE
+        n = int(looks[at]) if verdict != INCONCLUSIVE else x.size
+        d = bstats.diff_paired(a_arr[:n], b_arr[:n])
+        lv = 1.0 - (2 * alpha if verdict == EQUIVALENT else alpha) / m
+        lo, hi = bstats.interval_at(d, lv)
+        wlo, whi = bstats.interval_at(d, 1.0 - 2 * alpha / m)
         out.append(Decision(verdict, lo, hi, lv, lo, hi, lv, lo, hi, lv, nan, nan, nan,
-                            None, nan))
+                            None, nan, max(abs(wlo), abs(whi)), d.diff,
+                            n if verdict != INCONCLUSIVE else None))
     return out

@@ -163,7 +163,9 @@ def test_the_family_error_bound_in_words():
         "Across these 6 verdicts, the chance of at least one wrong verdict is at most 10%: at "
         "most 5% of a wrong 'raises' or 'lowers' and at most 5% of a wrong 'equivalent'.")
     assert verdicts.family_error_text(1, sequential=True).startswith(
-        "Across this verdict, the chance of at least one wrong verdict is at most 5%")
+        "Across this verdict, the chance of at least one wrong verdict is at most 10%")
+    assert verdicts.family_error_text(1, sequential=True).endswith(
+        "The sequential test keeps these bounds although the run stopped on what it saw.")
 
 
 # -- planning at 80% power under the family's correction -----------------------------------------
