@@ -8,6 +8,7 @@ polars DataFrame with documented columns — the same numbers the reports and th
     analysis.compare_variants("runs/odyssey-sweep-…")      # each question's changes, verdicts
     analysis.seat_balance("runs/iss-…")                    # are the seats equal?
     analysis.compare_runs(["runs/a", "runs/b"])            # run against run
+    analysis.replicate(["runs/a-seed1", "runs/a-seed2"])   # pooled, per seed block, Cochran's Q
 """
 
 from balancelab.analysis import verdicts
@@ -20,6 +21,7 @@ from balancelab.analysis.frames import (
     swept_options,
     varying_options,
 )
+from balancelab.analysis.replication import cochran_q, replicate
 from balancelab.analysis.stats import (
     Difference,
     confidence_sequence,
@@ -54,13 +56,12 @@ from balancelab.analysis.winrates import (
 )
 
 __all__ = [
-    "Difference", "compare_measures", "compare_run_measures", "compare_runs", "compare_variants",
-    "confidence_sequence", "contender_rows", "diff_paired", "diff_unpaired", "end_reasons",
-    "fair_shares", "games_frame", "heat_grid", "holm", "length_summary", "measure_columns",
-    "measure_summary",
-    "option_columns", "outcome_rates", "policy_rates", "precision_status",
-    "rate_difference_within", "seat_balance", "seat_score_summary", "seats_frame", "sides",
-    "summarize",
-    "sweep_table", "swept_options", "variant_pairs", "varying_options", "verdict", "wilson",
-    "verdicts", "win_rates", "winner_margin",
+    "Difference", "cochran_q", "compare_measures", "compare_run_measures", "compare_runs",
+    "compare_variants", "confidence_sequence", "contender_rows", "diff_paired", "diff_unpaired",
+    "end_reasons", "fair_shares", "games_frame", "heat_grid", "holm", "length_summary",
+    "measure_columns", "measure_summary", "option_columns", "outcome_rates", "policy_rates",
+    "precision_status", "rate_difference_within", "replicate", "seat_balance",
+    "seat_score_summary", "seats_frame", "sides", "summarize", "sweep_table", "swept_options",
+    "variant_pairs", "varying_options", "verdict", "verdicts", "wilson", "win_rates",
+    "winner_margin",
 ]
