@@ -14,7 +14,12 @@ For each game, with its default policies and with ``random`` on every side:
   every 50 ms with psutil when installed);
 - **search primitives**: ``State.copy()``/s on a mid-game state, random rollouts/s from it
   (copy, then uniformly random legal actions to the end), which bound a search policy, and
-  ISMCTS iterations/s at the next decision (:func:`ismcts_rate`).
+  ISMCTS iterations/s at the next decision (:func:`ismcts_rate`);
+- **anchor** (``anchor=True``, ``balancelab bench --anchor``): OpenSpiel's hearts played at
+  random from Python, in the same process, measured just before and just after each
+  one-worker measurement (:class:`Anchor`); each game's decisions/s is then given as a ratio
+  to the anchor's steps/s measured at the same moments, so that figures taken on different
+  machines, or under different load, can be compared.
 
 Decisions count the moves where a policy was asked (more than one legal action), as in the
 games table's ``decisions`` column.
@@ -74,6 +79,93 @@ def _quiet(_: str) -> None:
 def workers(jobs: int) -> int:
     """The number of workers ``jobs`` means (-1: all cores)."""
     return (os.cpu_count() or 1) if jobs < 0 else jobs
+
+
+# -- the anchor ------------------------------------------------------------------------------
+
+#: The pip command that installs the anchor (OpenSpiel), quoted in the error without it.
+ANCHOR_INSTALL = 'pip install "balancelab[openspiel]"'
+
+
+class Anchor:
+    """The yardstick: OpenSpiel's hearts (C++) played by uniformly random players driven from
+    Python, in this process.
+
+    A step is one action applied: a card dealt, the passing direction, a card passed or
+    played (about 115 a game, 53 of them the deal's chance outcomes). Each step reads the
+    chance outcomes or the legal actions and draws one uniformly with a numpy Generator's
+    ``integers``, as the ``random`` policy does (every chance event of hearts is uniform).
+
+    Args:
+        seconds: play for this long per :meth:`steps_per_s`.
+        seed: the Generator's seed.
+
+    Raises:
+        RuntimeError: OpenSpiel (``pyspiel``) is not installed; the message names
+            :data:`ANCHOR_INSTALL`.
+    """
+
+    name = "OpenSpiel hearts, random play from Python"
+
+    def __init__(self, seconds: float = 0.5, seed: int = 0) -> None:
+        try:
+            import pyspiel
+        except ImportError:
+            raise RuntimeError("the anchor is OpenSpiel's hearts, and OpenSpiel is not "
+                               f"installed: {ANCHOR_INSTALL}") from None
+        self.game = pyspiel.load_game("hearts")
+        self.seconds = seconds
+        self.rng = np.random.default_rng(seed)
+        #: every :meth:`steps_per_s` measured, in order
+        self.samples: list[float] = []
+        self._play(1)  # warm-up: the game's tables, the Generator
+
+    def _play(self, games: int) -> int:
+        """Play ``games`` games; the steps taken."""
+        integers = self.rng.integers
+        steps = 0
+        for _ in range(games):
+            state = self.game.new_initial_state()
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    outcomes = state.chance_outcomes()
+                    action = outcomes[int(integers(len(outcomes)))][0]
+                else:
+                    legal = state.legal_actions()
+                    action = legal[int(integers(len(legal)))]
+                state.apply_action(action)
+                steps += 1
+        return steps
+
+    def steps_per_s(self) -> float:
+        """Steps/s over whole games played for about :attr:`seconds` (recorded in
+        :attr:`samples`)."""
+        steps = 0
+        t0 = time.perf_counter()
+        while True:
+            steps += self._play(4)
+            elapsed = time.perf_counter() - t0
+            if elapsed >= self.seconds:
+                break
+        rate = steps / elapsed
+        self.samples.append(rate)
+        return rate
+
+    def around(self, measure: Callable[[], dict[str, Any]], rate: str = "decisions_per_s"
+               ) -> dict[str, Any]:
+        """``measure()``'s figures, measured between two anchor measurements, with
+        ``anchor_steps_per_s`` (the mean of the two) and ``anchor_ratio`` (``figures[rate]``
+        over it) added."""
+        before = self.steps_per_s()
+        figures = measure()
+        steps = (before + self.steps_per_s()) / 2
+        return {**figures, "anchor_steps_per_s": steps, "anchor_ratio": figures[rate] / steps}
+
+    def summary(self) -> dict[str, Any]:
+        """``{"name", "samples", "steps_per_s_min", "steps_per_s_max"}``."""
+        return {"name": self.name, "samples": len(self.samples),
+                "steps_per_s_min": min(self.samples, default=float("nan")),
+                "steps_per_s_max": max(self.samples, default=float("nan"))}
 
 
 def policy_sets(game: Game) -> dict[str, dict[str, str]]:
@@ -523,7 +615,7 @@ def _openspiel_timer(game: Game, options: dict[str, str], sample: list[State], s
 def bench_game(game_name: str, *, seconds: float = 2.0, games: int | None = None,
                jobs: int = -1, memory_games: Sequence[int] = QUICK_MEMORY_GAMES,
                memory_budget: float | None = 60.0, options: dict[str, str] | None = None,
-               log: Log = _quiet) -> dict[str, Any]:
+               anchor: Anchor | None = None, log: Log = _quiet) -> dict[str, Any]:
     """Every figure of one game (see the module docstring).
 
     Args:
@@ -536,6 +628,8 @@ def bench_game(game_name: str, *, seconds: float = 2.0, games: int | None = None
         memory_budget: skip a memory run estimated to take longer than this many seconds
             (None: never skip).
         options: rule options (name → value); None for :data:`SETTINGS` (else the defaults).
+        anchor: measure each one-worker figure between two anchor measurements
+            (:meth:`Anchor.around`: ``anchor_steps_per_s`` and ``anchor_ratio`` added).
         log: progress messages.
 
     Returns:
@@ -556,7 +650,12 @@ def bench_game(game_name: str, *, seconds: float = 2.0, games: int | None = None
                            "chunk_games": game.chunk_games, "policies": {}, "memory": []}
     for label, pols in policy_sets(game).items():
         log(f"{game_name} [{label}]: one worker")
-        single = single_worker(game_name, pols, seconds=seconds, games=games, options=options)
+
+        def one(pols: dict[str, str] = pols) -> dict[str, Any]:
+            return single_worker(game_name, pols, seconds=seconds, games=games,
+                                 options=options)
+
+        single = one() if anchor is None else anchor.around(one)
         n_games = max(int(single["games_per_s"] * seconds), 8 * workers(jobs))
         log(f"{game_name} [{label}]: {n_games} games with 1 and {workers(jobs)} workers")
         out["policies"][label] = {
@@ -594,20 +693,24 @@ def machine() -> dict[str, Any]:
 def bench(game_names: Sequence[str] | None = None, *, seconds: float = 1.0,
           games: int | None = None, jobs: int = -1, full: bool = False,
           memory_games: Sequence[int] | None = None, options: dict[str, str] | None = None,
-          log: Log = _quiet) -> dict[str, Any]:
+          anchor: bool = False, log: Log = _quiet) -> dict[str, Any]:
     """Run the suite on some games (default: every registered game).
 
     Args:
         full: memory runs of 10,000 and 100,000 games, never skipped for time.
         memory_games: explicit memory-run sizes (overrides ``full``'s).
         options: rule options (name → value) for every game measured, over :data:`SETTINGS`.
+        anchor: measure the :class:`Anchor` around every one-worker measurement, for half of
+            ``seconds`` each time (at least 0.25 s).
 
     Returns:
-        ``{"machine": {...}, "jobs": workers, "games": [per-game dicts]}``, JSON-ready.
+        ``{"machine": {...}, "jobs": workers, "games": [per-game dicts]}``, JSON-ready, and
+        ``"anchor"`` (:meth:`Anchor.summary`) with ``anchor``.
 
     Raises:
         ValueError: an unknown game name.
         balancelab.simulate.options.OptionError: an option a game does not have, or a bad value.
+        RuntimeError: ``anchor`` without OpenSpiel installed (before any measurement).
     """
     started = machine()  # load average before the suite adds its own
     names = list(game_names or registered_games())
@@ -618,6 +721,7 @@ def bench(game_names: Sequence[str] | None = None, *, seconds: float = 1.0,
     settings = {name: {**SETTINGS.get(name, {}), **(options or {})} for name in names}
     for name in names:
         variants(name, settings[name])  # a bad option fails here, before any measurement
+    yardstick = Anchor(max(seconds / 2, 0.25)) if anchor else None
     if memory_games is None:
         memory_games = FULL_MEMORY_GAMES if full else QUICK_MEMORY_GAMES
     results = []
@@ -626,11 +730,14 @@ def bench(game_names: Sequence[str] | None = None, *, seconds: float = 1.0,
             results.append(bench_game(name, seconds=seconds, games=games, jobs=jobs,
                                       memory_games=memory_games,
                                       memory_budget=None if full else 30.0,
-                                      options=settings[name], log=log))
+                                      options=settings[name], anchor=yardstick, log=log))
         except Exception as exc:  # one broken engine must not hide the others' figures
             results.append({"game": name, "available": True,
                             "error": f"failed: {type(exc).__name__}: {exc}"})
-    return {"machine": started, "jobs": workers(jobs), "games": results}
+    out = {"machine": started, "jobs": workers(jobs), "games": results}
+    if yardstick is not None:
+        out["anchor"] = yardstick.summary()
+    return out
 
 
 # -- presentation ----------------------------------------------------------------------------
@@ -690,6 +797,7 @@ def tables(results: dict[str, Any]) -> list[Any]:
             total = "n/a" if m["total_peak_mb"] is None else f"{m['total_peak_mb']:,.0f}"
             other.add_row(*lead, f"{m['games']:,}", f"{m['driver_peak_mb']:,.0f}", total,
                           f"{m['games_per_s']:,.0f}")
+    anchored = anchor_table(results)
     notes = []
     m = results["machine"]
     if m.get("load_1min", 0) > 0.5 * (m["cpus"] or 1):
@@ -697,4 +805,28 @@ def tables(results: dict[str, Any]) -> list[Any]:
             f"note: the machine was busy when the suite started (load {m['load_1min']} on "
             f"{m['cpus']} cores); speed-ups and rates are lower than on idle cores.",
             style="yellow"))
-    return [speed, other, *([adapters] if adapters.row_count else []), *missing, *notes]
+    return [speed, *anchored, other, *([adapters] if adapters.row_count else []),
+            *missing, *notes]
+
+
+def anchor_table(results: dict[str, Any]) -> list[Any]:
+    """The ratios to the anchor (a one-table list), or [] when it was not measured."""
+    from rich.table import Table
+
+    if "anchor" not in results:
+        return []
+    a = results["anchor"]
+    table = Table("game", "policies", "decisions/s", "anchor steps/s", "ratio",
+                  title=f"Against the anchor: {a['name']} (steps/s measured just before and "
+                  f"after each of ours; {a['samples']} measurements, "
+                  f"{a['steps_per_s_min']:,.0f}–{a['steps_per_s_max']:,.0f})")
+    for g in results["games"]:
+        if "error" in g:
+            continue
+        setting = g.get("setting", "defaults")
+        name = g["game"] if setting == "defaults" else f"{g['game']} ({setting})"
+        for label, r in g["policies"].items():
+            s = r["single"]
+            table.add_row(name, label, f"{s['decisions_per_s']:,.0f}",
+                          f"{s['anchor_steps_per_s']:,.0f}", f"{s['anchor_ratio']:.2f}×")
+    return [table]

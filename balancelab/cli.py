@@ -1182,6 +1182,13 @@ def bench(
         typer.Option("--set", help="A rule option KEY=VALUE for every game measured "
                      "(repeatable), e.g. --set players=2 for iss."),
     ] = None,
+    anchor: Annotated[
+        bool,
+        typer.Option(help="Also measure OpenSpiel's hearts, played at random from Python, "
+                     "before and after each one-worker measurement, and print each game's "
+                     "decisions/s as a ratio to its steps/s (needs pip install "
+                     "\"balancelab[openspiel]\")."),
+    ] = False,
 ) -> None:
     """Measure each game with its default policies and with random: games/s and decisions/s
     on one worker, speed-up and efficiency with all workers, peak memory (driver + workers)
@@ -1194,6 +1201,10 @@ def bench(
     100,000-game memory runs (minutes). Figures assume idle cores: the table warns when the
     machine was busy. Scripts for longer studies (source tree): benchmarks/flat_memory.py and
     benchmarks/profile.py.
+
+    [bold]--anchor[/] measures a yardstick in the same process, interleaved with the games:
+    OpenSpiel's hearts (C++) played at random from Python; each game's decisions/s is
+    printed as a ratio to its steps/s.
 
     Example: balancelab bench odyssey --seconds 3 --json bench.json
     """
@@ -1219,7 +1230,7 @@ def bench(
         results = s.bench(game or None, seconds=seconds, games=games, jobs=jobs, full=full,
                           memory_games=sizes,
                           options={k: str(v) for k, v in parse_game_args([], set_ or []).items()},
-                          log=lambda msg: status.update(msg))
+                          anchor=anchor, log=lambda msg: status.update(msg))
     for table in s.tables(results):
         console.print(table)
     if json_out is not None:

@@ -405,6 +405,47 @@ def test_bench_errors(monkeypatch: pytest.MonkeyPatch) -> None:
     assert res.exit_code == 1 and "does not exist" in res.output  # before measuring anything
 
 
+def test_bench_anchor_prints_each_games_ratio(tmp_path: Path) -> None:
+    pytest.importorskip("pyspiel")
+    out = tmp_path / "bench.json"
+    res = cli.invoke(app, ["bench", GAME, "--anchor", "--seconds", "0.2", "--jobs", "1",
+                           "--memory-games", "0", "--json", str(out)])
+    assert res.exit_code == 0, res.output
+    text = " ".join(res.output.split())
+    assert "Against the anchor: OpenSpiel hearts, random play from Python" in text
+    data = json.loads(out.read_text())
+    anchor = data["anchor"]
+    assert anchor["samples"] == 4  # before and after each of the two one-worker measurements
+    for label in ("default", "random"):
+        single = data["games"][0]["policies"][label]["single"]
+        steps = single["anchor_steps_per_s"]
+        assert anchor["steps_per_s_min"] <= steps <= anchor["steps_per_s_max"]
+        assert single["anchor_ratio"] == pytest.approx(single["decisions_per_s"] / steps)
+        assert f"{single['anchor_ratio']:.2f}×" in text
+
+
+def test_bench_anchor_is_the_mean_of_the_measurements_around() -> None:
+    pytest.importorskip("pyspiel")
+    from balancelab.bench import Anchor
+
+    anchor = Anchor(seconds=0.01)
+    rates = iter([200.0, 300.0])
+    anchor.steps_per_s = lambda: next(rates)  # type: ignore[method-assign]
+    got = anchor.around(lambda: {"decisions_per_s": 100.0, "games": 3})
+    assert got == {"decisions_per_s": 100.0, "games": 3, "anchor_steps_per_s": 250.0,
+                   "anchor_ratio": 0.4}
+
+
+def test_bench_anchor_without_openspiel_says_what_to_install(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "pyspiel", None)  # import pyspiel raises ImportError
+    res = cli.invoke(app, ["bench", GAME, "--anchor"])
+    assert res.exit_code == 1
+    lines = res.output.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in res.output
+    assert 'OpenSpiel is not installed: pip install "balancelab[openspiel]"' in lines[0]
+
+
 def test_bench_measures_iss_at_four_players_unless_set() -> None:
     from balancelab import bench as suite
 
