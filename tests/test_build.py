@@ -80,3 +80,4 @@ def test_compiled_and_pure_python_play_the_same_games(tmp_path: Path) -> None:
     compiled = _play(tmp_path, None)
     assert len(compiled) == sum(c[3] for c in CASES)
     assert _play(tmp_path, pure) == compiled
+

@@ -122,10 +122,15 @@ def _allowed_keys(model: type[BaseModel], loc: tuple[Any, ...]) -> list[str]:
         t = _step(t, part)
         if t is None:
             return []
+    m = _model(t)
+    return [] if m is None else [f.alias or n for n, f in m.model_fields.items()]
+
+
+def _model(t: Any) -> type[BaseModel] | None:
+    """``t`` (unwrapped from ``X | None``) when it is a pydantic model class, else None. (Typed
+    so that mypy without pydantic installed, as in pip's isolated build, accepts it too.)"""
     t = _unwrap(t)
-    if isinstance(t, type) and issubclass(t, BaseModel):
-        return [f.alias or n for n, f in t.model_fields.items()]
-    return []
+    return t if isinstance(t, type) and issubclass(t, BaseModel) else None
 
 
 def _unwrap(t: Any) -> Any:
@@ -137,10 +142,11 @@ def _unwrap(t: Any) -> Any:
 
 
 def _step(t: Any, part: Any) -> Any:
-    t = _unwrap(t)
-    if isinstance(t, type) and issubclass(t, BaseModel):
-        f = t.model_fields.get(str(part))
+    m = _model(t)
+    if m is not None:
+        f = m.model_fields.get(str(part))
         return None if f is None else f.annotation
+    t = _unwrap(t)
     origin = typing.get_origin(t)
     args = typing.get_args(t)
     if origin in (list, tuple) and args:
