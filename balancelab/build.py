@@ -5,14 +5,17 @@ players and FEDOR) are plain, type-annotated Python that ``pip install`` compile
 (``hatch_build.py``, configured in ``pyproject.toml``). The compiled and the pure-Python code
 are the same source and give identical games (``tests/test_build.py``); the compiled code is
 1.5-3.5x faster. ``BALANCELAB_PURE_PYTHON=1 pip install .`` installs pure Python, and so
-does a machine that cannot compile (with a warning).
+does a machine without a C compiler or the Python headers; a compile that fails on a machine
+that has them fails the install (``hatch_build.py``).
 
 This module imports nothing of the package, so ``import balancelab`` can check it cheaply.
 """
 
 from __future__ import annotations
 
+import os
 import warnings
+from collections.abc import Mapping
 from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
@@ -55,6 +58,17 @@ def describe() -> str:
     if done == 0:
         return "pure Python"
     return f"compiled with mypyc, {done}/{len(COMPILED_MODULES)} modules"
+
+
+def pure_python_note(environ: Mapping[str, str] = os.environ) -> str | None:
+    """The one line ``balancelab simulate`` and ``bench`` print on stderr when no engine is
+    compiled (pip hides the install's warning), or None: compiled, or the user set
+    ``BALANCELAB_PURE_PYTHON`` (to anything but ``0``), as for a pure-Python install."""
+    if any(compiled().values()) or environ.get("BALANCELAB_PURE_PYTHON", "") not in ("", "0"):
+        return None
+    return ("note: the engines run as pure Python (1.5-3.5x slower than compiled): reinstall "
+            "on a machine with a C compiler and the Python headers (Debian: gcc python3-dev) "
+            "to compile them; BALANCELAB_PURE_PYTHON=1 hides this note")
 
 
 #: A source this much newer than its compiled module was edited after the build (an install

@@ -86,6 +86,16 @@ class Terminated(KeyboardInterrupt):
     """SIGTERM, handled as an interruption: finished chunks are kept (exit 143)."""
 
 
+def _note_if_pure_python() -> None:
+    """One line on stderr when the engines run as pure Python (pip hides the install's
+    warning; ``build.pure_python_note``)."""
+    from balancelab import build
+
+    note = build.pure_python_note()
+    if note:
+        err.print(note, markup=False, highlight=False)
+
+
 def _interrupted_exit() -> int:
     return 143 if _TERMINATED else 130
 
@@ -379,6 +389,7 @@ def simulate(
     from balancelab.games import get_game
     from balancelab.simulate.runner import RunConfig, holds_finished
 
+    _note_if_pure_python()
     g = get_game(game)
     values = _with_set(rule_values or {}, set_ or [])
     options = g.options_type.from_strings(values)
@@ -1212,6 +1223,7 @@ def bench(
 
     from balancelab import bench as suite
 
+    _note_if_pure_python()
     if jobs == 0 or jobs < -1:
         raise ValueError(f"--jobs must be -1 (all cores) or at least 1; got {jobs}")
     sizes = None

@@ -7,6 +7,8 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 os.environ.setdefault("MPLBACKEND", "Agg")
+# no "the engines run as pure Python" note in the commands' output (tests run from the source)
+os.environ.setdefault("BALANCELAB_PURE_PYTHON", "1")
 
 settings.register_profile(
     "ci", derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow]

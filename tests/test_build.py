@@ -81,3 +81,30 @@ def test_compiled_and_pure_python_play_the_same_games(tmp_path: Path) -> None:
     assert len(compiled) == sum(c[3] for c in CASES)
     assert _play(tmp_path, pure) == compiled
 
+
+
+def test_pure_python_note(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(build, "compiled", lambda: dict.fromkeys(build.COMPILED_MODULES, False))
+    note = build.pure_python_note({})
+    assert note is not None and note.startswith("note: the engines run as pure Python")
+    assert "BALANCELAB_PURE_PYTHON=1 hides this note" in note
+    assert build.pure_python_note({"BALANCELAB_PURE_PYTHON": "0"}) == note
+    assert build.pure_python_note({"BALANCELAB_PURE_PYTHON": "1"}) is None
+    monkeypatch.setattr(build, "compiled", lambda: dict.fromkeys(build.COMPILED_MODULES, True))
+    assert build.pure_python_note({}) is None
+
+
+@pytest.mark.parametrize("hidden", [False, True])
+def test_simulate_says_on_stderr_when_it_runs_pure_python(
+        hidden: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from typer.testing import CliRunner
+
+    from balancelab.cli import app
+
+    monkeypatch.setattr(build, "compiled", lambda: dict.fromkeys(build.COMPILED_MODULES, False))
+    monkeypatch.setenv("BALANCELAB_PURE_PYTHON", "1" if hidden else "")
+    res = CliRunner().invoke(app, ["simulate", "odyssey", "--games", "2", "--jobs", "1",
+                                   "--quiet", "--out", str(tmp_path / "run")])
+    assert res.exit_code == 0, res.output
+    assert ("note: the engines run as pure Python" in res.stderr) is not hidden
+    assert "pure Python" not in res.stdout
