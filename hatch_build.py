@@ -72,8 +72,11 @@ def first_error(output: str) -> str:
     return lines[-1] if lines else "no output"
 
 
-class CompileFailed(Exception):
-    """The compile failed on a machine that can compile; the message says why and what to do."""
+class CompileFailed(SystemExit):
+    """The compile failed on a machine that can compile; the message says why and what to do.
+
+    A SystemExit, so that the build's output (which pip shows without ``-v`` when a build
+    fails) is this message alone, without a traceback; hatchling runs in pip's subprocess."""
 
 
 class CompileIfPossible(MypycBuildHook):
@@ -145,10 +148,12 @@ class CompileIfPossible(MypycBuildHook):
             f.write(output)
         errors = sum(1 for line in output.splitlines() if _ERROR.search(line))
         return (
-            f"compiling the engines with mypyc failed: {first_error(output)} ({errors} error "
-            f"line(s); full output in {log}). This machine has a C compiler and the Python "
-            "headers, so the compiled engines should build: please report this. To install "
-            f"pure Python instead (same games, 1.5-3.5x slower): {OPT_OUT}=1 pip install ...")
+            "balancelab: compiling the engines with mypyc failed:\n"
+            f"  {first_error(output)}\n"
+            f"  ({errors} error line(s) in all; the full output is in {log})\n"
+            "This machine has a C compiler and the Python headers, so the compiled engines "
+            "should build: please report this.\nTo install pure Python instead (the same games, "
+            f"1.5-3.5x slower): {OPT_OUT}=1 pip install ...")
 
     def finalize(self, version: str, build_data: dict[str, Any], artifact_path: str) -> None:
         """Remove the temporary copy (the wheel holds its compiled modules by now)."""
