@@ -679,8 +679,8 @@ PrecisionDiff = Annotated[float | None, typer.Option(
     "within ±E (0.01 = ±1 percentage point).")]
 Decide = Annotated[bool, typer.Option(
     help="Play in rounds until every change of the question is decided (raises, "
-    "lowers or equivalent within ±margin) by anytime-valid intervals on the paired games, "
-    "valid however often the run looks.")]
+    "lowers or equivalent within ±margin) by sequential probability ratio tests on the "
+    "paired games (as chess engine testers run them), looked at every 100 games.")]
 Detect = Annotated[float | None, typer.Option(
     help="Before playing, print the games per setting needed to detect a change "
     "of D in win rate (0.01 = 1 percentage point) with 80% power under the question's "

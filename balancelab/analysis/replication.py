@@ -65,7 +65,8 @@ def cochran_q(estimates: Sequence[float], ses: Sequence[float]) -> tuple[float, 
 def seed_blocks(source: Source | Sequence[Source]) -> list[pl.DataFrame]:
     """The games of one or more runs, split into seed blocks (one per run seed), in seed
     order."""
-    sources = list(source) if isinstance(source, (list, tuple)) else [source]
+    sources: list[Source] = (list(source) if isinstance(source, (list, tuple))
+                             else [source])  # type: ignore[list-item]
     df = pl.concat([games_frame(s) for s in sources], how="diagonal_relaxed")
     return [g for _, g in sorted(df.partition_by("seed", as_dict=True).items())]
 

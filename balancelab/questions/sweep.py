@@ -8,7 +8,9 @@ until a stopping rule holds.
   printed 95% Wilson interval within ±E: a width-only rule, so the intervals keep their
   level), ``precision_diff`` (every change of the question within ±E at the level Holm may
   print it at) or ``decide`` (every change decided — raises, lowers or equivalent — by
-  anytime-valid intervals, :func:`balancelab.analysis.verdicts.sequential_paired`). The
+  sequential probability ratio tests on the paired games, looked at every
+  :data:`~balancelab.analysis.verdicts.DECIDE_LOOK` games,
+  :func:`balancelab.analysis.verdicts.sequential_paired`; each round adds one chunk). The
   rounds are recorded in ``<run>/study.json`` and shown in the report.
 * :func:`plan` gives the games per setting a question needs to detect a change (``--detect``).
 
@@ -26,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from balancelab import analysis
-from balancelab.analysis import stats
+from balancelab.analysis import stats, verdicts
 from balancelab.questions.inputs import StudyError, grid_variants, load_game
 from balancelab.reports import render
 from balancelab.simulate import runner
@@ -59,8 +61,10 @@ def _next_games(n: int, half_width: float, target: float, chunk: int, cap: int) 
     return min(max(want, n + chunk), cap)
 
 
-#: Growth of a ``decide`` run per round (anytime-valid: any schedule keeps it valid).
-DECIDE_GROWTH = 1.5
+#: Games a ``decide`` round adds, at least: a few of the sequential test's looks (it reads
+#: every look, whatever the rounds; a round only bounds the games played past the look that
+#: decided).
+DECIDE_STEP = 5 * verdicts.DECIDE_LOOK
 
 
 def sweep(
@@ -104,8 +108,9 @@ def sweep(
             (the intervals the report prints; a width-only rule keeps their level).
         precision_diff: target half-width E for the question's changes: extend until each
             change's interval, at the Bonferroni level of its family, is within ±E.
-        decide: extend until every change of the question is decided by anytime-valid
-            intervals (raises, lowers or equivalent within ±margin).
+        decide: extend until every change of the question is decided (raises, lowers or
+            equivalent within ±margin) by sequential probability ratio tests on the paired
+            games (:func:`balancelab.analysis.verdicts.sequential_paired`).
         focus, pairs, margin: the question (see
             :func:`balancelab.analysis.compare_variants`), recorded for the report.
         max_games: the most games per variant a growing run may play (default
@@ -181,9 +186,8 @@ def sweep(
             return SweepResult(path, config.games, rounds)
         assert config.chunk_games is not None
         if rule == "decide":
-            want = -(-int(config.games * DECIDE_GROWTH) // config.chunk_games) \
-                * config.chunk_games
-            config.games = min(max(want, config.games + config.chunk_games), cap)
+            step = -(-DECIDE_STEP // config.chunk_games) * config.chunk_games
+            config.games = min(config.games + step, cap)
         else:
             config.games = _next_games(config.games, widest, float(target or 1),
                                        config.chunk_games, cap)

@@ -210,3 +210,25 @@ def test_inconclusive_rows_name_the_margin_that_would_make_them_equivalent():
     again = verdicts.decide_family([0.004, 0.03], [_normal(0.004, 0.012), _normal(0.03, 0.004)],
                                    [1000, 1000], [x.equivalent_within * 1.001, 0.02])
     assert again[0].verdict == "equivalent"
+
+
+# -- --decide: rounds of one step, the verdict of the look that decided --------------------------
+
+
+def test_decide_adds_one_step_a_round_and_reads_the_look_that_decided(tmp_path: Path):
+    """Red's edge 480 → 520 per mille, paired on the rules' dice (4% of games discordant):
+    each round adds one step (it grew ×1.5, a quarter of --decide's games), and the verdict
+    is the sequential test's at the look that decided."""
+    from balancelab.questions import sweep as sweeps
+
+    install()
+    res = sweeps.sweep("coin", {"edge": [480, 520]}, tmp_path / "d", decide=True, games=200,
+                       max_games=20_000, jobs=1, chunk_games=100)
+    sizes = [r["games"] for r in res.rounds]
+    assert len(sizes) >= 2 and res.rounds[-1]["reached"]
+    assert all(b - a == sweeps.DECIDE_STEP for a, b in zip(sizes, sizes[1:], strict=False))
+    comp = analysis.compare_variants(tmp_path / "d", sequential=True)
+    row = comp.row(0, named=True)
+    assert row["verdict"] == "raises" and row["games_decided"] % verdicts.DECIDE_LOOK == 0
+    assert sizes[-2] < row["games_decided"] <= sizes[-1]
+    assert row["lo"] > 0
