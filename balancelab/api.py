@@ -53,7 +53,7 @@ class Run:
         Raises:
             RunError: not a run folder, or an invalid or edited manifest.
         """
-        from balancelab.simulate.runner import read_manifest
+        from balancelab.simulate.runs import read_manifest
 
         self.path = Path(path)
         self._temporary = temporary  # deleted with this object
@@ -93,7 +93,7 @@ class Run:
         ``winner`` (``""`` for a game stopped by the round cap), ``end_reason``, ``rounds``,
         ``decisions``, the game's measures, and ``variant`` (Int32). Each parquet file's
         key-value metadata names every column's role
-        (:func:`~balancelab.simulate.runner.parquet_metadata`).
+        (:func:`~balancelab.simulate.runs.tables.parquet_metadata`).
         """
         if self._games is None:
             from balancelab.analysis import games_frame
@@ -150,7 +150,8 @@ class Run:
         """
         import shutil
 
-        from balancelab.simulate.runner import LOCK, RunError
+        from balancelab.simulate.runs import RunError
+        from balancelab.simulate.runs.folder import LOCK
 
         dest = Path(out)
         if dest.exists():
@@ -222,7 +223,7 @@ def simulate(
     import tempfile
 
     from balancelab.games import get_game
-    from balancelab.simulate.runner import RunConfig, holds_finished, run
+    from balancelab.simulate.runs import RunConfig, holds_finished, run
 
     _check_arguments(game=game, games=games, seed=seed, policies=policies, out=out, jobs=jobs,
                      backend=backend, scheduler=scheduler, rotate=rotate, resume=resume,
@@ -258,7 +259,7 @@ def _check_arguments(*, game: Any, games: Any, seed: Any, policies: Any, out: An
         RunError: any other argument of the wrong type, or ``jobs`` out of range.
     """
     from balancelab.policies.errors import PolicyError
-    from balancelab.simulate.runner import RunError
+    from balancelab.simulate.errors import RunError
 
     def what(v: Any) -> str:
         return f"{v!r} ({type(v).__name__})"

@@ -5,7 +5,7 @@ For each game, with its default policies and with ``random`` on every side:
 - **one worker**: games/s and decisions/s of :func:`~balancelab.simulate.worker.play_chunk`
   in this process (what one worker does: play the games into the chunk's plain columns; the
   driver builds the polars frames);
-- **scaling**: the same run through :func:`~balancelab.simulate.runner.run` with one worker
+- **scaling**: the same run through :func:`~balancelab.simulate.runs.run` with one worker
   (``sequential``) and with all workers (``loky``), both writing parquet; speed-up is the ratio
   of wall times and efficiency the speed-up over the number of workers. The loky pool is
   started before timing (a real run pays ~1 s once for it);
@@ -46,7 +46,8 @@ from balancelab.games import get_game
 from balancelab.games import names as registered_games
 from balancelab.simulate.core import Game, State, game_streams
 from balancelab.simulate.options import RuleOptions
-from balancelab.simulate.runner import RunConfig, plan_chunks, play_chunk, run
+from balancelab.simulate.runs import RunConfig, plan_chunks, run
+from balancelab.simulate.worker import play_chunk
 
 #: Rule options each game is measured with, unless ``--set`` says otherwise: 1998 ISS at four
 #: players (its longest games, and the setting its speed target names); others at defaults.
@@ -276,7 +277,7 @@ def scaling(game_name: str, policies: dict[str, str], games: int, *, jobs: int =
 
 _RUN_SCRIPT = """
 import json, sys
-from balancelab.simulate.runner import RunConfig, run
+from balancelab.simulate.runs import RunConfig, run
 a = json.loads(sys.argv[1])
 from balancelab.bench import variants
 config = RunConfig(game=a["game"], variants=variants(a["game"], a["options"]),
@@ -293,7 +294,7 @@ def peak_memory(game_name: str, policies: dict[str, str], games: int, *, jobs: i
                 options: dict[str, str] | None = None) -> dict[str, Any]:
     """Peak memory of a full run of ``games`` games played in a fresh Python process.
 
-    The run is :func:`~balancelab.simulate.runner.run` itself (parquet written to ``out`` or a
+    The run is :func:`~balancelab.simulate.runs.run` itself (parquet written to ``out`` or a
     temporary folder, then deleted).
 
     Returns:

@@ -64,7 +64,7 @@ def _root(
 GAME_OPTION_CONTEXT = {"allow_extra_args": True, "ignore_unknown_options": True}
 
 
-#: The largest --seed and --games (runner.MAX_SEED, runner.MAX_GAMES; checked by a test).
+#: The largest --seed and --games (runs.plan.MAX_SEED, runs.plan.MAX_GAMES; checked by a test).
 MAX_SEED = 2**63 - 1
 MAX_GAMES = 1_000_000_000
 
@@ -387,7 +387,7 @@ def simulate(
     Example: balancelab simulate odyssey --games 20000 --crew 3 --hal-extra-turns 1 --seed 7
     """
     from balancelab.games import get_game
-    from balancelab.simulate.runner import RunConfig, holds_finished
+    from balancelab.simulate.runs import RunConfig, holds_finished
 
     _note_if_pure_python()
     g = get_game(game)
@@ -456,11 +456,12 @@ app.add_typer(_simulate_group, name="simulate",
 
 def _run(config: Any, path: Path, *, jobs: int, backend: str, scheduler: str | None,
          resume: bool, force: bool, quiet: bool) -> Any:
-    from balancelab.simulate.runner import _check_before_writing, run
+    from balancelab.simulate.runs import run
+    from balancelab.simulate.runs.write import check_before_writing
 
     if jobs == 0 or jobs < -1:
         raise ValueError(f"--jobs must be -1 (all cores) or at least 1; got {jobs}")
-    _check_before_writing(config, backend, scheduler)  # bad input: refused before the bar
+    check_before_writing(config, backend, scheduler)  # bad input: refused before the bar
     with _progress_bar(quiet) as bar:
         task = bar.add_task("games", total=config.games * len(config.variants))
 
@@ -500,7 +501,7 @@ def _print_summary(path: Path) -> None:
     from balancelab.analysis import outcome_rates
     from balancelab.reports import words as W
     from balancelab.reports.render import capped_warning, interval, pct
-    from balancelab.simulate.runner import read_manifest
+    from balancelab.simulate.runs import read_manifest
 
     frame = outcome_rates(path)
     game = read_manifest(path, check=False)["game"]
@@ -534,7 +535,7 @@ def resume(
 
     Example: balancelab resume runs/odyssey-crew3-hal_extra_turns1-seed7 --games 40000
     """
-    from balancelab.simulate.runner import resume_config
+    from balancelab.simulate.runs import resume_config
 
     _CONTINUE.set(f"balancelab resume {run_dir}")
     config = resume_config(run_dir, games)
@@ -570,7 +571,7 @@ def trace(
     """
     from balancelab import games as registry
     from balancelab.games import get_game
-    from balancelab.simulate.runner import RunConfig, play_one, replay_config
+    from balancelab.simulate.runs import RunConfig, play_one, replay_config
 
     out = Console(soft_wrap=True, highlight=False)
 
@@ -627,7 +628,7 @@ def _print_events(out: Console, events: list[str]) -> None:
 
 def _trace_header(out: Console, config: Any, variant: int, index: int) -> None:
     """Game, options, seed, game index and who plays which seat."""
-    from balancelab.simulate.runner import seat_assignment
+    from balancelab.simulate.worker import seat_assignment
 
     g = config.game_obj
     options = config.variants[variant]
@@ -662,7 +663,7 @@ def report(
     Example: balancelab report runs/odyssey-crew3-hal_extra_turns1-seed7
     """
     from balancelab.reports import write_report
-    from balancelab.simulate.runner import read_manifest
+    from balancelab.simulate.runs import read_manifest
 
     paths = write_report([run_dir], out)
     console.print(paths.headline, highlight=False, markup=False)
@@ -802,7 +803,7 @@ def sweep(
     from balancelab.questions import inputs
     from balancelab.questions import sweep as sweeps
     from balancelab.reports import write_report
-    from balancelab.simulate.runner import RunConfig
+    from balancelab.simulate.runs import RunConfig
 
     if jobs == 0 or jobs < -1:
         raise ValueError(f"--jobs must be -1 (all cores) or at least 1; got {jobs}")

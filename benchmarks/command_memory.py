@@ -80,7 +80,8 @@ def measure(cmd: list[str], interval: float = 0.05, env: dict[str, str] | None =
 
 _SYNTHETIC = r"""
 import sys
-from balancelab.simulate import runner, worker
+from balancelab.simulate import worker
+from balancelab.simulate.runs import write
 
 _cache = {}
 
@@ -96,7 +97,7 @@ def fake(game, options, specs, rotate, seed, start, stop, labels, driver_pid=0):
     return out, seats, decisions
 
 
-runner.play_chunk = fake
+write.play_chunk = fake
 from balancelab.cli import main
 
 sys.argv = ["balancelab", *sys.argv[1:]]

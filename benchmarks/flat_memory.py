@@ -6,7 +6,7 @@ Usage::
     python -m benchmarks.flat_memory --games 10000,100000 --policy random
     python -m benchmarks.flat_memory --games 20000 --chunk-games 10   # 2,000 chunks, fast
 
-Each run is a fresh process running :func:`balancelab.simulate.runner.run` with all cores.
+Each run is a fresh process running :func:`balancelab.simulate.runs.run` with all cores.
 Workers are stateless between chunks (apart from capped policy caches) and import neither
 polars nor pyarrow (~30 MB each); the driver holds at most a few chunks' columns and frames
 plus the manifest (one short key per finished chunk), so the driver's peak should not depend

@@ -24,7 +24,8 @@ import pstats
 import time
 
 from balancelab.games import get_game
-from balancelab.simulate.runner import RunConfig, play_chunk
+from balancelab.simulate.runs import RunConfig
+from balancelab.simulate.worker import play_chunk
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -26,7 +26,7 @@ import balancelab
 from balancelab import analysis
 from balancelab.cli import app
 from balancelab.games import get_game
-from balancelab.simulate.runner import RunError
+from balancelab.simulate.runs import RunError
 from balancelab.simulate.worker import ROLES
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -181,7 +181,7 @@ def test_the_balancelab_logger_tells_resume_decisions_not_games(tmp_path: Path,
 
 def test_import_balancelab_is_cheap() -> None:
     code = ("import sys, balancelab; print(sorted(m for m in ('polars', 'numpy', 'pyarrow', "
-            "'matplotlib', 'joblib', 'balancelab.simulate.runner') if m in sys.modules))")
+            "'matplotlib', 'joblib', 'balancelab.simulate.runs') if m in sys.modules))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert done.stdout.strip() == "[]"
@@ -189,12 +189,12 @@ def test_import_balancelab_is_cheap() -> None:
 
 def test_the_public_api_is_declared_and_simulate_stays_callable() -> None:
     assert set(balancelab.__all__) == {"Report", "Run", "__version__", "simulate"}
-    importlib.import_module("balancelab.simulate.runner")  # balancelab.simulate: the package
+    importlib.import_module("balancelab.simulate.runs")  # balancelab.simulate: the package
     assert isinstance(balancelab.simulate, types.ModuleType)
 
     run = balancelab.simulate("odyssey", games=3, seed=1, jobs=1)
     assert isinstance(run, balancelab.Run) and run.games.height == 3
-    assert balancelab.simulate.runner.MANIFEST == "run.json"  # the package is still there
+    assert balancelab.simulate.runs.MANIFEST == "run.json"  # the package is still there
 
 
 def test_one_version_a_license_and_py_typed() -> None:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from balancelab.simulate.runner import RunConfig, RunError, run
+from balancelab.simulate.runs import RunConfig, RunError, run
 
 RANDOM = {"hal": "random", "crew": "random"}
 

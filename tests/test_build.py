@@ -30,7 +30,8 @@ CASES = [
 SCRIPT = """
 import json, sys
 from balancelab.games import get_game
-from balancelab.simulate.runner import RunConfig, play_game
+from balancelab.simulate.runs import RunConfig
+from balancelab.simulate.worker import play_game
 out = []
 for game, opts, pols, n in json.loads(sys.argv[1]):
     options = get_game(game).options_type.from_strings(opts)

@@ -13,7 +13,8 @@ import pytest
 from balancelab.games import get_game, names
 from balancelab.policies.base import entries_for
 from balancelab.simulate.core import ColumnType, IllegalActionError, State, game_streams
-from balancelab.simulate.runner import RunConfig, play_game, play_one
+from balancelab.simulate.runs import RunConfig, play_one
+from balancelab.simulate.worker import play_game
 
 GAMES = names()
 

@@ -13,14 +13,11 @@ import numpy as np
 import pytest
 
 from balancelab.policies.base import Param, PolicyError, param_specs, resolve
-from balancelab.simulate import runner
+from balancelab.simulate import runs
 from balancelab.simulate.options import OptionError
-from balancelab.simulate.runner import (
-    MAX_GAMES,
-    MAX_SEED,
+from balancelab.simulate.runs import (
     RunConfig,
     RunError,
-    RunLock,
     load_games,
     plan_chunks,
     read_manifest,
@@ -28,6 +25,8 @@ from balancelab.simulate.runner import (
     run,
     verify_run,
 )
+from balancelab.simulate.runs.folder import RunLock
+from balancelab.simulate.runs.plan import MAX_GAMES, MAX_SEED
 
 RANDOM = {"hal": "random", "crew": "random"}
 
@@ -91,7 +90,7 @@ def test_a_damaged_chunk_is_named_and_resume_replays_it_to_the_same_bytes(
     with pytest.raises(RunError, match=rf"is damaged: {word}[^;]*: {CHUNK}; repair it with: "
                        rf"balancelab resume"):
         load_games(path)
-    assert not runner.holds_finished(_config(), path)
+    assert not runs.holds_finished(_config(), path)
     summary = run(_config(), path, jobs=1, backend="sequential", resume=True)
     assert summary.repaired == [CHUNK] and summary.games_played == 10
     assert _files(path) == files
@@ -170,7 +169,7 @@ def test_an_edited_manifest_is_refused_never_replayed(made: tuple, edit: object,
     with pytest.raises(RunError, match=message):
         replay(path, 0, 3)  # trace would replay another game than the stored row
     with pytest.raises(RunError, match=message):
-        runner.resume_config(path)
+        runs.resume_config(path)
 
 
 def _board(tmp_path: Path) -> Path:
@@ -191,9 +190,9 @@ def test_an_edited_data_file_is_detected_never_mixed(tmp_path: Path) -> None:
 
     assert m["data_files"] == [{"variant": 0, "option": "board_file", "path": str(board),
                                 "sha256": hashlib.sha256(board.read_bytes()).hexdigest()}]
-    assert runner.holds_finished(_config(board_file=str(board)), path)
+    assert runs.holds_finished(_config(board_file=str(board)), path)
     board.write_text(board.read_text() + "\n# edited: the same board, other bytes\n")
-    assert not runner.holds_finished(_config(board_file=str(board)), path)
+    assert not runs.holds_finished(_config(board_file=str(board)), path)
     for call in (
         lambda: run(_config(games=60, board_file=str(board)), path, jobs=1,
                     backend="sequential", resume=True),

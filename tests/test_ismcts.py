@@ -19,10 +19,11 @@ from balancelab.games import get_game, names
 from balancelab.policies import base
 from balancelab.policies.base import Policy, PolicyError
 from balancelab.policies.ismcts import IsmctsPolicy, OraclePolicy
-from balancelab.simulate import runner
+from balancelab.simulate import runs
 from balancelab.simulate.core import State, View, game_streams
 from balancelab.simulate.play import play
-from balancelab.simulate.runner import RunConfig, play_one
+from balancelab.simulate.runs import RunConfig, play_one
+from balancelab.simulate.runs.plan import cheating_specs
 
 TOY_OPT = DuelOptions()
 
@@ -297,11 +298,11 @@ def test_a_run_with_the_oracle_is_labelled_a_cheat(tmp_path: object) -> None:
                      games=1)
     cheat = RunConfig(game="odyssey", variants=[], games=1,
                       policies={"hal": "oracle:iterations=2,depth=4"})
-    assert runner.cheating_specs(fair) == []
-    assert runner.cheating_specs(cheat) == ["oracle:depth=4,iterations=2"]
+    assert cheating_specs(fair) == []
+    assert cheating_specs(cheat) == ["oracle:depth=4,iterations=2"]
     out = Path(str(tmp_path)) / "run"
-    runner.run(cheat, out, jobs=1, backend="sequential")
-    assert runner.read_manifest(out)["cheats"] == ["oracle:depth=4,iterations=2"]
+    runs.run(cheat, out, jobs=1, backend="sequential")
+    assert runs.read_manifest(out)["cheats"] == ["oracle:depth=4,iterations=2"]
     rep = render.build_run_report(out)
     assert rep.warnings[0].startswith("CHEAT: oracle")
 

@@ -73,7 +73,7 @@ def test_the_checker_catches_an_upward_import() -> None:
     """The checker itself: a runner that reads the reports, an analysis that asks a question
     and a question that prints through the command line are each refused."""
     graph = {
-        "balancelab.simulate.runner": {"balancelab.reports.render", "balancelab.simulate.core"},
+        "balancelab.simulate.runs.write": {"balancelab.reports.render", "balancelab.simulate.core"},
         "balancelab.analysis.stats": {"balancelab.questions.sweep"},
         "balancelab.questions.sweep": {"balancelab.cli", "balancelab.analysis"},
         "balancelab.cli": {"balancelab.questions.sweep"},
@@ -82,7 +82,7 @@ def test_the_checker_catches_an_upward_import() -> None:
         "balancelab.analysis.stats -> balancelab.questions.sweep (analysis may not import "
         "questions)",
         "balancelab.questions.sweep -> balancelab.cli (questions may not import edge)",
-        "balancelab.simulate.runner -> balancelab.reports.render (engine may not import "
+        "balancelab.simulate.runs.write -> balancelab.reports.render (engine may not import "
         "reports)",
     ]
 

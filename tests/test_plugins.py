@@ -93,7 +93,7 @@ from pathlib import Path
 import polars as pl
 from balancelab import games
 from balancelab.policies.base import Policy, register
-from balancelab.simulate import runner
+from balancelab.simulate import runs
 
 class FirstLegal(Policy):
     name = "first-legal"
@@ -108,11 +108,11 @@ def main():
     games.register("nim_game:GAME", name="nim2")  # a game by import path, loaded at first use
     for game, opts in (("odyssey", {}), ("nim2", {"heaps": 2})):
         g = games.get_game(game)
-        config = runner.RunConfig(game=game, variants=[g.options_type.from_strings(opts)],
+        config = runs.RunConfig(game=game, variants=[g.options_type.from_strings(opts)],
                                   policies={s: "first-legal" for s in g.sides}, seed=1,
                                   games=8, chunk_games=2)
         out = Path(sys.argv[1]) / game
-        runner.run(config, out, jobs=2, backend=sys.argv[3])
+        runs.run(config, out, jobs=2, backend=sys.argv[3])
         df = pl.read_parquet(out / "games" / "**" / "*.parquet")
         print(game, df.height, sorted(set(df["policies"])))
 

@@ -9,14 +9,7 @@ import polars as pl
 import pytest
 
 from balancelab.games import get_game
-from balancelab.simulate.runner import (
-    RunConfig,
-    RunError,
-    load_games,
-    read_manifest,
-    replay,
-    run,
-)
+from balancelab.simulate.runs import RunConfig, RunError, load_games, read_manifest, replay, run
 
 
 def _config(games: int = 60, **opts: object) -> RunConfig:

@@ -10,7 +10,9 @@ import pytest
 from balancelab.cli import parse_game_args, parse_policies
 from balancelab.policies.base import PolicyError, canonical_spec, parse_spec
 from balancelab.simulate.core import game_streams
-from balancelab.simulate.runner import chunk_frame, plan_chunks, polars_schema, seat_assignment
+from balancelab.simulate.runs import plan_chunks
+from balancelab.simulate.runs.tables import chunk_frame, polars_schema
+from balancelab.simulate.worker import seat_assignment
 
 
 def test_plan_chunks_covers_every_game_once_interleaving_variants() -> None:
@@ -158,7 +160,7 @@ def test_parse_policies_and_specs() -> None:
 
 
 def test_a_study_folder_is_named_as_such(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from balancelab.simulate.runner import MANIFEST, RunError, read_manifest
+    from balancelab.simulate.runs import MANIFEST, RunError, read_manifest
 
     (tmp_path / "crew-default").mkdir()
     (tmp_path / "crew-default" / MANIFEST).write_text("{}")

@@ -13,7 +13,7 @@ import hashlib
 import pytest
 
 from balancelab.games import get_game
-from balancelab.simulate.runner import RunConfig
+from balancelab.simulate.runs import RunConfig
 from balancelab.simulate.worker import play_chunk
 
 CASES = [

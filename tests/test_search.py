@@ -343,7 +343,7 @@ def test_the_obcy_search_expedition_completes_tasks_and_does_not_hide() -> None:
     one at each decision forgot which characters were done for the round, and the search
     expedition hid until the round cap (100 games, seed 0, rollouts=32: 82 of 82 capped,
     0 tasks). Here: 4 games, a few tasks, none capped."""
-    from balancelab.simulate.runner import RunConfig, play_one
+    from balancelab.simulate.runs import RunConfig, play_one
 
     config = RunConfig(game="obcy", variants=[], seed=3, games=4, policies={
         "expedition": "search:rollouts=4,depth=4,rollout=default,z=1"})

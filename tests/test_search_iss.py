@@ -12,7 +12,7 @@ from balancelab.policies.search import SearchPolicy, _Uniforms
 from balancelab.simulate.core import game_streams
 from balancelab.simulate.iss import evaluate as ev
 from balancelab.simulate.iss.state import IssState
-from balancelab.simulate.runner import play_game
+from balancelab.simulate.worker import play_game
 
 GAME = get_game("iss")
 

@@ -15,7 +15,8 @@ from balancelab.games import get_game
 from balancelab.policies import base
 from balancelab.policies.search import SearchPolicy
 from balancelab.simulate.core import game_streams
-from balancelab.simulate.runner import RunConfig, play_game
+from balancelab.simulate.runs import RunConfig
+from balancelab.simulate.worker import play_game
 
 GAME = get_game("odyssey")
 

@@ -136,7 +136,7 @@ def test_a_search_policy_plays_from_its_seat_stream_reproducibly() -> None:
 def test_drawing_policies_give_the_same_parquet_for_any_jobs_and_replay(tmp_path: Path) -> None:
     """Random policies draw from their seat streams: the same seed still writes the same games
     with 1 or 2 workers, and ``trace`` (``replay``) plays a game again from its row."""
-    from balancelab.simulate.runner import RunConfig, load_games, replay, run
+    from balancelab.simulate.runs import RunConfig, load_games, replay, run
 
     g = get_game("odyssey")
     config = RunConfig(game="odyssey", variants=[g.options_type(crew=2)], seed=7, games=24,

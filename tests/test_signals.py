@@ -95,10 +95,10 @@ def _no_traceback(text: str) -> None:
 WORKERS_MASKS = """
 import os, signal
 import joblib, psutil
-from balancelab.simulate.runner import _start_workers_deaf_to_ctrl_c
+from balancelab.simulate.executors import start_workers_deaf_to_ctrl_c
 
 parallel = joblib.Parallel(n_jobs=2, return_as="generator")
-_start_workers_deaf_to_ctrl_c(parallel, 2, os.getpid())
+start_workers_deaf_to_ctrl_c(parallel, 2, os.getpid())
 workers = [p for p in psutil.Process().children(recursive=True)
            if "popen_loky_posix" in " ".join(p.cmdline())]
 def blocked(pid):  # is SIGINT in the process's blocked-signal mask (from its birth)?
@@ -272,22 +272,22 @@ def test_dask_ctrl_c_is_clean_and_its_workers_die_with_a_killed_driver(tmp_path:
 @pytest.mark.slow
 @pytest.mark.skipif(not _dask(), reason="needs dask.distributed")
 def test_dask_starts_no_more_workers_than_chunks(tmp_path: Path) -> None:
-    from balancelab.simulate import runner
+    from balancelab.simulate import executors, runs
 
     seen: list[int] = []
-    real = runner._backend
+    real = executors.use_backend
 
     def spy(backend: str, scheduler: str | None, jobs: int = -1,
             max_workers: int | None = None):  # type: ignore[no-untyped-def]
         seen.append(max_workers or 0)
         return real(backend, scheduler, jobs, max_workers)
 
-    config = runner.RunConfig(game="odyssey", variants=[], games=8, chunk_games=2,
+    config = runs.RunConfig(game="odyssey", variants=[], games=8, chunk_games=2,
                               policies={"hal": "random", "crew": "random"})
     import unittest.mock
 
-    with unittest.mock.patch.object(runner, "_backend", spy):
-        runner.run(config, tmp_path / "r", jobs=30, backend="dask")
+    with unittest.mock.patch.object(executors, "use_backend", spy):
+        runs.run(config, tmp_path / "r", jobs=30, backend="dask")
     assert seen == [4]  # 4 chunks: a local cluster of 4 workers, not 30
 
 
@@ -348,14 +348,14 @@ def test_a_folder_without_permission_is_one_line_with_the_path(
     from typer.testing import CliRunner
 
     from balancelab.cli import app
-    from balancelab.simulate import runner
+    from balancelab.simulate.runs import write
 
     out = tmp_path / "run"
 
     def refuse(path: Path, data: object) -> None:
         raise PermissionError(13, "Permission denied", str(path))
 
-    monkeypatch.setattr(runner, "_write_json_atomic", refuse)
+    monkeypatch.setattr(write, "write_json_atomic", refuse)
     res = CliRunner().invoke(app, ["simulate", "odyssey", "--games", "10", "--jobs", "1",
                                    "--quiet", "--out", str(out)])
     assert res.exit_code == 1

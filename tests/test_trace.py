@@ -20,7 +20,7 @@ from balancelab.policies.base import RandomPolicy
 from balancelab.simulate.core import game_streams
 from balancelab.simulate.obcy.rules import MISSIONS_DATA
 from balancelab.simulate.play import play
-from balancelab.simulate.runner import RunConfig, play_one
+from balancelab.simulate.runs import RunConfig, play_one
 
 runner = CliRunner()
 

@@ -10,7 +10,7 @@ import json
 import subprocess
 import sys
 
-from balancelab.simulate import runner
+from balancelab.simulate.runs import write
 
 HEAVY = ("polars", "pyarrow", "scipy", "matplotlib", "pandas", "pydantic")
 
@@ -45,7 +45,7 @@ def test_worker_side_imports_no_polars_or_pyarrow() -> None:
 
 def test_runner_dispatches_the_worker_module_function() -> None:
     # joblib pickles play_chunk by reference: a worker imports the module it is defined in
-    assert runner.play_chunk.__module__ == "balancelab.simulate.worker"
+    assert write.play_chunk.__module__ == "balancelab.simulate.worker"
 
 
 _LOKY = """

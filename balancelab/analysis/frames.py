@@ -1,6 +1,6 @@
 """Reading a run's tables and the column conventions the analysis relies on.
 
-The games table (see :func:`balancelab.simulate.runner.games_schema`) is laid out as::
+The games table (see :func:`balancelab.simulate.runs.tables.games_schema`) is laid out as::
 
     run_id, game, game_version, variant_label, <option columns>, policy_<side>..., policies,
     game_index, seed, winner, end_reason, rounds, decisions, <game measures>  (+ variant: Int32)
@@ -16,7 +16,7 @@ from typing import TypeAlias
 
 import polars as pl
 
-from balancelab.simulate import runner
+from balancelab.simulate import runs
 
 #: ``winner`` values that are not a side's or seat's win.
 DRAW_VALUES = ("draw", "tie")
@@ -41,7 +41,7 @@ def games_frame(source: Source) -> pl.DataFrame:
         ValueError: a frame without the columns ``winner``, ``game_index``, ``policies``.
     """
     if isinstance(source, (str, Path)):
-        return _with_first_seats(runner.load_games(Path(source)), source)
+        return _with_first_seats(runs.load_games(Path(source)), source)
     df = source.collect() if isinstance(source, pl.LazyFrame) else source
     missing = [c for c in ("winner", "game_index", "policies") if c not in df.columns]
     if missing:
@@ -87,8 +87,8 @@ def compact_games_frame(source: str | Path, per_game_measures: bool = True) -> p
         RunError: a path that is not a run folder, or a run with no games yet.
     """
     path = Path(source)
-    files = runner.table_files(path)
-    lf = runner.scan_files(files)
+    files = runs.table_files(path)
+    lf = runs.scan_files(files)
     head = pl.DataFrame(schema=lf.collect_schema())
     opts = option_columns(head)
     drop = set(_UNUSED)
@@ -112,7 +112,7 @@ def compact_games_frame(source: str | Path, per_game_measures: bool = True) -> p
             exprs.append(pl.col(c))
     # read in batches of chunk files, each cast to its compact types before the next is read:
     # the full-width types of a whole run are never in memory at once
-    df = pl.concat([runner.scan_files(files[i:i + _BATCH]).select(exprs).collect().rechunk()
+    df = pl.concat([runs.scan_files(files[i:i + _BATCH]).select(exprs).collect().rechunk()
                     for i in range(0, len(files), _BATCH)], rechunk=False)
     return _with_first_seats(df, path)
 
@@ -162,8 +162,8 @@ def seats_frame(source: Source) -> pl.DataFrame | None:
         if not (path / "seats").is_dir():
             return None
         try:
-            return runner.load_seats(path)
-        except runner.RunError:
+            return runs.load_seats(path)
+        except runs.RunError:
             return None
     return source.collect() if isinstance(source, pl.LazyFrame) else source
 

@@ -33,7 +33,7 @@ from balancelab.analysis.frames import (
     seats_frame,
     sides,
 )
-from balancelab.simulate import runner
+from balancelab.simulate import runs
 
 
 def with_interval(df: pl.DataFrame, k: str = "wins", n: str = "games",
@@ -208,7 +208,7 @@ def outcome_rates(source: Source, level: float = stats.LEVEL) -> pl.DataFrame:
     if isinstance(source, (str, Path)):
         # a run folder is aggregated lazily: memory stays flat in the number of games (the
         # counts read two columns; one game per variant stands for its labels and options)
-        lf = runner.scan_games(Path(source))
+        lf = runs.scan_games(Path(source))
         observed = (lf.select("variant", outcome).group_by(["variant", "outcome"])
                     .agg(pl.len().cast(pl.Int64).alias("count")).collect())
         df = _first_games(lf)
@@ -485,7 +485,7 @@ def _summary_source(source: Source) -> pl.DataFrame | pl.LazyFrame:
     """A run folder as a lazy scan (each summary reads only its columns); a LazyFrame holding
     ``variant`` and ``variant_label`` as it is; else the games frame."""
     if isinstance(source, (str, Path)):
-        return runner.scan_games(Path(source))
+        return runs.scan_games(Path(source))
     if isinstance(source, pl.LazyFrame) and {"variant", "variant_label"} <= set(
             source.collect_schema().names()):
         return source

@@ -57,7 +57,7 @@ from balancelab.questions.rungs import (
 from balancelab.questions.sweep import SweepResult, sweep, write_study
 from balancelab.reports import games as hooks
 from balancelab.reports import render
-from balancelab.simulate import runner
+from balancelab.simulate.runs import MANIFEST, load_games, read_manifest
 from balancelab.simulate.worker import seat_assignment
 
 
@@ -81,7 +81,7 @@ def _workers(jobs: int) -> int:
 def _outcomes(lad: Ladder, path: Path, side: str, workers: int) -> tuple[list[bool], float]:
     """Per game (by game index) whether the laddered side or seat won, and the run's
     seconds of play per game (wall time × workers / games: core-seconds)."""
-    df = runner.load_games(path).sort("game_index")
+    df = load_games(path).sort("game_index")
     winners = df.get_column("winner").to_list()
     if lad.seat_game:
         g = load_game(lad.game)
@@ -95,7 +95,7 @@ def _outcomes(lad: Ladder, path: Path, side: str, workers: int) -> tuple[list[bo
             won.append(w == seats[at])
     else:
         won = [w == side for w in winners]
-    m = runner.read_manifest(path)
+    m = read_manifest(path)
     used = min(workers, int(m.get("chunks_total", 1) or 1))
     per_game = float(m.get("wall_seconds", 0.0)) * used / max(1, len(won))
     return won, per_game
@@ -252,8 +252,8 @@ def run_ladder(
         verdict_runs[f"{label} ({pairing_name(pairing)})"] = path
     # the wall time of every run of the ladder (a resumed ladder counts its earlier sessions)
     seconds = max(time.perf_counter() - t0, sum(
-        float(runner.read_manifest(m.parent).get("wall_seconds", 0.0) or 0.0)
-        for m in sorted(folder.glob(f"*/{runner.MANIFEST}"))))
+        float(read_manifest(m.parent).get("wall_seconds", 0.0) or 0.0)
+        for m in sorted(folder.glob(f"*/{MANIFEST}"))))
     rep, stable = build_report(lad, rates, verdict_runs, n, nv, seconds, chosen)
     write_study(folder, {"study": NAME, "game": game, "seed": seed, "games": n,
                                   "verdict_games": nv, "budget_scale": budget_scale,

@@ -38,7 +38,7 @@ from balancelab.questions.study import check_study
 from balancelab.reports import games as hooks
 from balancelab.reports import plots, render
 from balancelab.reports import words as W
-from balancelab.simulate import runner
+from balancelab.simulate import runs
 from balancelab.simulate.options import OptionError, RuleOptions, format_value
 
 #: The option through which each game takes a replacement data file (or folder).
@@ -244,18 +244,18 @@ def run(game_name: str, base_values: dict[str, Any], out: Path | None = None, *,
                 o = o.replace(**{focus: fv})
             variants.append(o)
             index.append((pi, fv))
-    config = runner.RunConfig(g.name, variants, dict(policies or {}), seed, games)
+    config = runs.RunConfig(g.name, variants, dict(policies or {}), seed, games)
     path = Path(out) if out is not None else Path("runs") / (
         f"sensitivity-{g.name}-{base.label().replace('=', '').replace(',', '-')}"
         + (f"-{study}" if study else "") + f"-seed{seed}")
-    summary = runner.run(config, path, jobs=jobs, backend=backend, progress=progress,
+    summary = runs.run(config, path, jobs=jobs, backend=backend, progress=progress,
                          force=force, resume=not force)
     if summary.interrupted:
         return SensitivityResult(path, [], pl.DataFrame(), interrupted=True)
     table, verdicts = analyse(path, g, perts, index, who, st.focus if st else None)
     headline = headline_lines(g, base, who, table, verdicts, games, st)
     rep = report(g, base, who, table, verdicts, headline, path, games, st)
-    m = runner.read_manifest(path)
+    m = runs.read_manifest(path)
     return SensitivityResult(path, headline, table, rep, games=int(m["games_written"]))
 
 

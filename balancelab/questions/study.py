@@ -29,8 +29,8 @@ from balancelab.questions.sweep import check_sizes, stopping_rule, sweep, write_
 from balancelab.reports import games as hooks
 from balancelab.reports import render
 from balancelab.reports import words as W
-from balancelab.simulate import runner
 from balancelab.simulate.core import Game
+from balancelab.simulate.runs import MANIFEST, load_games
 
 
 @dataclass(frozen=True)
@@ -273,7 +273,7 @@ def _kept_answers(folder: Path, setting: dict[str, Any], force: bool) -> dict[st
                 f"{key} {facts[key]!r}, not {value!r}; choose another --out, or pass --force "
                 "to start it over")
     return {pname: folder / sub for pname, sub in facts["runs"].items()
-            if (folder / sub / runner.MANIFEST).is_file()}
+            if (folder / sub / MANIFEST).is_file()}
 
 
 def _question(path: Path, st: Study | None) -> dict[str, Any]:
@@ -334,7 +334,7 @@ def build_study_report(st: Study, runs: dict[str, Path]) -> render.Report:
     verdicts side by side, every answer in words and each pairing's win rates."""
     hook = hooks.hook_for(st.game)
     first = next(iter(runs.values()))
-    df0 = runner.load_games(first)
+    df0 = load_games(first)
     team = analysis.frames.is_team_game(df0)
     prim = hook.primary if hook.primary else (analysis.sides(df0)[0] if team else None)
     # the study's question is about its focus option; the others set the scene

@@ -4,7 +4,7 @@ until a stopping rule holds.
 * :func:`sweep` plays every combination of the grid options in one run (one variant each; the
   runner partitions by variant and plays game *i* of every variant from the same seed, so
   differences between variants are paired). It can play in rounds, extending the run
-  (``runner.run(..., resume=True)``) until a stopping rule holds: ``precision`` (every
+  (``runs.run(..., resume=True)``) until a stopping rule holds: ``precision`` (every
   printed 95% Wilson interval within ±E: a width-only rule, so the intervals keep their
   level), ``precision_diff`` (every change of the question within ±E at the level Holm may
   print it at) or ``decide`` (every change decided — raises, lowers or equivalent — by
@@ -31,7 +31,7 @@ from balancelab import analysis
 from balancelab.analysis import stats, verdicts
 from balancelab.questions.inputs import StudyError, grid_variants, load_game
 from balancelab.reports import render
-from balancelab.simulate import runner
+from balancelab.simulate import runs
 
 #: Games of the first precision round, per variant.
 PRECISION_START = 1000
@@ -115,7 +115,8 @@ def sweep(
             :func:`balancelab.analysis.compare_variants`), recorded for the report.
         max_games: the most games per variant a growing run may play (default
             :data:`PRECISION_MAX`); only with a stopping rule.
-        jobs, backend, rotate, chunk_games, force, resume: as for :func:`runner.run`.
+        jobs, backend, rotate, chunk_games, force, resume: as for
+            :func:`~balancelab.simulate.runs.run`.
         progress: called with (games written, total) after each chunk.
         study: extra facts recorded in ``<run>/study.json``.
 
@@ -137,7 +138,7 @@ def sweep(
         raise ValueError(f"--margin is in win-rate units in (0, 1): 0.02 means ±2 "
                          f"percentage points; got {margin}")
     n = games if games is not None else (PRECISION_START if rule else 1000)
-    config = runner.RunConfig(game, variants, dict(policies or {}), seed, n, rotate, chunk_games)
+    config = runs.RunConfig(game, variants, dict(policies or {}), seed, n, rotate, chunk_games)
     path = Path(path)
     facts = dict(study or {})
     facts["grid"] = {k: [str(v) for v in vs] for k, vs in grid.items()}
@@ -147,13 +148,13 @@ def sweep(
     if decide:
         facts["decide"] = True
     rounds: list[dict[str, Any]] = []
-    if rule is None and not (force or resume) and runner.holds_finished(config, path):
+    if rule is None and not (force or resume) and runs.holds_finished(config, path):
         write_study(path, facts)  # the question (focus, pairs, margin) may be asked anew
         return SweepResult(path, config.games, rounds, reused=True)
     first = True
     target = precision if precision is not None else precision_diff
     while True:
-        summary = runner.run(config, path, jobs=jobs, backend=backend, progress=progress,
+        summary = runs.run(config, path, jobs=jobs, backend=backend, progress=progress,
                              force=force and first, resume=resume or not first)
         first = False
         if summary.interrupted:

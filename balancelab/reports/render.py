@@ -36,7 +36,7 @@ from balancelab.analysis import stats
 from balancelab.reports import games as hooks
 from balancelab.reports import plots
 from balancelab.reports import words as W
-from balancelab.simulate import runner
+from balancelab.simulate import runs
 
 #: Share of games above which a side is "at the ceiling".
 CEILING = 0.95
@@ -1034,7 +1034,7 @@ def build_run_report(path: Path, level: float = stats.LEVEL) -> Report:
         RunError: not a run folder, or no games written.
     """
     path = Path(path)
-    manifest = runner.read_manifest(path)
+    manifest = runs.read_manifest(path)
     study = read_study(path)
     # with who shared first place (one shared-win rule); in compact storage, the per-game
     # measures only where comparisons between variants need them (a sweep)
@@ -1052,7 +1052,7 @@ def build_run_report(path: Path, level: float = stats.LEVEL) -> Report:
     margin = st.get("margin")
     team = analysis.frames.is_team_game(df)
     # summaries and the length histogram read the run folder lazily, column by column
-    scan = runner.scan_games(path)
+    scan = runs.scan_games(path)
     varying = varying_measures(scan)
     comps = analysis.compare_variants(df, level, focus=focus, pairs=st.get("pairs"),
                                       margin=margin, sequential=bool(st.get("decide"))) \
@@ -1535,7 +1535,7 @@ def build_compare_report(dirs: list[Path], level: float = stats.LEVEL,
     Raises:
         RunError: a folder that is not a run. ValueError: runs of different games.
     """
-    manifests = [runner.read_manifest(d) for d in dirs]
+    manifests = [runs.read_manifest(d) for d in dirs]
     names = [str(m.get("run_id", d.name)) for m, d in zip(manifests, dirs, strict=True)]
     if len(set(names)) < len(names):
         names = [str(d) for d in dirs]

@@ -1,4 +1,4 @@
-"""The engines, the game loop and the runner (``balancelab.simulate.runner``).
+"""The engines, the game loop, the runs (``balancelab.simulate.runs``) and their executors.
 
 This package is also callable: ``balancelab.simulate("odyssey", games=100)`` plays a run
 (:func:`balancelab.api.simulate`). The function and this package share the name

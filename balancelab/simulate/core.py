@@ -54,7 +54,7 @@ Action = Hashable
 
 #: The type of one record column: boolean, signed integer of 8-64 bits, float64 or string.
 #: Games name column types this way so that engines (and the runner's workers) never import
-#: polars; the runner maps them to polars/parquet dtypes (``runner.POLARS_TYPES``).
+#: polars; the runs map them to polars/parquet dtypes (``runs.tables.POLARS_TYPES``).
 ColumnType = Literal["bool", "i8", "i16", "i32", "i64", "f64", "str"]
 
 

@@ -4,12 +4,12 @@ A runner worker (a loky process) imports this module, the game registry, the gam
 and its policies, and nothing else of balancelab. None of them may import polars, pyarrow,
 scipy or matplotlib: polars alone added ~30 MB to every worker's RSS (pyarrow would add ~25 MB
 more), which kept a 1,000,000-game run on two workers above 400 MB (issue 6). A worker returns
-plain lists, one per column, and the driver (:func:`balancelab.simulate.runner.chunk_frame`)
+plain lists, one per column, and the driver (:func:`balancelab.simulate.runs.tables.chunk_frame`)
 builds the polars frames from them; ``tests/test_worker_imports.py`` holds the rule.
 
 The tables' layouts (column names, order and :data:`~balancelab.simulate.core.ColumnType`) are
-defined here, once, by :func:`games_columns` and :func:`seats_columns`; the runner maps them to
-polars dtypes (``runner.games_schema``/``runner.seats_schema``).
+defined here, once, by :func:`games_columns` and :func:`seats_columns`; the runs map them to
+polars dtypes (``runs.tables.games_schema``/``runs.tables.seats_schema``).
 """
 
 from __future__ import annotations
@@ -142,7 +142,7 @@ def seat_assignment(specs: Sequence[str], sides: Sequence[str], game_index: int,
 
 def worker_ready(driver_pid: int = 0) -> bool:
     """A no-op task: the driver runs one per worker to start them (see
-    ``runner._start_workers_deaf_to_ctrl_c``); the worker starts watching its driver."""
+    ``executors.start_workers_deaf_to_ctrl_c``); the worker starts watching its driver."""
     watch_driver(driver_pid)
     return True
 
@@ -221,7 +221,7 @@ def play_chunk(
         :func:`seats_columns`, in that order, with ``stop - start`` values (one per seat and
         game for the seats): Python ``str``/``int``/``bool``/``float``, ``None`` for a value
         the game did not report (or a label not given). The driver turns them into frames
-        with :func:`balancelab.simulate.runner.chunk_frame`.
+        with :func:`balancelab.simulate.runs.tables.chunk_frame`.
 
     ``driver_pid``: the driver's process id; a worker process started by it exits when it
     dies (:func:`watch_driver`). ``registrations``: the games and policies the driver's user

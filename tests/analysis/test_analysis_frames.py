@@ -12,7 +12,7 @@ from balancelab import analysis
 from balancelab.questions import inputs
 from balancelab.questions import study as studies
 from balancelab.questions import sweep as sweeps
-from balancelab.simulate import runner
+from balancelab.simulate import runs
 
 
 def _seat_frame(policies_by_game):
@@ -129,14 +129,14 @@ def test_printed_intervals_never_contradict_their_verdicts(coin_sweep: Path):
 
 def test_compare_runs_paired_and_unpaired(tmp_path: Path, coin_sweep: Path):
     from balancelab.games import get_game
-    from balancelab.simulate import runner
+    from balancelab.simulate import runs
 
     install()
     g = get_game("coin")
     for name, seed, edge, n in (("a", 1, 500, 500), ("b", 1, 600, 500), ("c", 2, 600, 500),
                                 ("d", 1, 600, 750)):
-        cfg = runner.RunConfig("coin", [g.options_type(edge=edge)], seed=seed, games=n)
-        runner.run(cfg, tmp_path / name, jobs=1)
+        cfg = runs.RunConfig("coin", [g.options_type(edge=edge)], seed=seed, games=n)
+        runs.run(cfg, tmp_path / name, jobs=1)
     comp = analysis.compare_runs([tmp_path / "a", tmp_path / "b", tmp_path / "c"])
     assert comp.height == 2 and set(comp["contender"]) == {"red"}
     assert set(comp["family_size"]) == {2}
@@ -201,7 +201,7 @@ def test_a_finished_sweep_run_again_is_shown_not_refused(tmp_path: Path):
     again = sweeps.sweep("coin", {"edge": [450, 550]}, path, games=200, jobs=1)
     assert not first.reused and again.reused and again.games == 200
     assert (path / "run.json").stat().st_mtime_ns == stamp  # nothing played or rewritten
-    with pytest.raises(runner.RunError, match="already holds this run"):
+    with pytest.raises(runs.RunError, match="already holds this run"):
         sweeps.sweep("coin", {"edge": [450, 550]}, path, games=400, jobs=1)  # --resume
 
 
@@ -298,7 +298,7 @@ def test_the_compact_frame_gives_the_same_numbers_in_less_memory(coin_sweep: Pat
 
 def test_run_folder_summaries_are_lazy_and_equal_to_the_frames(coin_sweep: Path):
     full = analysis.games_frame(coin_sweep)
-    scan = runner.scan_games(coin_sweep)
+    scan = runs.scan_games(coin_sweep)
     for fn in (analysis.length_summary, analysis.end_reasons, analysis.measure_summary):
         assert fn(scan).to_dicts() == fn(coin_sweep).to_dicts() == fn(full).to_dicts(), \
             fn.__name__

@@ -6,16 +6,16 @@ import polars as pl
 
 from balancelab import analysis
 from balancelab.games import get_game
-from balancelab.simulate import runner
+from balancelab.simulate import runs
 
 
 def test_ties_count_as_draws_only_for_the_tied_seats(tmp_path: Path) -> None:
     g = get_game("iss")
-    cfg = runner.RunConfig("iss", [g.options_type(players=3)], seed=4, games=300)
+    cfg = runs.RunConfig("iss", [g.options_type(players=3)], seed=4, games=300)
     path = tmp_path / "iss3"
-    runner.run(cfg, path, jobs=1, backend="sequential")
-    seats = runner.load_seats(path)
-    games = runner.load_games(path)
+    runs.run(cfg, path, jobs=1, backend="sequential")
+    seats = runs.load_seats(path)
+    games = runs.load_games(path)
     ties = games.filter(pl.col("winner") == "tie").select("variant", "game_index")
     assert ties.height > 0
     tied = seats.join(ties, on=["variant", "game_index"]).filter(pl.col("rank") == 1)

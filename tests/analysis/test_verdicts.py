@@ -157,18 +157,18 @@ def test_seat_rows_even_when_every_game_was_capped():
 def test_iss_report_counts_a_shared_win_as_a_draw_only_for_the_tied_seats(tmp_path: Path):
     from balancelab.games import get_game
     from balancelab.reports.render import build_run_report
-    from balancelab.simulate import runner
+    from balancelab.simulate import runs
 
     g = get_game("iss")
     path = tmp_path / "iss4"
-    runner.run(runner.RunConfig("iss", [g.options_type(players=4)], seed=3, games=120), path,
+    runs.run(runs.RunConfig("iss", [g.options_type(players=4)], seed=3, games=120), path,
                jobs=1, backend="sequential")
     rep = build_run_report(path)
     table = next(b for s in rep.sections for b in s.blocks
                  if getattr(b, "title", "") == "Win rates")
     draws = [int(x) for x in table.frame["draws"].to_list()]
     expected = analysis.win_rates(path).sort("seat")["draws"].to_list()
-    ties = int((runner.load_games(path)["winner"] == "tie").sum())
+    ties = int((runs.load_games(path)["winner"] == "tie").sum())
     assert ties > 0 and draws == expected and sum(draws) < 4 * ties
     assert any(s.title == "Are the seats equal?" for s in rep.sections)
 

@@ -15,7 +15,7 @@ from scipy import stats as sst
 
 from balancelab import analysis
 from balancelab.analysis import stats, verdicts
-from balancelab.simulate import runner
+from balancelab.simulate import runs
 
 
 def _normal(d: float, se: float):
@@ -99,7 +99,7 @@ def test_compare_gives_the_other_side_on_the_games_both_runs_hold(tmp_path: Path
     200, so both sides' changes are 0; the other side's was read off all 500 games."""
     install()
     for name, n in (("a", 200), ("b", 500)):
-        runner.run(runner.RunConfig("coin", [CoinOptions(edge=450, draw=100)], seed=7,
+        runs.run(runs.RunConfig("coin", [CoinOptions(edge=450, draw=100)], seed=7,
                                     games=n), tmp_path / name, jobs=1, backend="sequential")
     comp = analysis.compare_runs([tmp_path / "a", tmp_path / "b"])
     row = comp.row(0, named=True)

@@ -14,7 +14,7 @@ from balancelab.policies.base import build
 from balancelab.simulate.iss import GAME, IssOptions
 from balancelab.simulate.iss.rules import GOAL_TIMINGS
 from balancelab.simulate.iss.state import P_KEEP
-from balancelab.simulate.runner import play_game
+from balancelab.simulate.worker import play_game
 
 
 @settings(max_examples=40, deadline=None)

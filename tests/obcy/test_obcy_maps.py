@@ -108,7 +108,7 @@ def test_games_on_each_alternative_map_play_to_the_end(alt: str) -> None:
 
     from balancelab.games import get_game
     from balancelab.simulate.obcy.rules import ObcyOptions
-    from balancelab.simulate.runner import RunConfig
+    from balancelab.simulate.runs import RunConfig
     from balancelab.simulate.worker import play_chunk
 
     path = sensitivity.alternatives("obcy")[alt]
@@ -176,7 +176,7 @@ def test_sensitivity_tries_the_alternatives_and_a_users_map(tmp_path: Any) -> No
 
 def test_a_map_file_is_hashed_into_the_run_identity(tmp_path: Any) -> None:
     from balancelab.simulate.obcy.rules import ObcyOptions
-    from balancelab.simulate.runner import RunConfig
+    from balancelab.simulate.runs import RunConfig
 
     mine = tmp_path / "my-map.json"
     mine.write_text(json.dumps(_base()))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from balancelab.simulate.odyssey import GAME, OdysseyOptions
-from balancelab.simulate.runner import play_chunk
+from balancelab.simulate.worker import play_chunk
 
 
 def test_events_include_setup_and_are_consumed() -> None:

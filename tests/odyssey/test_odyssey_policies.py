@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from balancelab.policies.base import available
 from balancelab.simulate.odyssey import GAME, OdysseyOptions
-from balancelab.simulate.runner import play_game
+from balancelab.simulate.worker import play_game
 
 
 def test_registry() -> None:

@@ -207,7 +207,7 @@ def test_compare_reports_the_measures_a_rule_change_moves(tmp_path: Path):
     import polars as pl
 
     from balancelab import analysis
-    from balancelab.simulate.runner import RunConfig, run
+    from balancelab.simulate.runs import RunConfig, run
 
     paths = []
     for name, removed in (("base", False), ("removed", True)):

@@ -72,7 +72,7 @@ def balance(cfg: BalanceConfig, path: Path | None = None, *, jobs: int = -1,
     Args:
         cfg: the question (game, fixed options, knobs, target, seeds, sizes).
         path: the balance folder (default :meth:`BalanceConfig.default_folder`).
-        jobs, backend: as for :func:`balancelab.simulate.runner.run`.
+        jobs, backend: as for :func:`balancelab.simulate.runs.run`.
         progress: called with (setting label, games done, games planned) after each chunk.
         force: replace a folder holding another balance run.
 

@@ -19,6 +19,7 @@ import polars as pl
 from scipy import stats as sps
 
 from balancelab import analysis
+from balancelab.games import get_game
 from balancelab.questions.balance.knobs import (
     BATCH,
     CONFIRM_BEST,
@@ -39,8 +40,9 @@ from balancelab.questions.balance.measure import Measured, Point, jsonable, meas
 from balancelab.reports import games as hooks
 from balancelab.reports import render
 from balancelab.reports import words as W
-from balancelab.simulate import runner
+from balancelab.simulate import runs
 from balancelab.simulate.options import format_value
+from balancelab.simulate.runs.plan import MAX_SPLIT
 
 
 @dataclass
@@ -62,7 +64,7 @@ class BalanceConfig:
     chunk: int | None = None
 
     def identity(self) -> str:
-        g = runner.get_game(self.game)
+        g = get_game(self.game)
         d = {
             "game": self.game, "version": g.version,
             "base": {k: format_value(v) for k, v in sorted(self.base.items())},
@@ -115,9 +117,9 @@ class Session:
         self.cfg = cfg
         self.path = Path(path)
         self.jobs, self.backend, self.progress = jobs, backend, progress
-        self.game = runner.get_game(cfg.game)
+        self.game = get_game(cfg.game)
         self.base = self.game.options_type.from_strings(cfg.base)
-        self.chunk = cfg.chunk or max(1, self.game.chunk_games // runner.MAX_SPLIT)
+        self.chunk = cfg.chunk or max(1, self.game.chunk_games // MAX_SPLIT)
         self.points: list[Point] = []
         self.games_played = 0
         self.t0 = time.perf_counter()
@@ -195,12 +197,12 @@ class Session:
         seed = self.cfg.seed + (CONFIRM_SEED_OFFSET if phase == "confirm" else 0)
         sub = self.path / phase / _slug(self.label(setting))
         planned = n
-        if (sub / runner.MANIFEST).exists():
-            m = runner.read_manifest(sub)
+        if (sub / runs.MANIFEST).exists():
+            m = runs.read_manifest(sub)
             planned = max(n, int(m["config"]["games"]))
             if m.get("complete") and int(m["config"]["games"]) >= n:
                 return self._read(sub, n)
-        config = runner.RunConfig(self.cfg.game, [opts], dict(self.cfg.policies), seed, planned,
+        config = runs.RunConfig(self.cfg.game, [opts], dict(self.cfg.policies), seed, planned,
                                   chunk_games=self.chunk)
         name = f"{self.label(setting)} ({phase})"
 
@@ -208,7 +210,7 @@ class Session:
             if self.progress:
                 self.progress(name, done, total)
 
-        summary = runner.run(config, sub, jobs=self.jobs, backend=self.backend, progress=tick,
+        summary = runs.run(config, sub, jobs=self.jobs, backend=self.backend, progress=tick,
                              resume=True)
         self.games_played += summary.games_played
         if summary.interrupted:
@@ -513,7 +515,7 @@ def games_in(folder: Path) -> int:
         return 0
     total = 0
     for sub in folder.iterdir():
-        if (sub / runner.MANIFEST).exists():
-            total += int(runner.read_manifest(sub).get("games_written", 0))
+        if (sub / runs.MANIFEST).exists():
+            total += int(runs.read_manifest(sub).get("games_written", 0))
     return total
 
