@@ -32,6 +32,7 @@ COMPILED_MODULES = (
     "balancelab.policies.iss",
     "balancelab.simulate.obcy.state",
     "balancelab.policies.obcy",
+    "balancelab.interop.observation",
 )
 
 _ROOT = Path(__file__).resolve().parent.parent
