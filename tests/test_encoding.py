@@ -171,3 +171,20 @@ def test_a_view_of_another_game_is_refused_by_name() -> None:
         odyssey.num_distinct_actions(get_game("iss").options_type())
     with pytest.raises(TypeError, match="has no finite action encoding"):
         encoding_of(object())
+
+
+def test_by_identity_makes_once_per_object_and_function() -> None:
+    from balancelab.simulate.encoding import by_identity
+
+    made: list[object] = []
+
+    def table(owner: object) -> list[object]:
+        made.append(owner)
+        return [owner]
+
+    a, b = get_game("odyssey").options_type(), get_game("odyssey").options_type()
+    assert a == b and a is not b
+    first = by_identity(a, table)
+    assert by_identity(a, table) is first and made == [a]
+    assert by_identity(b, table) is not first and made == [a, b]  # equal, another object
+    assert by_identity(a, repr) == repr(a)  # another function, another value

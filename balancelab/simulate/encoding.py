@@ -95,6 +95,27 @@ def encode_actions(codec: ActionEncoding, view: View, actions: Sequence[Action])
     return [codec.encode_action(view, a) for a in actions]
 
 
+#: (id(owner), make) → (owner, value) for :func:`by_identity`
+_BY_IDENTITY: dict[tuple[int, Any], tuple[object, Any]] = {}
+
+
+def by_identity(owner: object, make: Callable[[Any], Any]) -> Any:
+    """``make(owner)``, made once per ``owner`` object and function ``make`` (a module-level
+    function, not a lambda made per call), then found by identity: no hash of ``owner`` is
+    computed (rule options are frozen dataclasses, whose hash reads every field, each time).
+    Equal but distinct owners each get their own value; at most 256 are kept.
+    """
+    key = (id(owner), make)
+    hit = _BY_IDENTITY.get(key)
+    if hit is not None and hit[0] is owner:
+        return hit[1]
+    if len(_BY_IDENTITY) >= 256:
+        _BY_IDENTITY.clear()
+    value = make(owner)
+    _BY_IDENTITY[key] = (owner, value)
+    return value
+
+
 def memo_encode(memo: dict[Any, int], actions: Sequence[Action],
                 encode: Callable[[Any], int]) -> list[int]:
     """The ids of ``actions`` for an encoding whose ids do not depend on the state: each

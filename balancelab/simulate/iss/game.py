@@ -113,11 +113,12 @@ class IssGame(Game):
     def encode_actions(self, view: View, actions: Any) -> list[int]:
         """The ids of ``actions`` (legal in the viewed state), in order: one
         :meth:`encode_action` each, from a table of the ids already met."""
+        from balancelab.simulate.encoding import by_identity
         from balancelab.simulate.iss.encoding import action_space
 
         if not isinstance(view, IssView):
             raise TypeError(f"expected an IssView, got {type(view).__name__}")
-        return action_space(view.st).encode_all(actions)
+        return by_identity(view.st, action_space).encode_all(actions)
 
     def decode_action(self, view: View, index: int) -> Any:
         """The engine action of id ``index`` (inverse of :meth:`encode_action`)."""

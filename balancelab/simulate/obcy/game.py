@@ -90,11 +90,12 @@ class ObcyGame(Game):
     def encode_actions(self, view: View, actions: Any) -> list[int]:
         """The ids of ``actions`` (legal in the viewed state), in order: one
         :meth:`encode_action` each, those naming no ALIEN from a table of the ids met."""
+        from balancelab.simulate.encoding import by_identity
         from balancelab.simulate.obcy.encoding import action_space
 
         if not isinstance(view, ObcyView):
             raise TypeError(f"expected an ObcyView, got {type(view).__name__}")
-        return action_space(view.options).encode_all(view, actions)
+        return by_identity(view.options, action_space).encode_all(view, actions)
 
     def decode_action(self, view: View, index: int) -> Any:
         """The engine action of id ``index`` (inverse of :meth:`encode_action`)."""

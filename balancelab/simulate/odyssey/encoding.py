@@ -32,7 +32,13 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from balancelab.simulate.encoding import ActionEncodingError, OpSpace, check_index, memo_encode
+from balancelab.simulate.encoding import (
+    ActionEncodingError,
+    OpSpace,
+    by_identity,
+    check_index,
+    memo_encode,
+)
 from balancelab.simulate.odyssey import cards as C
 from balancelab.simulate.odyssey import state as S
 from balancelab.simulate.odyssey.rules import OdysseyOptions
@@ -97,19 +103,19 @@ def encode(options: OdysseyOptions, action: Any) -> int:
     return action_space(options).encode(op, digits)
 
 
-@functools.lru_cache(maxsize=64)
 def _ids(options: OdysseyOptions) -> dict[Any, int]:
     """Action → id, filled as actions are met (the ids do not depend on the state)."""
     return {}
 
 
 def encode_all(options: OdysseyOptions, actions: Any) -> list[int]:
-    """The ids of engine ``actions``, in order (:func:`encode` of each, remembered).
+    """The ids of engine ``actions``, in order (:func:`encode` of each, remembered per
+    options object).
 
     Raises:
         ActionEncodingError: as :func:`encode`.
     """
-    return memo_encode(_ids(options), actions, lambda a: encode(options, a))
+    return memo_encode(by_identity(options, _ids), actions, lambda a: encode(options, a))
 
 
 def decode(options: OdysseyOptions, index: Any) -> int:
