@@ -760,9 +760,10 @@ def tables(results: dict[str, Any]) -> list[Any]:
                   "driver MB", f"driver+{n}w MB", "run games/s",
                   title="Search primitives; peak memory of runs (default policies)")
     adapters = Table("game", "decision µs", "PettingZoo observe() µs", "×",
-                     "OpenSpiel legal_actions() + observation_string() µs", "×",
-                     title="Adapters: cost per fresh state, against one random engine "
-                     "decision (×: the multiple; goal ≤ 10)")
+                     "OpenSpiel legal + string µs", "×",
+                     title="Adapters: cost per fresh state against one random decision "
+                     "(×: the multiple; goal ≤ 10; OpenSpiel: legal_actions() + "
+                     "observation_string())")
     missing = []
     for g in results["games"]:
         if "error" in g:
