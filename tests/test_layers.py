@@ -21,8 +21,9 @@ LAYERS: dict[str, set[str]] = {
     "engine": {"simulate", "policies", "games", "testing"},
     "analysis": {"analysis"},
     "reports": {"reports"},
-    "questions": {"questions", "bench"},
+    "questions": {"questions"},
     "adapters": {"interop"},
+    "tools": {"bench"},
     "edge": {"", "__main__", "api", "cli", "cli_options"},
 }
 
@@ -34,7 +35,8 @@ MAY_IMPORT: dict[str, set[str]] = {
     "reports": {"base", "engine", "analysis"},
     "questions": {"base", "engine", "analysis", "reports"},
     "adapters": {"base", "engine"},
-    "edge": {"base", "engine", "analysis", "reports", "questions", "adapters"},
+    "tools": {"base", "engine", "adapters"},
+    "edge": {"base", "engine", "analysis", "reports", "questions", "adapters", "tools"},
 }
 
 #: Imports across the layers on purpose, each with its reason.
