@@ -18,13 +18,18 @@ decisions of each game the state is examined. The checks (:data:`CHECKS`):
   every unfinished state, and the seat to move is a seat of the game;
 * **copy evolves identically**: two copies played on with the same actions (chance included)
   see the same seats, legal actions and views, and leave the original untouched;
-* **same seed, same game**: the same rules seed and the same choices give the same game;
+* **same seed, same game**: the same rules seed and the same choices give the same game: the
+  same actions, the same record and the same views of every seat at every decision (a game
+  that deals from numpy's global generator, or any source but the rules' Generator, differs);
 * **views hide hidden information**: a seat's view pickles to the same bytes once
   ``determinize`` has re-dealt everything the seat cannot see (and building another view does
   not change it) — skipped, and said so, for a game without ``determinize``;
-* **determinize consistent with the view**: the world re-dealt from the view of the seat to
-  move (what a search samples) has that seat to move with the same legal actions, and plays
-  on without error;
+* **determinize consistent with the view**: the world re-dealt from a seat's view shows that
+  seat the same view wherever the re-deal does not reach (a field that differs the same way
+  in every re-dealt world was dropped or changed by ``determinize``, e.g. the bids; a field
+  that differs from one re-deal to the next is hidden information the view shows: the check
+  above); the world of the seat to move (what a search samples) has that seat to move with
+  the same legal actions, and plays on without error;
 * **action encoding round-trips**, only for a game with the finite action encoding
   (``num_distinct_actions``, ``encode_action``, ``decode_action``): every legal action has
   its own id in ``[0, num_distinct_actions)``, the same from every seat's view, and decodes
@@ -36,6 +41,8 @@ game index and the decision, so it can be replayed.
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import pickle
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -163,17 +170,22 @@ class _Checker:
                              f"{self.options.label()}, seed {self.seed}, {self.where})")
 
     # -- one game ---------------------------------------------------------------------------
-    def _random_game(self, i: int, examine_at: set[int] | None) -> tuple[list[Action],
-                                                                            GameRecord]:
-        """Play game ``i`` by random choices; examine the states at ``examine_at``."""
+    def _random_game(self, i: int, examine_at: set[int] | None
+                     ) -> tuple[list[Action], GameRecord, list[bytes]]:
+        """Play game ``i`` by random choices; examine the states at ``examine_at``. Returns
+        the actions, the record and a digest of every seat's view at each decision."""
         state = self.game.new_initial_state(self.options, rules_stream(self.seed, i))
         pick = np.random.default_rng([self.seed, i])
         probe = np.random.default_rng([self.seed, i, 1])  # examining never changes the choices
         actions: list[Action] = []
+        seen: list[bytes] = []
         k = 0
         while not state.is_terminal():
             self.where = f"game {i}, decision {k}"
             legal = self._legal(state)
+            seen.append(hashlib.blake2b(
+                b"".join(pickle.dumps(state.view(s)) for s in range(self.n_seats)),
+                digest_size=16).digest())
             if examine_at is not None and k in examine_at:
                 self._examine(state, probe)
             action = legal[int(pick.integers(len(legal)))]
@@ -188,19 +200,24 @@ class _Checker:
         if record.winner not in possible:
             raise self.fail("random games end", f"winner {record.winner!r} is not one of "
                             f"{sorted(possible)}")
-        return actions, record
+        return actions, record, seen
 
     def play(self, i: int, samples: int) -> None:
-        first, record = self._random_game(i, None)
+        first, record, seen = self._random_game(i, None)
         self.report.checked["random games end"] += 1
         n = len(first)
         examine_at = {int(x) for x in np.linspace(0, max(n - 1, 0), num=min(samples, n))}
-        again, record2 = self._random_game(i, examine_at)
+        again, record2, seen2 = self._random_game(i, examine_at)
         self.where = f"game {i}"
         if again != first or record2 != record:
             at = "" if again == first else f" from action {_first_diff(first, again)}"
             raise self.fail("same seed, same game",
                             f"two games with the same seed and the same choices differ{at}")
+        if seen2 != seen:
+            raise self.fail("same seed, same game", "two games with the same seed and the "
+                            "same choices show the seats other views from decision "
+                            f"{_first_diff(seen, seen2)} (is something dealt from a source "
+                            "other than the rules' Generator, such as numpy's global one?)")
         self.report.checked["same seed, same game"] += 1
 
     def _legal(self, state: State) -> list[Action]:
@@ -267,8 +284,7 @@ class _Checker:
                 self.report.skipped[privacy] = self.report.skipped[consistent] = why
                 return
             if pickle.dumps(world.view(seat)) != views[seat]:
-                raise self.fail(privacy, f"seat {seat}'s view changed when what it cannot "
-                                "see was re-dealt: the view reaches hidden information")
+                self._view_changed(seat, view, world.view(seat), rng)
             if pickle.dumps(view) != views[seat]:
                 raise self.fail(privacy, f"seat {seat}'s view changed when another view was "
                                 "built (it shares mutable state)")
@@ -289,6 +305,30 @@ class _Checker:
                     raise self.fail(consistent, "a determinized world has no legal action")
                 world.apply(legal[int(rng.integers(len(legal)))])
             self.report.checked[consistent] += 1
+
+    def _view_changed(self, seat: int, view: Any, redealt: Any,
+                      rng: np.random.Generator) -> None:
+        """Name the broken promise when the view of a re-dealt world differs from ``view``:
+        the fields that differ from one re-deal to the next are hidden information the view
+        shows (a leak); a field that differs the same way in every re-deal was dropped or
+        changed by ``determinize``.
+
+        Raises:
+            ContractError: always.
+        """
+        fields = _view_fields(view)
+        differ = [f for f in fields if _pickled(redealt, f) != _pickled(view, f)]
+        others = [self.game.determinize(view, rng).view(seat) for _ in range(3)]
+        varying = [f for f in differ
+                   if any(_pickled(o, f) != _pickled(redealt, f) for o in others)]
+        if varying or not differ:
+            shown = f" ({', '.join(varying)})" if varying and varying != ["view"] else ""
+            raise self.fail("views hide hidden information", f"seat {seat}'s view{shown} "
+                            "changed when what it cannot see was re-dealt: the view reaches "
+                            "hidden information")
+        raise self.fail("determinize consistent with the view", f"the world determinized "
+                        f"from seat {seat}'s view shows it another {', '.join(differ)}: "
+                        "determinize must keep everything the view shows")
 
     def _encoding(self, state: State) -> None:
         check = "action encoding round-trips"
@@ -314,7 +354,23 @@ class _Checker:
         self.report.checked[check] += 1
 
 
-def _first_diff(a: list[Action], b: list[Action]) -> int:
+def _view_fields(view: Any) -> list[str]:
+    """The names of a view's fields (a NamedTuple's, a dataclass's or its slots); ``["view"]``,
+    the whole view, when it has none."""
+    names = getattr(type(view), "_fields", None)
+    if names is None and dataclasses.is_dataclass(view):
+        names = [f.name for f in dataclasses.fields(view)]
+    if names is None:
+        names = [n for c in type(view).__mro__ for n in getattr(c, "__slots__", ())]
+    return list(names) or ["view"]
+
+
+def _pickled(view: Any, name: str) -> bytes:
+    """One field of a view pickled (the whole view for ``"view"``)."""
+    return pickle.dumps(view if name == "view" else getattr(view, name, None))
+
+
+def _first_diff(a: list[Any], b: list[Any]) -> int:
     for k, (x, y) in enumerate(zip(a, b, strict=False)):
         if x != y:
             return k

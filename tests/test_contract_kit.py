@@ -113,6 +113,53 @@ class LeakyDuel(DuelGame):
         return t
 
 
+@dataclasses.dataclass(frozen=True)
+class BadgeView(nim_game.NimView):
+    badge: int = 0
+
+
+class BadgeState(nim_game.NimState):
+    """Nim with a badge both seats see, which changes nothing in play."""
+
+    __slots__ = ("badge",)
+
+    def copy(self):
+        return _badged(super().copy(), self.badge)
+
+    def view(self, seat):
+        v = super().view(seat)
+        return BadgeView(**{f.name: getattr(v, f.name) for f in dataclasses.fields(v)},
+                         badge=self.badge)
+
+
+def _badged(s, badge):
+    t = BadgeState.__new__(BadgeState)
+    t.options, t.rng, t.heaps, t.turns, t.last, t.current_seat = (
+        s.options, s.rng, s.heaps, s.turns, s.last, s.current_seat)
+    t.badge = badge
+    return t
+
+
+class GlobalRngNim(nim_game.NimGame):
+    """Deals the badge from numpy's global generator, not the rules' Generator: the same seed
+    plays the same actions to the same record, but the seats see another badge (issue 30)."""
+
+    def new_initial_state(self, options, rng):
+        return _badged(super().new_initial_state(options, rng), int(np.random.randint(10**9)))
+
+    def determinize(self, view, rng):
+        return _badged(super().determinize(view, rng), view.badge)
+
+
+class ForgetfulDuel(DuelGame):
+    """determinize drops the tricks won (visible to both seats), as one that drops the bids."""
+
+    def determinize(self, view, rng):
+        s = super().determinize(view, rng)
+        s.tricks = [0, 0]
+        return s
+
+
 class BadlyEncodedNim(nim_game.NimGame):
     def encode_action(self, view, action):
         return action % 100  # the heap is lost: two heaps' moves share ids
@@ -127,11 +174,24 @@ def test_the_duel_toy_keeps_the_contract() -> None:
     (UnseededNim(), "same seed, same game"),
     (EndlessNim(), "random games end"),
     (LeakyDuel(), "views hide hidden information"),
+    (GlobalRngNim(), "same seed, same game"),
+    (ForgetfulDuel(), "determinize consistent with the view"),
     (BadlyEncodedNim(), "action encoding round-trips"),
 ])
 def test_a_broken_promise_is_caught_and_named(game, check) -> None:
     with pytest.raises(ContractError, match=f"^{check}: .*game 0"):
         check_game(game, games=3, max_decisions=5000)
+
+
+def test_the_check_names_what_went_wrong() -> None:
+    """A leak names the field that shows hidden information; a determinize that drops a
+    visible field is named for that field, never called a leak (issue 30)."""
+    with pytest.raises(ContractError, match=r"seat \d's view \(other\) changed"):
+        check_game(LeakyDuel(), games=3)
+    with pytest.raises(ContractError, match="shows it another tricks: determinize must keep"):
+        check_game(ForgetfulDuel(), games=3)
+    with pytest.raises(ContractError, match="other views from decision 0 .*numpy's global"):
+        check_game(GlobalRngNim())  # at the default 5 games
 
 
 def test_the_encoding_is_checked_only_when_the_game_has_one() -> None:
