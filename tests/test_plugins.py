@@ -133,3 +133,22 @@ def test_registrations_from_user_code_reach_the_workers(tmp_path, backend) -> No
     lines = res.stdout.strip().splitlines()
     assert lines[0].startswith("odyssey 8 ['hal=first-legal;bowman=first-legal;")
     assert lines[1] == "nim2 8 ['first=first-legal;second=first-legal']"
+
+
+def test_a_game_without_a_round_cap_shows_no_capped_row(tmp_path, monkeypatch) -> None:
+    """The outcomes of a game without a round cap (Nim) have no "stopped by the round cap" row;
+    a game with one (``Game.round_cap``) shows it even at 0 (issue 30)."""
+    from balancelab.analysis import outcome_rates
+    from balancelab.simulate.runner import RunConfig, run
+
+    write_dist_info(tmp_path)
+    monkeypatch.syspath_prepend(str(NIM))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    run(RunConfig(game="nim", variants=[], games=20), tmp_path / "nim", jobs=1,
+        backend="sequential")
+    assert outcome_rates(tmp_path / "nim").get_column("outcome").to_list() == ["first",
+                                                                               "second"]
+    run(RunConfig(game="odyssey", variants=[], games=4), tmp_path / "ody", jobs=1,
+        backend="sequential")
+    rows = outcome_rates(tmp_path / "ody").select("outcome", "count").rows()
+    assert rows[-1] == ("capped", 0) and len(rows) == 3

@@ -200,8 +200,9 @@ def outcome_rates(source: Source, level: float = stats.LEVEL) -> pl.DataFrame:
     Returns:
         Columns: ``variant``, ``variant_label``, ``outcome`` (a side or seat, ``draw``/``tie``,
         or ``capped``), ``count``, ``games``, ``rate``, ``lo``, ``hi``. Every outcome the game
-        declares (``Game.outcomes``, or the sides when the engine cannot be loaded) and
-        ``capped`` appear even at 0; the counts of a variant sum to its games.
+        declares (``Game.outcomes``, or the sides when the engine cannot be loaded) appears
+        even at 0, and ``capped`` too for a game with a round cap (``Game.round_cap``, or
+        when the engine cannot be loaded); the counts of a variant sum to its games.
     """
     outcome = (pl.when(pl.col("winner") == CAPPED).then(pl.lit("capped"))
                .otherwise(pl.col("winner")).alias("outcome"))
@@ -220,8 +221,9 @@ def outcome_rates(source: Source, level: float = stats.LEVEL) -> pl.DataFrame:
     names += sorted(set(observed.get_column("outcome").to_list()) - set(names))
     order = {o: i for i, o in enumerate(names)}
     possible = _possible_outcomes(df)
+    capped = ["capped"] if _has_round_cap(df) else []
     grid = pl.DataFrame(
-        [(v, o) for v, outs in possible.items() for o in [*outs, "capped"]],
+        [(v, o) for v, outs in possible.items() for o in [*outs, *capped]],
         schema={"variant": df.schema["variant"], "outcome": pl.String}, orient="row",
     )
     out = (
@@ -428,6 +430,19 @@ def _engine_outcomes(df: pl.DataFrame) -> dict[Any, list[str]] | None:
     game, options = found
     return {v: [o for o in game.possible_outcomes(opts) if o != CAPPED]
             for v, opts in options.items()}
+
+
+def _has_round_cap(df: pl.DataFrame) -> bool:
+    """True when the game may stop a game at a round cap (``Game.round_cap``), or its engine
+    cannot be loaded (then the capped share is shown, as it cannot be ruled out)."""
+    if "game" in df.columns and df.height:
+        try:
+            from balancelab.games import get_game
+
+            return bool(get_game(str(df["game"][0])).round_cap)
+        except (ImportError, ValueError, AttributeError):
+            pass
+    return True
 
 
 def _declared_outcomes(df: pl.DataFrame) -> list[str]:

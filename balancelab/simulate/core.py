@@ -218,6 +218,9 @@ class Game(abc.ABC):
             reasons: what reports, plots and ``games`` print instead of column names.
         chunk_games: games per runner chunk (sized so a chunk takes ~0.2–2 s on one core).
         default_policies: side → policy name used when the user names none.
+        round_cap: True for a game that may stop a game at a round (or turn) cap, with
+            ``winner`` ``""``; reports then show the share of such games even at 0 (a game
+            without a cap shows it only if one was capped).
     """
 
     name: ClassVar[str]
@@ -231,6 +234,7 @@ class Game(abc.ABC):
     words: ClassVar[dict[str, Words]] = {}
     chunk_games: ClassVar[int] = 500
     default_policies: ClassVar[dict[str, str]]
+    round_cap: ClassVar[bool] = False
 
     @abc.abstractmethod
     def seats(self, options: RuleOptions) -> tuple[str, ...]:

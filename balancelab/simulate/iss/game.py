@@ -67,6 +67,7 @@ class IssGame(Game):
     }
     words = WORDS
     chunk_games = 200
+    round_cap = True  # a game ends at the turn cap (end reason "cap")
     default_policies: ClassVar[dict[str, str]] = {"player": "builder"}
 
     def possible_outcomes(self, options: RuleOptions) -> tuple[str, ...]:

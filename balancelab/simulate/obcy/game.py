@@ -49,6 +49,7 @@ class ObcyGame(Game):
     }
     words = WORDS
     chunk_games = 25
+    round_cap = True  # the max_rounds option
     default_policies: ClassVar[dict[str, str]] = {"expedition": "dash", "aliens": "hunter"}
 
     def seats(self, options: RuleOptions) -> tuple[str, ...]:

@@ -60,6 +60,7 @@ class OdysseyGame(Game):
     }
     words = WORDS
     chunk_games = 200
+    round_cap = True  # the max_rounds option
     default_policies: ClassVar[dict[str, str]] = {"hal": "hal-pressure", "crew": "crew-team"}
 
     def seats(self, options: Any) -> tuple[str, ...]:
