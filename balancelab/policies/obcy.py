@@ -308,7 +308,10 @@ class ExpeditionPolicy(Policy):
         v: Any = view
         d = v.decision
         if d == A.D_CHAR:
-            return self._char(v, legal)
+            chosen = self._char(v, legal)
+            if chosen[0] == A.END_ACT and v.options.airlock_stand_exits:
+                return self._off_the_airlock(v, legal) or chosen
+            return chosen
         if d == A.D_PICK:
             return self._pick(v, legal)
         if d == A.D_QUEEN:
@@ -868,6 +871,19 @@ class ExpeditionPolicy(Policy):
             return 3
 
         return min(drops, key=useless)
+
+    def _off_the_airlock(self, v: Any, legal: Sequence[Any]) -> Any:
+        """Under ``airlock_stand_exits`` (rule 4.3 read literally) a character that would end
+        its action on an airlock it re-entered through would go out again (and, re-entering,
+        loop to the round cap): the step off it to the space the ALIENS threaten least, or
+        None when it cannot step (then it goes out, as the rule says)."""
+        c = v.active
+        if v.c_state[c] != A.ON_BOARD or self.t.kind[v.c_pos[c]] != B.AIRLOCK:
+            return None
+        steps = [a for a in legal if a[0] == A.MOVE and self.t.kind[a[1]] != B.AIRLOCK]
+        if not steps:
+            return None
+        return min(steps, key=lambda a: self._danger(v, a[1]))
 
     def _reenter(self, v: Any, c: int, legal: Sequence[Any]) -> Any:
         """Leave the passage track (4.3: through any airlock): through the airlock an open

@@ -206,6 +206,22 @@ class ObcyOptions(RuleOptions):
         source="assumed: the rulebook (7.) does not say what happens to a task that cannot be done",
         help="a task that can no longer be completed is discarded without a point",
     )
+    clear_mission_when_drawn: bool = option(
+        True,
+        source="assumed: design note 24 checks M13 'at the end of an Expedition phase after "
+               "it was drawn', read as including the phase it is drawn in (rulebook 7. says "
+               "no more)",
+        help="M13 (no ALIEN near computer 1) may be completed at the end of the Expedition "
+             "phase it is drawn in; false: only at the end of a later one",
+    )
+    airlock_stand_exits: bool = option(
+        False,
+        source="assumed: a character that re-entered through an airlock may stand on it; "
+               "rule 4.3 read literally ('When a character stands on a space marked as an "
+               "airlock, it is moved onto the passage track') sends it out again",
+        help="a character that ends its action standing on an airlock (after re-entering "
+             "through it) goes out again onto the passage track (rule 4.3 read literally)",
+    )
     alien_token_limit: int = option(
         0,
         source="assumed: the box's 72 ALIEN tokens treated as unlimited",

@@ -333,6 +333,8 @@ class ObcyState(State):
         # missions
         self.deck = [int(i) for i in rng.permutation(N_MISSIONS)]
         self.open: list[int] = []
+        #: the missions drawn in this Expedition phase (clear_mission_when_drawn)
+        self.fresh: list[int] = []
         self.done: list[int] = []
         self.discarded: list[int] = []
         self.points = 0
@@ -522,8 +524,13 @@ class ObcyState(State):
         elif op == ACT:
             self._do_activate(action[1])
         elif op == END_ACT:
-            self.c_done[self.active] = True
+            c = self.active
+            self.c_done[c] = True
             self.stage = ST_PICK
+            if (self.opt.airlock_stand_exits and self.c_state[c] == ON_BOARD
+                    and self.m_kind[self.c_pos[c]] == B.AIRLOCK):
+                self._char_out(self.c_pos[c])
+                self._go_out(c, self.c_pos[c])
         elif op == SHOOT:
             self._do_shoot(self.active, action[1], action[2], action[3])
         elif op == PICK:
@@ -676,6 +683,10 @@ class ObcyState(State):
             if kind == "transporter":
                 ok = self.tr_pos == p and (self.tr_fuel > 0 or self.tr_moved)
             elif kind == "clear":
+                # design note 24: checked at the end of an Expedition phase after the draw
+                # (this phase's, or only a later one's under clear_mission_when_drawn=false)
+                if m in self.fresh and not self.opt.clear_mission_when_drawn:
+                    continue
                 r = self.opt.mission_radius
                 d = self.bd.dist_from(p, self.collapsed)
                 ok = all(d[a] > r for a in self.a_pos)
@@ -693,6 +704,7 @@ class ObcyState(State):
             if ok:
                 self._complete(m)
         self._discard_impossible()
+        self.fresh = []
         self.active = -1
         self._vchar = self._vrest = self._valien = None
         self.stage = ST_ALIENS_BEGIN
@@ -991,13 +1003,8 @@ class ObcyState(State):
         if self._trace:  # the move itself is the action's words
             self._log(f"{CHARACTER_NAMES[c]} spends {cost} AP ({self.c_ap[c]} left)")
         k = self.m_kind[dest]
-        if k == B.AIRLOCK:  # 4.3 out onto the passage track; the rest of the phase is lost
-            self.c_state[c] = TRACK
-            self.c_track[c] = 0
-            self.c_exit[c] = self.m_airlock_no[dest]
-            self.c_pos[c] = dest
-            self.c_ap[c] = 0
-            self._count("airlock_exits")
+        if k == B.AIRLOCK:
+            self._go_out(c, dest)
             return
         self.c_pos[c] = dest
         self._char_in(dest)
@@ -1006,6 +1013,16 @@ class ObcyState(State):
         if k == B.PAD:
             self._check_ship()
         self._after_char_action(c)
+
+    def _go_out(self, c: int, airlock: int) -> None:
+        """4.3 a character on ``airlock`` is moved onto the passage track ("in"); the rest of
+        its phase is lost."""
+        self.c_state[c] = TRACK
+        self.c_track[c] = 0
+        self.c_exit[c] = self.m_airlock_no[airlock]
+        self.c_pos[c] = airlock
+        self.c_ap[c] = 0
+        self._count("airlock_exits")
 
     def _after_char_action(self, c: int) -> None:
         """Tasks completed by carrying a spare component onto a device (M01–M05)."""
@@ -1076,6 +1093,7 @@ class ObcyState(State):
             return
         m = self.deck.pop()
         self.open.append(m)
+        self.fresh.append(m)
         self._count("missions_drawn")
         if self._trace:
             self._log(f"mission drawn: {MISSION_IDS[m]}: {MISSION_TEXT[m]}")
@@ -1779,6 +1797,7 @@ class ObcyState(State):
         s.used = self.used[:]
         s.deck = self.deck[:]
         s.open = self.open[:]
+        s.fresh = self.fresh[:]
         s.done = self.done[:]
         s.discarded = self.discarded[:]
         s.tgt_queue = self.tgt_queue[:]
