@@ -88,3 +88,38 @@ def test_hal_whose_only_card_is_the_active_lipread_plays_nothing() -> None:
     start_hal_turn(s)
     assert "HAL has no card to play" in s.events()
     assert s.current_seat == 1 and s.lipread()
+
+
+def test_lipread_null_play_false_keeps_a_hidden_lipread_in_hand() -> None:
+    """Whether HAL may play a hidden Lipread as a null card is the rule option
+    ``lipread_null_play`` (design note 9; the rulebook's HAL Turn is silent): off, HAL plays
+    another card, and the Lipread only when it has no other (issue 30: a random HAL played it
+    284 times in 600 games)."""
+    import dataclasses
+
+    field = {f.name: f for f in dataclasses.fields(OdysseyOptions)}["lipread_null_play"]
+    assert field.default is True and field.metadata["source"].startswith("assumed: ")
+    s = fresh(lipread_null_play=False)
+    give_hal(s, [C.H_LIPREAD, C.H_LIF], [C.H_TARGET, C.H_SCAN, C.H_COM])
+    start_hal_turn(s)
+    legal = s.legal_actions()
+    assert 9000 + C.H_LIPREAD not in legal and 9000 + C.H_LIF in legal
+    with pytest.raises(IllegalActionError):
+        s.apply(9000 + C.H_LIPREAD)
+    only = fresh(lipread_null_play=False)
+    give_hal(only, [C.H_LIPREAD], [])
+    start_hal_turn(only)
+    assert only.legal_actions() == [9000 + C.H_LIPREAD]
+
+
+def test_a_random_hal_plays_no_hidden_lipread_under_lipread_null_play_false() -> None:
+    from balancelab.simulate.runner import RunConfig, play_one
+
+    def played(**options: object) -> int:
+        config = RunConfig(game="odyssey", variants=[OdysseyOptions(**options)],
+                           policies={"hal": "random"}, seed=5, games=30)
+        return sum(int(play_one(config, 0, i).record.measures["hal_played_lipread"])
+                   for i in range(30))
+
+    assert played() >= 3
+    assert played(lipread_null_play=False) == 0

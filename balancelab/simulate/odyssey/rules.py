@@ -189,6 +189,12 @@ class OdysseyOptions(RuleOptions):
                       "'continues until a crewmember plays a Cancel card') over DISCONNECT's "
                       "'discard 1 card of their choice (either revealed or not)'",
         help="true: HAL may discard its revealed Lipread after a Disconnect")
+    lipread_null_play: bool = option(
+        True, source="assumed: design note 9 (HAL may play a hidden Lipread as a null card); "
+                     "the rulebook's HAL Turn ('HAL plays 1 card') neither allows nor forbids "
+                     "it, and LIPREAD CARD gives the card no play effect",
+        help="false: HAL may not play a hidden Lipread as a null card (unless it has no "
+             "other card to play)")
     optional_draw: bool = option(
         True, source="assumed: our reading of 'you may draw' (any number from 0 to n cards)",
         help="false: a crewmember always draws the full number")

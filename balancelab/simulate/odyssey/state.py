@@ -197,6 +197,8 @@ class Ctx:
         #: HAL may discard a revealed (active) Lipread after a Disconnect (LIPREAD CARD vs
         #: DISCONNECT; rule option ``lipread_disconnect_discard``)
         self.lipread_discard = o.lipread_disconnect_discard
+        #: HAL may play a hidden Lipread as a null card (rule option ``lipread_null_play``)
+        self.lipread_play = o.lipread_null_play
         self.move_cache: dict[tuple[int, int, int, bool, bool], list[int]] = {}
         #: the move cache key (space, doors, steps, Hunter, POD occupied) decides the legal
         #: moves when the POD is the only space with a capacity, and it is 1
@@ -802,7 +804,8 @@ class OdysseyState(State):
         if self.terminal:
             return []
         if ph == T_HAL_PLAY or ph == T_HAL_DISCARD:
-            # a hidden Lipread may be played as a null card or discarded; a revealed one is
+            # a hidden Lipread may be played as a null card (lipread_null_play: HAL plays it
+            # only when it has no other card then) or discarded; a revealed one is
             # active and only a crewmember's Cancel removes it (LIPREAD CARD; design notes
             # 1(c)9), save the Disconnect discard under lipread_disconnect_discard
             hid = self.hal_hidden
@@ -814,6 +817,9 @@ class OdysseyState(State):
                 for k in _distinct(rev):
                     if k != C.H_LIPREAD or not keep_lipread:
                         out.append(base + REV + k)
+            if (ph == T_HAL_PLAY and hid[C.H_LIPREAD] and len(out) > 1
+                    and not self.ctx.lipread_play):
+                out.remove(base + C.H_LIPREAD)  # lipread_null_play=false
             return out
         if ph == T_ACT:
             return self._legal_act()
