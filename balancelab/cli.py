@@ -150,7 +150,8 @@ def _continue_with_resume_flag() -> str:
 def parse_game_args(args: list[str], sets: list[str]) -> dict[str, str | bool]:
     """Parse the extra ``--name value`` / ``--name=value`` / ``--flag`` and ``--set k=v`` args.
 
-    A flag followed by nothing or by another ``--option`` means ``true``.
+    A flag followed by nothing or by another ``--option`` means ``true``; ``--no-flag`` so
+    means ``false`` (the form ``simulate``'s generated flags take: ``--no-grate-is-duct``).
 
     Raises:
         ValueError: a token that is not an option, or a ``--set`` without ``=``.
@@ -170,6 +171,9 @@ def parse_game_args(args: list[str], sets: list[str]) -> dict[str, str | bool]:
         ):
             out[name] = args[i + 1]
             i += 2
+        elif name.startswith("no-"):
+            out[name[3:]] = False
+            i += 1
         else:
             out[name] = True
             i += 1

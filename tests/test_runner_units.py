@@ -143,6 +143,8 @@ def test_parse_game_args_flags_values_and_sets() -> None:
         parse_game_args([], ["limit"])
     with pytest.raises(ValueError, match="hal_extra_turns is given twice"):
         parse_game_args(["--hal-extra-turns", "1"], ["hal_extra_turns=0"])
+    assert parse_game_args(["--no-grate-is-duct", "--crew", "3"], []) == {
+        "grate-is-duct": False, "crew": "3"}
     assert parse_game_args(["--crew", "3", "--remove-shuttles"],
                            ["crew=3", "remove_shuttles=true"])["crew"] == "3"  # agreeing: fine
 

@@ -176,3 +176,14 @@ def test_odyssey_ends_with_the_systems_and_sequences(traces: dict[str, list[str]
     turns = [ln for ln in traces["odyssey"] if ln.startswith("-- ") and ln.endswith("'s turn")]
     assert "-- HAL's turn" in turns
     assert len(turns) - turns.count("-- HAL's turn") == rec.rounds  # type: ignore[attr-defined]
+
+
+def test_trace_takes_the_true_false_rule_flags_simulate_takes() -> None:
+    """``trace obcy --no-grate-is-duct`` (and the other --no- flags of simulate) trace that
+    variant (issue 30: they were refused as unknown options)."""
+    flags = ["--no-grate-is-duct", "--no-hatch-onto-older", "--no-discard-impossible-missions"]
+    res = CliRunner().invoke(app, ["trace", "obcy", *flags, "--seed", "1"])
+    assert res.exit_code == 0, res.output
+    header = res.output.splitlines()[0]
+    for name in ("grate_is_duct", "hatch_onto_older", "discard_impossible_missions"):
+        assert f"{name}=false" in header or name.replace("_", " ") in header, header
