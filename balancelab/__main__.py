@@ -1,23 +1,16 @@
 """``python -m balancelab`` is the ``balancelab`` command.
 
 A Ctrl-C while the command line's libraries are still being imported exits quietly (130): the
-handler below stands until :func:`balancelab.cli.main` installs its own.
+handler :func:`balancelab._quit`, installed as the package is imported, stands until
+:func:`balancelab.cli.main` installs its own.
 """
 
-import os
-import signal
-import sys
-
-
-def _quit(signum: int, frame: object) -> None:
-    sys.stderr.write("interrupted\n")
-    os._exit(143 if signum == signal.SIGTERM else 130)
+from balancelab import _quiet_interrupts
 
 
 def run() -> None:
     """Import the command line and run it (the console script's entry point)."""
-    signal.signal(signal.SIGINT, _quit)
-    signal.signal(signal.SIGTERM, _quit)
+    _quiet_interrupts()
     from balancelab.cli import main
 
     main()

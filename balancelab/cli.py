@@ -80,6 +80,9 @@ FixedOpts = Annotated[list[str] | None, typer.Option(
 _CONTINUE: contextvars.ContextVar[str] = contextvars.ContextVar("continue_with", default="")
 #: Set by the SIGTERM handler: the interruption was a SIGTERM (exit 143), not a Ctrl-C.
 _TERMINATED: list[bool] = []
+#: Set once an interruption has been told (by the line that says it, with the command that
+#: continues): an interruption nobody told is told "interrupted" on the way out.
+_TOLD: list[bool] = []
 
 
 class Terminated(KeyboardInterrupt):
@@ -97,6 +100,8 @@ def _note_if_pure_python() -> None:
 
 
 def _interrupted_exit() -> int:
+    """The exit code of an interruption that has been told (130, or 143 for SIGTERM)."""
+    _TOLD.append(True)
     return 143 if _TERMINATED else 130
 
 
@@ -1393,6 +1398,11 @@ def _dispatch() -> None:
                   highlight=False, soft_wrap=True)
         sys.exit(getattr(exc, "exit_code", 1))
     except (KeyboardInterrupt, typer.Abort):
+        err.print("interrupted", highlight=False)
+        sys.exit(_interrupted_exit())
+    if rv in (130, 143) and not _TOLD:
+        # typer turns a Ctrl-C outside the command (while the command line is parsed and
+        # its game's modules imported) into exit 130 without a word
         err.print("interrupted", highlight=False)
         sys.exit(_interrupted_exit())
     sys.exit(rv if isinstance(rv, int) else 0)

@@ -364,3 +364,26 @@ def test_a_folder_without_permission_is_one_line_with_the_path(
     assert str(out) in lines[0] and res.exception is None or isinstance(res.exception,
                                                                        SystemExit)
     assert not out.exists()  # a rejected run leaves no folder
+
+
+def test_a_ctrl_c_while_the_command_line_is_parsed_is_told(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """A Ctrl-C while a game's command is being built (its modules imported: 1.0-1.5 s
+    into ``simulate``) exits 130 with one line; typer exited 130 without a word (issue 30)."""
+    from balancelab import cli
+
+    def interrupted(name: str) -> object:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli.GameCommands, "command_for", staticmethod(interrupted))
+    monkeypatch.setattr(cli, "_TOLD", [], raising=False)
+    monkeypatch.setattr(sys, "argv", ["balancelab", "simulate", "odyssey", "--games", "5"])
+    handlers = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
+    try:
+        with pytest.raises(SystemExit) as exc:
+            cli.main()
+    finally:
+        signal.signal(signal.SIGINT, handlers[0])
+        signal.signal(signal.SIGTERM, handlers[1])
+    assert exc.value.code == 130
+    assert capsys.readouterr().err.strip() == "interrupted"
