@@ -139,7 +139,7 @@ def test_a_game_without_a_round_cap_shows_no_capped_row(tmp_path, monkeypatch) -
     """The outcomes of a game without a round cap (Nim) have no "stopped by the round cap" row;
     a game with one (``Game.round_cap``) shows it even at 0 (issue 30)."""
     from balancelab.analysis import outcome_rates
-    from balancelab.simulate.runner import RunConfig, run
+    from balancelab.simulate.runs import RunConfig, run
 
     write_dist_info(tmp_path)
     monkeypatch.syspath_prepend(str(NIM))

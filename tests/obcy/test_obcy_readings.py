@@ -67,7 +67,7 @@ def test_the_scripted_expedition_steps_off_the_airlock_under_the_literal_reading
     """Under rule 4.3 read literally the default expedition steps off the airlock it
     re-entered through; it used to stand there, go out again and loop to the round cap (35
     of 250 games)."""
-    from balancelab.simulate.runner import RunConfig, play_one
+    from balancelab.simulate.runs import RunConfig, play_one
 
     config = RunConfig(game="obcy", variants=[ObcyOptions(airlock_stand_exits=True)],
                        seed=3, games=40)

@@ -113,7 +113,7 @@ def test_lipread_null_play_false_keeps_a_hidden_lipread_in_hand() -> None:
 
 
 def test_a_random_hal_plays_no_hidden_lipread_under_lipread_null_play_false() -> None:
-    from balancelab.simulate.runner import RunConfig, play_one
+    from balancelab.simulate.runs import RunConfig, play_one
 
     def played(**options: object) -> int:
         config = RunConfig(game="odyssey", variants=[OdysseyOptions(**options)],
