@@ -130,7 +130,8 @@ def domain_errors(fn: F) -> F:
             err.print(f"[yellow]interrupted[/]{escape('; continue with: ' + hint) if hint else ''}",
                       highlight=False, soft_wrap=True)
             raise typer.Exit(_interrupted_exit()) from None
-        except (ValueError, RuntimeError, OSError, NotImplementedError, LookupError) as exc:
+        except (ValueError, RuntimeError, OSError, NotImplementedError, LookupError,
+                ImportError) as exc:  # ImportError: a plug-in that cannot be loaded
             err.print(f"[bold red]error:[/] {escape(_error_line(exc))}", highlight=False,
                       soft_wrap=True)
             raise typer.Exit(1) from None

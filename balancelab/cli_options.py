@@ -160,7 +160,12 @@ class GameCommands(TyperGroup):
             raise _usage_error()(f"unknown game {cmd_name!r}; valid games: "
                                  f"{', '.join(_names())}", ctx)
         assert self.command_for is not None
-        return self.command_for(cmd_name)
+        from balancelab.plugins import PluginError
+
+        try:
+            return self.command_for(cmd_name)
+        except PluginError as exc:  # a plug-in game that cannot be loaded: one line, exit 1
+            raise typer.BadParameter.__mro__[2](str(exc)) from None
 
 
 def _names() -> list[str]:

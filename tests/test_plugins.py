@@ -152,3 +152,25 @@ def test_a_game_without_a_round_cap_shows_no_capped_row(tmp_path, monkeypatch) -
         backend="sequential")
     rows = outcome_rates(tmp_path / "ody").select("outcome", "count").rows()
     assert rows[-1] == ("capped", 0) and len(rows) == 3
+
+
+def test_a_plugin_game_naming_a_missing_module_is_one_line(tmp_path) -> None:
+    """``simulate`` and ``trace`` of a game whose entry point names a missing module: one
+    line, exit 1, nothing written (issue 30 G2: a 49-69-line traceback)."""
+    import os
+
+    info = tmp_path / "site" / "bad-0.1.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: bad\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text(
+        "[balancelab.games]\nnim2 = no_such_module_xyz:GAME\n")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path / "site"), str(REPO)])}
+    work = tmp_path / "work"
+    work.mkdir()
+    for args in (["simulate", "nim2", "--games", "5", "-q"], ["trace", "nim2"]):
+        res = _cli(args, env, work)
+        lines = res.stderr.strip().splitlines()
+        assert res.returncode == 1 and len(lines) == 1, res.stderr
+        assert lines[0].startswith("error: cannot load entry point 'nim2'")
+        assert "No module named 'no_such_module_xyz'" in lines[0]
+        assert list(work.iterdir()) == []
