@@ -57,9 +57,13 @@ def _play(cwd: Path, pythonpath: Path | None) -> list:
     return json.loads(done.stdout)
 
 
-def test_compiled_modules_are_the_build_hooks_list() -> None:
+def _hook_config() -> dict:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())
-    include = project["tool"]["hatch"]["build"]["targets"]["wheel"]["hooks"]["custom"]["include"]
+    return project["tool"]["hatch"]["build"]["targets"]["wheel"]["hooks"]["custom"]
+
+
+def test_compiled_modules_are_the_build_hooks_list() -> None:
+    include = _hook_config()["include"]
     assert [p.removesuffix(".py").replace("/", ".") for p in include] == list(
         build.COMPILED_MODULES)
 
@@ -109,3 +113,20 @@ def test_simulate_says_on_stderr_when_it_runs_pure_python(
     assert res.exit_code == 0, res.output
     assert ("note: the engines run as pure Python" in res.stderr) is not hidden
     assert "pure Python" not in res.stdout
+
+
+def test_the_builds_type_check_passes(tmp_path: Path) -> None:
+    """mypy as the build runs it (its arguments, no config file, no installed packages), on
+    the modules it compiles and what they import: a failure here fails `pip install` (after
+    minutes of compiling); the developers' mypy (the test extra) is the build's version."""
+    config = _hook_config()
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    pins = {r.split("==")[0]: r for r in config["dependencies"]}
+    assert pins["mypy"] in project["project"]["optional-dependencies"]["test"]
+    empty = tmp_path / "mypy.ini"
+    empty.write_text("[mypy]\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "mypy", "--config-file", str(empty), "--no-incremental",
+         *config["mypy-args"], *config["include"]],
+        cwd=ROOT, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stdout[-3000:]
