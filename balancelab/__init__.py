@@ -48,7 +48,7 @@ from balancelab.api import Run, simulate  # noqa: E402
 from balancelab.build import warn_if_stale as _warn_if_stale  # noqa: E402
 
 if TYPE_CHECKING:
-    from balancelab.reports.render import Report
+    from balancelab.reports.page import Report
 
 __version__ = "0.1.0"
 
@@ -60,7 +60,7 @@ logging.getLogger(__name__).addHandler(logging.NullHandler())
 def __getattr__(name: str) -> Any:
     """``balancelab.Report`` without importing the reports (and matplotlib) up front."""
     if name == "Report":
-        from balancelab.reports.render import Report
+        from balancelab.reports.page import Report
 
         return Report
     raise AttributeError(f"module 'balancelab' has no attribute {name!r}")

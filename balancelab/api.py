@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
     import polars as pl
 
-    from balancelab.reports.render import Report
+    from balancelab.reports.page import Report
 
 log = logging.getLogger(__name__)
 
@@ -294,7 +294,7 @@ def _check_arguments(*, game: Any, games: Any, seed: Any, policies: Any, out: An
 
 def _warn_capped(run: Run) -> None:
     """A RuntimeWarning when more than 1% of a variant's games hit the round cap."""
-    from balancelab.reports.render import capped_warning
+    from balancelab.reports.sentences import capped_warning
 
     text = capped_warning(run.outcome_rates(), run.game)
     if text:

@@ -510,7 +510,8 @@ def _print_summary(path: Path) -> None:
     """Each outcome's rate with its Wilson 95% interval, per variant."""
     from balancelab.analysis import outcome_rates
     from balancelab.reports import words as W
-    from balancelab.reports.render import capped_warning, interval, pct
+    from balancelab.reports.formatting import interval, pct
+    from balancelab.reports.sentences import capped_warning
     from balancelab.simulate.runs import read_manifest
 
     frame = outcome_rates(path)

@@ -292,7 +292,7 @@ def test_the_oracle_checks_what_it_sees() -> None:
 def test_a_run_with_the_oracle_is_labelled_a_cheat(tmp_path: object) -> None:
     from pathlib import Path
 
-    from balancelab.reports import render
+    from balancelab.reports import run_report
 
     fair = RunConfig(game="odyssey", variants=[], policies={"hal": "ismcts:iterations=2"},
                      games=1)
@@ -303,7 +303,7 @@ def test_a_run_with_the_oracle_is_labelled_a_cheat(tmp_path: object) -> None:
     out = Path(str(tmp_path)) / "run"
     runs.run(cheat, out, jobs=1, backend="sequential")
     assert runs.read_manifest(out)["cheats"] == ["oracle:depth=4,iterations=2"]
-    rep = render.build_run_report(out)
+    rep = run_report.build_run_report(out)
     assert rep.warnings[0].startswith("CHEAT: oracle")
 
 

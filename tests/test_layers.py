@@ -75,7 +75,8 @@ def test_the_checker_catches_an_upward_import() -> None:
     """The checker itself: a runner that reads the reports, an analysis that asks a question
     and a question that prints through the command line are each refused."""
     graph = {
-        "balancelab.simulate.runs.write": {"balancelab.reports.render", "balancelab.simulate.core"},
+        "balancelab.simulate.runs.write": {"balancelab.reports.run_report",
+                                           "balancelab.simulate.core"},
         "balancelab.analysis.stats": {"balancelab.questions.sweep"},
         "balancelab.questions.sweep": {"balancelab.cli", "balancelab.analysis"},
         "balancelab.cli": {"balancelab.questions.sweep"},
@@ -84,7 +85,7 @@ def test_the_checker_catches_an_upward_import() -> None:
         "balancelab.analysis.stats -> balancelab.questions.sweep (analysis may not import "
         "questions)",
         "balancelab.questions.sweep -> balancelab.cli (questions may not import edge)",
-        "balancelab.simulate.runs.write -> balancelab.reports.render (engine may not import "
+        "balancelab.simulate.runs.write -> balancelab.reports.run_report (engine may not import "
         "reports)",
     ]
 

@@ -55,8 +55,8 @@ from balancelab.questions.rungs import (
     rungs,
 )
 from balancelab.questions.sweep import SweepResult, sweep, write_study
+from balancelab.reports import compare_report, page
 from balancelab.reports import games as hooks
-from balancelab.reports import render
 from balancelab.simulate.runs import MANIFEST, load_games, read_manifest
 from balancelab.simulate.worker import seat_assignment
 
@@ -66,7 +66,7 @@ class LadderResult:
     """What :func:`run_ladder` wrote: the study folder, its report, the tables."""
 
     path: Path
-    report: render.ReportPaths
+    report: page.ReportPaths
     rates: pl.DataFrame
     stable: bool
     interrupted: bool = False
@@ -226,7 +226,7 @@ def run_ladder(
         won = climb(side, "scripted default", opp)
         if won is None:
             assert stopped is not None
-            return LadderResult(folder, render.write_report(stopped), pl.DataFrame(), False,
+            return LadderResult(folder, compare_report.write_report(stopped), pl.DataFrame(), False,
                                 True)
         against = f"the scripted default of {hooks.word(game, other(side))} ({opp.spec})"
         if lad.seat_game:
@@ -237,7 +237,7 @@ def run_ladder(
     for side in sides:
         if climb(side, "strongest fair", chosen[other(side)].top) is None:
             assert stopped is not None
-            return LadderResult(folder, render.write_report(stopped), pl.DataFrame(rows),
+            return LadderResult(folder, compare_report.write_report(stopped), pl.DataFrame(rows),
                                 False, True)
     rates = pl.DataFrame(rows)
     # the key verdict at the top two fair rungs (as measured), every side at that rung
@@ -247,8 +247,8 @@ def run_ladder(
         path = folder / ("verdict-" + ("top" if k == 0 else "second"))
         res = play(path, pairing, lad.grid, nv, True)
         if res.interrupted:
-            return LadderResult(folder, render.write_report(path), rates, False, True)
-        render.write_report(path)
+            return LadderResult(folder, compare_report.write_report(path), rates, False, True)
+        compare_report.write_report(path)
         verdict_runs[f"{label} ({pairing_name(pairing)})"] = path
     # the wall time of every run of the ladder (a resumed ladder counts its earlier sessions)
     seconds = max(time.perf_counter() - t0, sum(
@@ -262,4 +262,4 @@ def run_ladder(
                                                     "second": c.second.name, "why": c.why}
                                                 for s, c in chosen.items()},
                                   "verdict_runs": {k: v.name for k, v in verdict_runs.items()}})
-    return LadderResult(folder, render.write(rep, folder / "report"), rates, stable)
+    return LadderResult(folder, page.write(rep, folder / "report"), rates, stable)

@@ -12,15 +12,15 @@ from balancelab import analysis
 from balancelab.questions.inputs import load_game
 from balancelab.questions.rungs import NAME, Ladder, Strongest, pct_text, points_text
 from balancelab.questions.study import STUDIES
+from balancelab.reports import formatting, page, sentences, tables
 from balancelab.reports import games as hooks
-from balancelab.reports import render
 from balancelab.reports import words as W
 
 
 def _change_words(game: str) -> pl.Expr:
     """The comparison's change in words (``HAL −1 (easier) → HAL 0``), as column ``change``."""
     return pl.struct("option", "value_a", "value_b").map_elements(
-        lambda r: render.change_words(game, r["option"], r["value_a"], r["value_b"]),
+        lambda r: sentences.change_words(game, r["option"], r["value_a"], r["value_b"]),
         return_dtype=pl.String).alias("change")
 
 
@@ -46,7 +46,7 @@ def verdict_rows(lad: Ladder, runs: dict[str, Path]) -> pl.DataFrame:
     for name, path in runs.items():
         df = analysis.games_frame(path)
         comp = analysis.compare_variants(df).join(
-            render.adjacent_pairs(df), on=["option", "variant_a", "variant_b"], how="semi")
+            tables.adjacent_pairs(df), on=["option", "variant_a", "variant_b"], how="semi")
         if focus:
             comp = comp.filter(pl.col("option") == focus)
         win = comp.select(
@@ -54,10 +54,10 @@ def verdict_rows(lad: Ladder, runs: dict[str, Path]) -> pl.DataFrame:
             pl.col("contender").map_elements(lambda c: f"{hooks.word(lad.game, c)}'s win rate",
                                              return_dtype=pl.String).alias("what"),
             pl.struct("verdict", "significant").map_elements(
-                lambda s: render.verdict_word(s["verdict"], s["significant"]),
+                lambda s: sentences.verdict_word(s["verdict"], s["significant"]),
                 return_dtype=pl.String).alias(name),
             pl.struct("diff", "lo", "hi").map_elements(
-                lambda s: render.points(s["diff"], s["lo"], s["hi"]),
+                lambda s: formatting.points(s["diff"], s["lo"], s["hi"]),
                 return_dtype=pl.String).alias(f"{name}: difference [95%]"),
         )
         keep = [m for m in st.measures if m in df.columns]
@@ -70,7 +70,7 @@ def verdict_rows(lad: Ladder, runs: dict[str, Path]) -> pl.DataFrame:
                 pl.col("measure").map_elements(lambda m: f"mean {W.words(lad.game, m)}",
                                                return_dtype=pl.String).alias("what"),
                 pl.struct("verdict", "significant").map_elements(
-                    lambda s: render.verdict_word(s["verdict"], s["significant"]),
+                    lambda s: sentences.verdict_word(s["verdict"], s["significant"]),
                     return_dtype=pl.String).alias(name),
                 pl.struct("diff", "lo", "hi").map_elements(
                     lambda s: f"{s['diff']:+.2f} [{s['lo']:+.2f}, {s['hi']:+.2f}]",
@@ -108,7 +108,7 @@ def agreement(verdicts: Sequence[str | None]) -> str:
 
 
 def build_report(lad: Ladder, rates: pl.DataFrame, runs: dict[str, Path], n: int, nv: int,
-                 seconds: float, chosen: dict[str, Strongest]) -> tuple[render.Report, bool]:
+                 seconds: float, chosen: dict[str, Strongest]) -> tuple[page.Report, bool]:
     """The ladder's report, and whether the verdict is stable across the top two rungs
     (``chosen``: each side's fair rungs as measured, :func:`rank_fair`)."""
     g = lad.game
@@ -184,29 +184,29 @@ def build_report(lad: Ladder, rates: pl.DataFrame, runs: dict[str, Path], n: int
             {SAME: "yes", DECIDED_ONCE: "decided at one rung only", CHANGES: "NO"},
             return_dtype=pl.String).alias("same at both rungs"))
     sections = [
-        render.Section("The strongest fair rung of each side", [
+        page.Section("The strongest fair rung of each side", [
             "Each side's strongest fair (non-cheating) rung is the one with the highest "
             "measured win rate against the other side's scripted default (not the rung "
             "highest in the table: more search is not always stronger). It is the opponent "
             "of the 'strongest fair' runs, and it and the runner-up play the verdict runs.",
             *(f"{hooks.word(g, side)}: {c.why}" for side, c in chosen.items()),
         ]),
-        render.Section("Win rate per rung", [
+        page.Section("Win rate per rung", [
             "Each rung of each side against the other side's scripted default and against its "
             "strongest fair rung, on the same seeds; the win rate with its 95% Wilson interval "
             "and the paired difference from the rung below (Newcombe's paired score "
             "interval). The oracle rung CHEATS (it sees the true state): an upper bound. "
             "Seconds per game are core-seconds (wall time × workers / games).",
-            render.Table("Win rate per rung", table),
+            page.Table("Win rate per rung", table),
         ]),
-        render.Section("The key verdict at the top two fair rungs", [
+        page.Section("The key verdict at the top two fair rungs", [
             f"{lad.verdict[:1].upper()}{lad.verdict[1:]}, with every side at its "
             "second-strongest and at its strongest "
             "fair rung (verdict words as in the study reports: raises or lowers only when "
             "the change survives Holm's correction). Full reports: "
             + ", ".join(f"{p.name}/report/report.md" for p in runs.values()) + ".",
-            render.Table("Verdicts", vtab),
+            page.Table("Verdicts", vtab),
         ]),
     ]
     headline.append(f"Played in {seconds / 60:.1f} minutes (wall time of its runs).")
-    return render.Report(f"balancelab study: {NAME} {g}", headline, warns, sections), stable
+    return page.Report(f"balancelab study: {NAME} {g}", headline, warns, sections), stable

@@ -35,8 +35,8 @@ from balancelab import analysis
 from balancelab.analysis import stats
 from balancelab.questions.inputs import load_game
 from balancelab.questions.study import check_study
+from balancelab.reports import formatting, page, plots, sentences
 from balancelab.reports import games as hooks
-from balancelab.reports import plots, render
 from balancelab.reports import words as W
 from balancelab.simulate import runs
 from balancelab.simulate.options import OptionError, RuleOptions, format_value
@@ -180,7 +180,7 @@ class SensitivityResult:
     path: Path
     headline: list[str]
     table: pl.DataFrame
-    report: render.ReportPaths | None = None
+    report: page.ReportPaths | None = None
     interrupted: bool = False
     games: int = 0
 
@@ -319,7 +319,7 @@ def analyse(path: Path, g: Any, perts: list[Perturbation], index: list[tuple[int
         lambda p: pl.Series(stats.holm(p.to_numpy())), return_dtype=pl.Float64)
         .over("perturbation").alias("p_holm"))
     ver = ver.with_columns(pl.struct("lo", "hi", "p_holm").map_elements(
-        lambda s: render.verdict_word(stats.verdict(s["lo"], s["hi"]), s["p_holm"] < 0.05),
+        lambda s: sentences.verdict_word(stats.verdict(s["lo"], s["hi"]), s["p_holm"] < 0.05),
         return_dtype=pl.String).alias("verdict"))
     basev = dict(ver.filter(pl.col("perturbation") == "baseline")
                  .select("change", "verdict").iter_rows())
@@ -378,7 +378,7 @@ def headline_lines(g: Any, base: RuleOptions, who: str, table: pl.DataFrame,
                 f"{r['option']} ({_kind(r['source'])}: {r['change']})")
         return f"{what}: {_pts(r['diff'], r['lo'], r['hi'])} points{per}"
 
-    base_rate = render.pct(t0["rate"])
+    base_rate = formatting.pct(t0["rate"])
     rests = top.filter(~pl.col("source").str.starts_with("rulebook")).head(3).to_dicts()
     n_det = assumed.height
     if rests:
@@ -444,7 +444,7 @@ def tornado(table: pl.DataFrame, who: str, n: int = 20) -> Any:
 
 def report(g: Any, base: RuleOptions, who: str, table: pl.DataFrame,
            verdicts: pl.DataFrame | None, headline: list[str], path: Path, games: int,
-           st: Any) -> render.ReportPaths:
+           st: Any) -> page.ReportPaths:
     name = hooks.word(g.name, who)
     rows = table.with_columns(pl.col("diff").abs().alias("_a")).sort("_a", descending=True)
     eff = pl.DataFrame({
@@ -455,24 +455,24 @@ def report(g: Any, base: RuleOptions, who: str, table: pl.DataFrame,
                                          rows.get_column("step"), rows.get_column("change"),
                                          strict=True)],
         **({"at": rows.get_column("focus").to_list()} if verdicts is not None else {}),
-        f"{name}'s win rate": [render.pct(x) for x in rows.get_column("rate_b")],
+        f"{name}'s win rate": [formatting.pct(x) for x in rows.get_column("rate_b")],
         "change, points [95%]": [_pts(d, lo, hi) for d, lo, hi in rows.select(
             "diff", "lo", "hi").iter_rows()],
-        "p (Holm)": [render.pvalue(p) for p in rows.get_column("p_holm")],
+        "p (Holm)": [formatting.pvalue(p) for p in rows.get_column("p_holm")],
         "detectable": ["yes" if s else "no" for s in rows.get_column("significant")],
     })
-    blocks: list[str | render.Table | render.Image] = [
+    blocks: list[str | page.Table | page.Image] = [
         f"Each row moves one option one step from the baseline ({base.label()}, {name} "
-        f"{render.pct(table.row(0, named=True)['rate'])}), all on the same {games:,} games' "
+        f"{formatting.pct(table.row(0, named=True)['rate'])}), all on the same {games:,} games' "
         "seeds; the change is a paired difference with Newcombe's 95% interval; p-values "
         "are McNemar's, Holm-corrected across the rows.",
-        render.Table("Effects", eff),
-        render._img("tornado.png", tornado(table, name),
+        page.Table("Effects", eff),
+        page.figure("tornado.png", tornado(table, name),
                     "Tornado: the options that move the win rate most, one step each way."),
     ]
-    sections = [render.Section("Effect of each assumption", blocks)]
+    sections = [page.Section("Effect of each assumption", blocks)]
     if verdicts is not None and st is not None:
-        sections.append(render.Section(f"The study {st.name}'s verdicts", [render.Table(
+        sections.append(page.Section(f"The study {st.name}'s verdicts", [page.Table(
             "Verdicts under each perturbation", pl.DataFrame({
                 "perturbation": verdicts.get_column("perturbation").to_list(),
                 "change": verdicts.get_column("change").to_list(),
@@ -484,10 +484,10 @@ def report(g: Any, base: RuleOptions, who: str, table: pl.DataFrame,
             }))]))
     alts = alternatives(g.name)
     if alts:
-        sections.append(render.Section("Data alternatives", [
+        sections.append(page.Section("Data alternatives", [
             "Shipped alternatives of the assumed data, each within the rulebook's constraints "
             "(its file says what it changes): " + ", ".join(f"{k} ({v})" for k, v in
                                                             alts.items()) + "."]))
-    rep = render.Report(f"balancelab sensitivity: {g.name} at {base.label()}", headline, [],
+    rep = page.Report(f"balancelab sensitivity: {g.name} at {base.label()}", headline, [],
                         sections)
-    return render.write(rep, path / "report")
+    return page.write(rep, path / "report")

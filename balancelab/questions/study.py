@@ -26,9 +26,10 @@ import polars as pl
 from balancelab import analysis
 from balancelab.questions.inputs import StudyError, load_game, pairing_name, parse_pairing, slug
 from balancelab.questions.sweep import check_sizes, stopping_rule, sweep, write_study
+from balancelab.reports import compare_report, formatting, page, run_report, sentences
 from balancelab.reports import games as hooks
-from balancelab.reports import render
 from balancelab.reports import words as W
+from balancelab.reports.answer import fits_two_lines
 from balancelab.simulate.core import Game
 from balancelab.simulate.runs import MANIFEST, load_games
 
@@ -167,7 +168,7 @@ class StudyResult:
     path: Path
     runs: dict[str, Path]
     #: None when the study was interrupted before a run had games to report
-    report: render.ReportPaths | None
+    report: page.ReportPaths | None
     interrupted: bool = False
 
 
@@ -247,11 +248,11 @@ def run_study(
         runs[pname] = path
         if res.interrupted:  # nothing to report yet is not an error: the study resumes
             return StudyResult(folder, runs, None, True)
-        render.write_report(path)
+        compare_report.write_report(path)
         write_study(folder, {**setting, "question": st.question,
                               "runs": {k: v.name for k, v in runs.items()}})
     rep = build_study_report(st, runs)
-    return StudyResult(folder, runs, render.write(rep, folder / "report"))
+    return StudyResult(folder, runs, page.write(rep, folder / "report"))
 
 
 def _kept_answers(folder: Path, setting: dict[str, Any], force: bool) -> dict[str, Path]:
@@ -263,7 +264,7 @@ def _kept_answers(folder: Path, setting: dict[str, Any], force: bool) -> dict[st
         StudyError: the folder holds another study, or this study with another seed or other
             fixed options (without ``force``).
     """
-    facts = render.read_study(folder)
+    facts = run_report.read_study(folder)
     if force or not facts or "runs" not in facts:
         return {}
     for key, value in setting.items():
@@ -279,7 +280,7 @@ def _kept_answers(folder: Path, setting: dict[str, Any], force: bool) -> dict[st
 def _question(path: Path, st: Study | None) -> dict[str, Any]:
     """The question's settings recorded in a run's study.json (focus, pairs, margin,
     decide), with the study's focus as the default."""
-    facts = render.read_study(path) or {}
+    facts = run_report.read_study(path) or {}
     return {"focus": facts.get("focus", st.focus if st else None), "pairs": facts.get("pairs"),
             "margin": facts.get("margin"), "sequential": bool(facts.get("decide"))}
 
@@ -290,9 +291,9 @@ def verdict_table(runs: dict[str, Path], contenders: Sequence[str] | None = None
 
     The changes, their family and its Holm correction are each run report's
     (:func:`balancelab.analysis.compare_variants` with the question recorded in the run's
-    study.json); the verdict words are :func:`render.verdict_word`'s and each difference is
-    printed with the interval its verdict used, so the study and run reports say the same
-    thing.
+    study.json); the verdict words are :func:`~balancelab.reports.sentences.verdict_word`'s
+    and each difference is printed with the interval its verdict used, so the study and run
+    reports say the same thing.
 
     Returns:
         Columns: ``option``, ``value_a``, ``value_b``, ``context``, ``contender``, then per
@@ -311,10 +312,10 @@ def verdict_table(runs: dict[str, Path], contenders: Sequence[str] | None = None
             comp = comp.filter(pl.col("contender").is_in(list(contenders)))
         rows = comp.to_dicts()
         part = comp.select(*key).with_columns(
-            pl.Series(pname, [render.verdict_word(r["verdict"], None, r["margin"])
+            pl.Series(pname, [sentences.verdict_word(r["verdict"], None, r["margin"])
                               for r in rows], dtype=pl.String),
-            pl.Series(f"{pname} diff", [f"{render.points(r['diff'], r['lo'], r['hi'])} "
-                                        f"({render.level_text(r['level_used'])})"
+            pl.Series(f"{pname} diff", [f"{formatting.points(r['diff'], r['lo'], r['hi'])} "
+                                        f"({formatting.level_text(r['level_used'])})"
                                         for r in rows], dtype=pl.String),
             pl.Series(f"{pname} games", [r["games_to_decide"] for r in rows],
                       dtype=pl.Int64),
@@ -328,7 +329,7 @@ def verdict_table(runs: dict[str, Path], contenders: Sequence[str] | None = None
     return merged.with_columns(holds)
 
 
-def build_study_report(st: Study, runs: dict[str, Path]) -> render.Report:
+def build_study_report(st: Study, runs: dict[str, Path]) -> page.Report:
     """The study's page: its question, "In short", the answer table of each policy pairing
     (the run reports' own) with a link to each run's full report, then under "Details" the
     verdicts side by side, every answer in words and each pairing's win rates."""
@@ -342,30 +343,30 @@ def build_study_report(st: Study, runs: dict[str, Path]) -> render.Report:
     many = len(runs) > 1
     headline: list[str] = []
     warns: list[str] = []
-    answer: list[str | render.Table | render.Image] = []
-    details: list[render.Section] = []
+    answer: list[str | page.Table | page.Image] = []
+    details: list[page.Section] = []
     shorts: list[str] = []
     for i, (pname, path) in enumerate(runs.items()):
-        rep = render.build_run_report(path)
+        rep = run_report.build_run_report(path)
         shorts.append(rep.short)
         link = (f"The full report of the run: [{path.name}/report/report.md]"
                 f"(../{path.name}/report/report.md) (run folder {path.name}).")
         for b in rep.answer:
-            if isinstance(b, render.Table):
-                answer.append(render.Table(f"{b.title} with policies {pname}" if many
+            if isinstance(b, page.Table):
+                answer.append(page.Table(f"{b.title} with policies {pname}" if many
                                            else b.title, b.frame, b.note))
-            elif isinstance(b, render.Image) and i == 0:  # one plot: the first pairing's
-                answer.append(render.Image(f"{slug(pname)}-{b.name}", b.png,
+            elif isinstance(b, page.Image) and i == 0:  # one plot: the first pairing's
+                answer.append(page.Image(f"{slug(pname)}-{b.name}", b.png,
                                            b.caption + (f" Policies {pname}." if many else "")))
         answer.append(link)
         if many:
             headline.append(f"With policies {pname}:")
         headline.extend(rep.headline)
         warns.extend(f"[{pname}] {w}" if many else w for w in rep.warnings)
-        details.append(render.Section(
+        details.append(page.Section(
             f"Win rates with policies {pname}" if many else "Win rates",
             [link, *[b for s in rep.sections if s.title == "Win rates" for b in s.blocks
-                     if isinstance(b, render.Table)][:1]],
+                     if isinstance(b, page.Table)][:1]],
         ))
     short = shorts[0] if shorts else ""
     if many:
@@ -374,10 +375,10 @@ def build_study_report(st: Study, runs: dict[str, Path]) -> render.Report:
             held = (f"The verdicts hold across all {len(runs)} policy pairings "
                     f"({', '.join(runs)}).")
             headline.append(held)
-            short = f"{short} {held}" if render.fits_two_lines(f"{short} {held}") else held
+            short = f"{short} {held}" if fits_two_lines(f"{short} {held}") else held
         else:
             rows = "; ".join(
-                f"{render.change_words(st.game, r['option'], r['value_a'], r['value_b'])} at "
+                f"{sentences.change_words(st.game, r['option'], r['value_a'], r['value_b'])} at "
                 f"{W.variant(st.game, r['context']) if r['context'] else 'all settings'} for "
                 f"{W.who(st.game, r['contender'], r['context'] or '')}: "
                 + ", ".join(f"{p} {r[p]}" for p in runs)
@@ -390,7 +391,7 @@ def build_study_report(st: Study, runs: dict[str, Path]) -> render.Report:
                          "depends on the players says more about the players than the rules.")
     rows_v = vt.to_dicts()
     table = pl.DataFrame({
-        "change": [render.change_words(st.game, r["option"], r["value_a"], r["value_b"])
+        "change": [sentences.change_words(st.game, r["option"], r["value_a"], r["value_b"])
                    for r in rows_v],
         "held fixed": [W.variant(st.game, r["context"]) if r["context"] else "–"
                        for r in rows_v],
@@ -406,16 +407,16 @@ def build_study_report(st: Study, runs: dict[str, Path]) -> render.Report:
     })
     what = W.words(st.game, st.focus) if st.focus else "each option"
     sections = [
-        render.Section("Verdicts side by side", [
+        page.Section("Verdicts side by side", [
             f"Each change of {what}, per policy pairing: the difference in win rate with "
             "the interval its verdict used (and that interval's level) and the verdict"
             + (", and whether it holds under every pairing. " if many else ". ")
             + analysis.verdicts.RULE,
-            render.Table("Verdicts", table),
+            page.Table("Verdicts", table),
         ]),
-        render.Section("Every answer in words", list[str | render.Table | render.Image](
+        page.Section("Every answer in words", list[str | page.Table | page.Image](
             headline)),
         *details,
     ]
-    return render.Report(f"balancelab study {st.name}", headline, warns, sections,
+    return page.Report(f"balancelab study {st.name}", headline, warns, sections,
                          st.question, short, answer)

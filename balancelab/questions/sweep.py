@@ -30,7 +30,7 @@ from typing import Any
 from balancelab import analysis
 from balancelab.analysis import stats, verdicts
 from balancelab.questions.inputs import StudyError, grid_variants, load_game
-from balancelab.reports import render
+from balancelab.reports import run_report
 from balancelab.simulate import runs
 
 #: Games of the first precision round, per variant.
@@ -275,7 +275,7 @@ def plan(game: str, grid: Mapping[str, Sequence[Any]], change: float, *,
 
 
 def write_study(path: Path, facts: dict[str, Any]) -> None:
-    f = Path(path) / render.STUDY_FILE
+    f = Path(path) / run_report.STUDY_FILE
     tmp = f.with_name(f.name + ".tmp")
     tmp.write_text(json.dumps(facts, indent=2, sort_keys=True) + "\n")
     os.replace(tmp, f)

@@ -33,7 +33,7 @@ from matplotlib.text import Text
 from matplotlib.ticker import MaxNLocator, PercentFormatter
 
 DPI = 100
-#: Width in CSS pixels of the report page's column (``render._CSS``: ``body{max-width}``).
+#: Width in CSS pixels of the report page's column (``page.CSS``: ``body{max-width}``).
 PAGE_PX = 1100
 #: Smallest text on the page, in CSS pixels.
 MIN_PX = 12.0

@@ -164,7 +164,7 @@ def test_precision_rounds_extend_the_run(tmp_path: Path):
     st = analysis.precision_status(path)  # the printed Wilson intervals
     assert st["half_width"].max() <= 0.04 and set(st["method"]) == {"Wilson score"}
     assert analysis.games_frame(path).height == 2 * res.games
-    from balancelab.reports.render import build_run_report
+    from balancelab.reports.run_report import build_run_report
 
     head = " ".join(build_run_report(path).headline)
     assert "95% Wilson interval was within" in head and "keep their level" in head

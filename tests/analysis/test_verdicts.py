@@ -156,7 +156,7 @@ def test_seat_rows_even_when_every_game_was_capped():
 
 def test_iss_report_counts_a_shared_win_as_a_draw_only_for_the_tied_seats(tmp_path: Path):
     from balancelab.games import get_game
-    from balancelab.reports.render import build_run_report
+    from balancelab.reports.run_report import build_run_report
     from balancelab.simulate import runs
 
     g = get_game("iss")
@@ -200,7 +200,7 @@ def test_decide_stops_when_every_change_is_decided(tmp_path: Path):
     comp = analysis.compare_variants(tmp_path / "dec", sequential=True)
     assert set(comp["verdict"]) == {"raises"} and comp["lo"][0] > 0
     assert comp["method"][0] == verdicts.SEQUENTIAL_METHOD
-    from balancelab.reports.render import build_run_report
+    from balancelab.reports.run_report import build_run_report
 
     head = " ".join(build_run_report(tmp_path / "dec").headline)
     assert "Sequential decision (--decide)" in head and "anytime-valid" in head

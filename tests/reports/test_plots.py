@@ -14,7 +14,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 from matplotlib.text import Text
 
-from balancelab.reports import plots, render
+from balancelab.reports import page, plots
 
 # -- frames like the analysis frames ----------------------------------------------------------
 
@@ -199,7 +199,7 @@ def test_text_is_readable_at_the_pages_width(drawn: dict[str, Figure], name: str
 
 
 def test_the_pages_width_is_the_reports_column() -> None:
-    assert f"max-width:{plots.PAGE_PX}px" in render._CSS.replace(" ", "")
+    assert f"max-width:{plots.PAGE_PX}px" in page.CSS.replace(" ", "")
 
 
 def test_readable_raises_small_text_of_figures_drawn_elsewhere() -> None:

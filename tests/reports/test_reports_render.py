@@ -85,14 +85,14 @@ def test_cli_report_compare_and_study_errors(run_dir: Path, tmp_path: Path):
 
 
 def test_study_focus_keeps_the_headline_on_the_studied_option(tmp_path: Path):
-    from balancelab.reports import render
+    from balancelab.reports import run_report
 
     install()
     path = tmp_path / "focus"
     sweeps.sweep("coin", {"edge": [450, 990], "cap": [0, 30]}, path, games=300, jobs=1,
                   seed=5, study={"study": "t", "question": "q?", "pairing": "default",
                                  "focus": "edge", "measures": ["rounds"]})
-    head = render.build_run_report(path).headline
+    head = run_report.build_run_report(path).headline
     comps = [h for h in head if "→" in h]
     assert comps, head
     assert all("edge 450 → 990" in h for h in comps)  # no line along `cap`
@@ -103,7 +103,7 @@ def test_study_focus_keeps_the_headline_on_the_studied_option(tmp_path: Path):
 
 
 def test_percent_formatting_keeps_small_bounds_visible():
-    from balancelab.reports.render import interval, pct
+    from balancelab.reports.formatting import interval, pct
 
     assert pct(0.4123) == "41.2%"
     assert interval(0.0, 0.00019) == "[0.0, 0.02]"  # 0 of 20,000: the bound is not 0.0
@@ -115,7 +115,7 @@ def test_a_verdict_is_printed_beside_the_interval_it_used() -> None:
     """The sentence used to say "moves … (not significant after Holm's correction)" beside an
     interval that excluded 0 (+1.4 [+0.5, +2.3]); now the interval printed is the Holm-level
     one its verdict read, with its level."""
-    from balancelab.reports.render import comparison_sentence
+    from balancelab.reports.sentences import comparison_sentence
 
     row = {"contender": "crew", "context": "", "option": "crew_talk", "value_a": "logic",
            "value_b": "none", "verdict": "inconclusive", "rate_a": 0.862, "n_a": 500,
@@ -137,7 +137,7 @@ def test_a_verdict_is_printed_beside_the_interval_it_used() -> None:
 def test_the_ceiling_hint_names_only_what_ifs_the_run_has_not_set() -> None:
     import polars as pl
 
-    from balancelab.reports.render import warnings_for
+    from balancelab.reports.sentences import warnings_for
 
     def hint(label: str) -> str:
         rates = pl.DataFrame({"variant_label": [label], "contender": ["hal"], "rate": [0.99]})
@@ -172,7 +172,8 @@ def test_report_tables_speak_words_not_column_names(run_dir: Path, tmp_path: Pat
 
 def test_every_table_and_sentence_words_a_verdict_alike():
     """Three verdicts, one rule: raises / lowers, equivalent within ±m, inconclusive."""
-    from balancelab.reports.render import level_text, verdict_word
+    from balancelab.reports.formatting import level_text
+    from balancelab.reports.sentences import verdict_word
 
     assert verdict_word("raises") == "raises" and verdict_word("lowers", True) == "lowers"
     assert verdict_word("equivalent", None, 0.025) == "equivalent within ±2.5 points"
@@ -233,7 +234,7 @@ def test_compare_reports_the_measures_a_rule_change_moves(tmp_path: Path):
 
 
 def test_what_differs_names_only_the_seats_whose_player_changed() -> None:
-    from balancelab.reports.render import context_words
+    from balancelab.reports.sentences import context_words
 
     ctx = ("queen_variant roll→tasks; policies expedition=dash;aliens=hunter→"
            "expedition=dash;aliens=ismcts:bias=1,iterations=64")

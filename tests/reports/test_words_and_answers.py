@@ -17,8 +17,11 @@ import pytest
 from balancelab.games import get_game
 from balancelab.questions import study as studies
 from balancelab.questions import sweep as sweeps
-from balancelab.reports import render, write_report
 from balancelab.reports import words as W
+from balancelab.reports import write_report
+from balancelab.reports.answer import fits_two_lines
+from balancelab.reports.page import inline_html
+from balancelab.reports.run_report import varying_measures
 from balancelab.simulate.worker import games_columns, seats_columns
 
 BUILT_IN = ["iss", "obcy", "odyssey"]
@@ -67,10 +70,10 @@ def test_words_lookups() -> None:
 
 def test_inline_html_escapes_and_links() -> None:
     text = "Replay it (`balancelab trace RUN --index N`) or read [the report](x/report.md) <b>"
-    out = render.inline_html(text)
+    out = inline_html(text)
     assert "`" not in out and "<code>balancelab trace RUN --index N</code>" in out
     assert '<a href="x/report.html">the report</a>' in out and "&lt;b&gt;" in out
-    out = render.inline_html("[x/report.md](x/report.md)")
+    out = inline_html("[x/report.md](x/report.md)")
     assert out == '<a href="x/report.html">x/report.html</a>'  # named as the page it opens
 
 
@@ -78,7 +81,7 @@ def test_measures_that_never_vary_are_left_out() -> None:
     df = pl.DataFrame({"winner": ["a"] * 4, "decisions": [1, 2, 3, 4], "turns": [3, 4, 5, 6],
                        "lipread": [0, 0, 0, 0], "fedor": [None, None, None, None]},
                       schema_overrides={"fedor": pl.Int16})
-    assert render.varying_measures(df) == ["turns"]
+    assert varying_measures(df) == ["turns"]
 
 
 def _small_run(game: str, grid: dict[str, list[object]], path: Path, games: int) -> Path:
@@ -120,7 +123,7 @@ def test_a_report_opens_with_the_question_and_its_answer(small_reports, name: st
     lines = md.splitlines()
     assert lines[2].startswith("**") and lines[2].endswith("?**")  # the question
     assert lines[4].startswith("In short: ")
-    assert render.fits_two_lines(lines[4].removeprefix("In short: "))  # two lines at most
+    assert fits_two_lines(lines[4].removeprefix("In short: "))  # two lines at most
     assert lines[6] == "**The answer**" and lines[8].startswith("| ")
     assert md.index("**The answer**") < md.index("## Details")
     # in HTML everything but the answer is collapsed

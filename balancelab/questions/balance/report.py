@@ -12,8 +12,8 @@ import polars as pl
 from balancelab.questions.balance.knobs import CONFIRM_SEED_OFFSET, numeric
 from balancelab.questions.balance.measure import Point
 from balancelab.questions.balance.session import BalanceResult, Session
+from balancelab.reports import formatting, page, plots
 from balancelab.reports import games as hooks
-from balancelab.reports import plots, render
 from balancelab.reports import words as W
 from balancelab.simulate.options import format_value
 
@@ -82,7 +82,7 @@ def response_figure(s: Session) -> Any:
     return fig
 
 
-def write_balance_report(s: Session, res: BalanceResult) -> render.ReportPaths:
+def write_balance_report(s: Session, res: BalanceResult) -> page.ReportPaths:
     t = s.cfg.target
     rows = s.points
 
@@ -93,7 +93,7 @@ def write_balance_report(s: Session, res: BalanceResult) -> render.ReportPaths:
             e, lo, hi = p.est, p.lo, p.hi
         if t.kind == "mean":
             return f"{e:.3g} [{lo:.3g}, {hi:.3g}]"
-        return f"{render.pct(e)} {render.interval(lo, hi)}"
+        return f"{formatting.pct(e)} {formatting.interval(lo, hi)}"
 
     metric_name = ("win rate of " + hooks.word(s.cfg.game, t.name) if t.kind == "rate" else
                    f"mean {W.words(s.cfg.game, t.name)}" if t.kind == "mean" else
@@ -104,9 +104,9 @@ def write_balance_report(s: Session, res: BalanceResult) -> render.ReportPaths:
         f"{W.contender(s.cfg.game, seats[-1], len(seats))}")
     conf = [p for p in rows if p.phase == "confirm"]
     search = [p for p in rows if p.phase == "search"]
-    blocks: list[str | render.Table | render.Image] = []
+    blocks: list[str | page.Table | page.Image] = []
     if conf:
-        blocks.append(render.Table("Confirmation on fresh seeds", pl.DataFrame({
+        blocks.append(page.Table("Confirmation on fresh seeds", pl.DataFrame({
             "setting": [_fmt_setting(s.cfg.game, p.setting) for p in conf],
             "games": [f"{p.n:,}" for p in conf],
             f"{metric_name} [95%]": [fmt(p, "metric") for p in conf],
@@ -115,7 +115,7 @@ def write_balance_report(s: Session, res: BalanceResult) -> render.ReportPaths:
             "note": [p.note or "–" for p in conf],
         })))
     if search:
-        blocks.append(render.Table("Search (common seeds)", pl.DataFrame({
+        blocks.append(page.Table("Search (common seeds)", pl.DataFrame({
             "step": [str(i + 1) for i in range(len(search))],
             "setting": [_fmt_setting(s.cfg.game, p.setting) for p in search],
             "games": [f"{p.n:,}" for p in search],
@@ -123,7 +123,7 @@ def write_balance_report(s: Session, res: BalanceResult) -> render.ReportPaths:
             "decision": [p.note or "–" for p in search],
         })))
     if rows:
-        blocks.append(render._img("response.png", response_figure(s),
+        blocks.append(page.figure("response.png", response_figure(s),
                                   "The response curve: the target's statistic against the knob, "
                                   "95% intervals; search points share seeds, confirmations "
                                   "use fresh ones."))
@@ -142,7 +142,7 @@ def write_balance_report(s: Session, res: BalanceResult) -> render.ReportPaths:
         method += (" seats=equal: the search follows the first seat's win share minus the last "
                    "seat's (shared wins split); the answer reports the largest gap between any "
                    "two seats, its interval Bonferroni-widened over the seat pairs.")
-    prov = render.Table("Provenance", pl.DataFrame({
+    prov = page.Table("Provenance", pl.DataFrame({
         "item": ["question", "game", "fixed options", "policies", "search seed",
                  "confirmation seed", "games played (all sessions)", "folder"],
         "value": [s.question(), f"{s.cfg.game} (rules version {s.game.version})",
@@ -151,7 +151,7 @@ def write_balance_report(s: Session, res: BalanceResult) -> render.ReportPaths:
                   else "defaults", str(s.cfg.seed), str(s.cfg.seed + CONFIRM_SEED_OFFSET),
                   f"{res.games:,}", str(s.path)],
     }))
-    rep = render.Report(f"balancelab balance: {s.question()}", list(res.headline), [],
-                        [render.Section("Settings played", blocks),
-                         render.Section("Method", [method, prov])])
-    return render.write(rep, s.path / "report")
+    rep = page.Report(f"balancelab balance: {s.question()}", list(res.headline), [],
+                        [page.Section("Settings played", blocks),
+                         page.Section("Method", [method, prov])])
+    return page.write(rep, s.path / "report")

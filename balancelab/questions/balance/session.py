@@ -37,8 +37,8 @@ from balancelab.questions.balance.knobs import (
     Unreachable,
 )
 from balancelab.questions.balance.measure import Measured, Point, jsonable, measure
+from balancelab.reports import formatting, page
 from balancelab.reports import games as hooks
-from balancelab.reports import render
 from balancelab.reports import words as W
 from balancelab.simulate import runs
 from balancelab.simulate.options import format_value
@@ -101,7 +101,7 @@ class BalanceResult:
     recommended: dict[str, Any] | None
     points: list[Point]
     games: int
-    report: render.ReportPaths | None = None
+    report: page.ReportPaths | None = None
     unreachable: bool = False
 
 
@@ -168,7 +168,7 @@ class Session:
         turns of 40``."""
         t, g = self.cfg.target, self.cfg.game
         if t.kind == "rate":
-            return f"{hooks.word(g, t.name)} a {render.pct(t.value)} win rate"
+            return f"{hooks.word(g, t.name)} a {formatting.pct(t.value)} win rate"
         if t.kind == "mean":
             return f"a mean {W.words(g, t.name)} of {t.value:g}"
         return "equal seats"
@@ -404,8 +404,8 @@ class Session:
     def words(self, est: float, lo: float, hi: float) -> str:
         t = self.cfg.target
         if t.kind == "rate":
-            return (f"{hooks.word(self.cfg.game, t.name)} {render.pct(est)} "
-                    f"{render.interval(lo, hi)}")
+            return (f"{hooks.word(self.cfg.game, t.name)} {formatting.pct(est)} "
+                    f"{formatting.interval(lo, hi)}")
         if t.kind == "mean":
             return f"a mean {W.words(self.cfg.game, t.name)} of {est:.3g} [{lo:.3g}, {hi:.3g}]"
         return (f"a largest seat gap of {100 * est:.1f} points [{100 * lo:.1f}, "
@@ -475,7 +475,7 @@ class Session:
                  f"{self.said(base_pt)}{tag}.")
         inside = self.reaches(best)
         goal = ("0 (equal seats)" if t.kind == "equal" else
-                render.pct(t.value) if t.kind == "rate" else f"{t.value:g}")
+                formatting.pct(t.value) if t.kind == "rate" else f"{t.value:g}")
         lines = [first,
                  f"The target {goal} lies {'inside' if inside else 'OUTSIDE'} its 95% interval "
                  f"({best.n:,} games on fresh seeds, interval within ±{self.tol_words()}"
@@ -496,7 +496,7 @@ class Session:
             seats = [k for k in best.detail if not k.startswith("_")]
             n_seats = len(seats)
             lines.append("Seat win shares there: " + ", ".join(
-                f"{W.contender(self.cfg.game, s, n_seats)} {render.pct(best.detail[s])}"
+                f"{W.contender(self.cfg.game, s, n_seats)} {formatting.pct(best.detail[s])}"
                 for s in seats) + " (a shared first place "
                 "split between the seats that share it).")
         return lines
