@@ -10,47 +10,8 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from balancelab.simulate.odyssey import cards as C
+from balancelab.simulate.odyssey import rules as R
 from balancelab.simulate.odyssey.board import Board
-from balancelab.simulate.odyssey.rules import (
-    CREWMEMBERS,
-    E_CREW_RESHUFFLE,
-    E_FIRST,
-    E_HAL_DRAWS,
-    E_HAL_NO_CARD,
-    E_HAL_RESHUFFLE,
-    E_HAL_TURN,
-    E_MARKER,
-    E_NO_CARD,
-    E_NOTHING_TO_RECOVER,
-    E_OVER,
-    E_REPAIRED,
-    E_RESTORED,
-    E_SETUP,
-    E_TARGET_HIT,
-    E_TARGET_MISS,
-    E_TERMINATED,
-    E_TURN,
-    OP_ASK,
-    OP_ASK_GIVE,
-    OP_CANCEL,
-    OP_DISCONNECT,
-    OP_END,
-    OP_GIVE,
-    OP_HAL_DISCARD,
-    OP_HAL_PLAY,
-    OP_LIMIT,
-    OP_MOVE,
-    OP_OPEN,
-    OP_RECOVER,
-    OP_RECOVER_TAKE,
-    OP_REPAIR,
-    OP_REVEAL,
-    OP_SCAN,
-    OP_SCAN_DISCARD,
-    OP_TARGET,
-    PAIR,
-    REV,
-)
 
 
 class Tables(Protocol):
@@ -91,7 +52,7 @@ def seat_name(roles: Sequence[int], seat: int) -> str:
     """``HAL`` for seat 0, else the crewmember's name (``Bowman``)."""
     if seat == 0:
         return "HAL"
-    return CREWMEMBERS[roles[seat]].capitalize()
+    return R.CREWMEMBERS[roles[seat]].capitalize()
 
 def action_text(s: Seen, action: Any) -> str:
     """The action in the rulebook's words (``"Bowman moves to PICTUREPHONE_1"``)."""
@@ -101,32 +62,32 @@ def action_text(s: Seen, action: Any) -> str:
         return repr(action)
     names = s.ctx.board.names
     who = seat_name(s.roles, s.current_seat) if s.current_seat >= 0 else "?"
-    if op == OP_END:
+    if op == R.OP_END:
         return f"{who} ends the turn and draws {arg}"
-    if op == OP_GIVE:
+    if op == R.OP_GIVE:
         t, k = divmod(arg, 32)
         return f"{who} gives {C.crew_card_name(k)} to {seat_name(s.roles, t)}"
-    if op == OP_REPAIR:
+    if op == R.OP_REPAIR:
         sysk, k = divmod(arg, 32)
         return f"{who} plays {C.crew_card_name(k)} at {C.SYSTEMS[sysk]}"
-    if op == OP_OPEN:
+    if op == R.OP_OPEN:
         return f"{who} plays Manual Override: opens Door {arg}"
-    if op == OP_CANCEL:
+    if op == R.OP_CANCEL:
         return f"{who} plays Cancel on HAL's revealed {C.hal_card_name(arg)}"
-    if op == OP_RECOVER:
+    if op == R.OP_RECOVER:
         return f"{who} plays Recover"
-    if op == OP_DISCONNECT:
+    if op == R.OP_DISCONNECT:
         seq = "-".join(str(arg + i) for i in range(s.ctx.L))
         return f"{who} disconnects with Logic {seq}"
-    if op == OP_ASK:
+    if op == R.OP_ASK:
         return f"{who} asks {seat_name(s.roles, arg)} for a card"
-    if op == OP_MOVE:
+    if op == R.OP_MOVE:
         if s.current_seat > 0 and s.pos[s.current_seat] == arg:
             return f"{who} stays on {names[arg]}"
         return f"{who} moves to {names[arg]}"
-    if op == OP_HAL_PLAY:
-        k = arg % REV
-        where = " (revealed)" if arg >= REV else ""
+    if op == R.OP_HAL_PLAY:
+        k = arg % R.REV
+        where = " (revealed)" if arg >= R.REV else ""
         extra = ""
         if k <= C.H_LIF:
             after = s.mal[k] + 1
@@ -134,27 +95,27 @@ def action_text(s: Seen, action: Any) -> str:
             nth = {1: "1st", 2: "2nd", 3: "3rd"}.get(after, f"{after}th")
             extra = f" ({nth}" + (f": {C.SYSTEMS[k]} terminated)" if after == lim else ")")
         return f"HAL plays {C.hal_card_name(k)}{where}{extra}"
-    if op == OP_TARGET:
+    if op == R.OP_TARGET:
         t, k = divmod(arg, 32)
         return f"HAL targets {seat_name(s.roles, t)}, naming {C.crew_card_name(k)}"
-    if op == OP_SCAN:
+    if op == R.OP_SCAN:
         return f"HAL scans {seat_name(s.roles, arg)}"
-    if op == OP_REVEAL:
+    if op == R.OP_REVEAL:
         return f"HAL reveals {C.hal_card_name(arg)}"
-    if op == OP_HAL_DISCARD:
-        where = " (revealed)" if arg >= REV else ""
-        return f"HAL discards {C.hal_card_name(arg % REV)}{where} after the Disconnect"
-    if op == OP_LIMIT:
-        if arg >= PAIR:
-            k1, k2 = divmod(arg - PAIR, 32)
+    if op == R.OP_HAL_DISCARD:
+        where = " (revealed)" if arg >= R.REV else ""
+        return f"HAL discards {C.hal_card_name(arg % R.REV)}{where} after the Disconnect"
+    if op == R.OP_LIMIT:
+        if arg >= R.PAIR:
+            k1, k2 = divmod(arg - R.PAIR, 32)
             return (f"{who} discards {C.crew_card_name(k1)} and {C.crew_card_name(k2)} "
                     "(hand limit)")
         return f"{who} discards {C.crew_card_name(arg)} (hand limit)"
-    if op == OP_SCAN_DISCARD:
+    if op == R.OP_SCAN_DISCARD:
         return f"{who} reveals and discards {C.crew_card_name(arg)} (Scan)"
-    if op == OP_ASK_GIVE:
+    if op == R.OP_ASK_GIVE:
         return f"{who} gives {C.crew_card_name(arg)} to {seat_name(s.roles, s.actor)}"
-    if op == OP_RECOVER_TAKE:
+    if op == R.OP_RECOVER_TAKE:
         return f"{who} takes {C.crew_card_name(arg)} from the Discard"
     return repr(action)
 
@@ -165,43 +126,43 @@ def event_text(s: Seen, e: tuple[Any, ...]) -> str:
     def name(seat: int) -> str:
         return seat_name(s.roles, seat)
 
-    if code == E_SETUP:
+    if code == R.E_SETUP:
         crew = ", ".join(name(t) for t in range(1, s.ctx.n + 1))
         return (f"setup: HAL draws {e[1]} cards; crewmembers {crew} each draw {e[2]}; "
                 "all standees on POD BAY")
-    if code == E_FIRST:
+    if code == R.E_FIRST:
         return f"setup: {name(e[1])} takes the Monolith and will go first"
-    if code == E_TURN:
+    if code == R.E_TURN:
         return f"-- {name(e[1])}'s turn"
-    if code == E_HAL_TURN:
+    if code == R.E_HAL_TURN:
         return "-- HAL's turn"
-    if code == E_NO_CARD:
+    if code == R.E_NO_CARD:
         return f"{name(e[1])} has no card"
-    if code == E_NOTHING_TO_RECOVER:
+    if code == R.E_NOTHING_TO_RECOVER:
         return "nothing to recover"
-    if code == E_HAL_NO_CARD:
+    if code == R.E_HAL_NO_CARD:
         return "HAL has no card to play"
-    if code == E_OVER:
+    if code == R.E_OVER:
         down = ", ".join(C.SYSTEMS[k] for k in range(4) if s.terminated(k)) or "none"
         return (f"== game over: {e[1] or 'no winner'} ({e[2]}); systems terminated: {down}; "
                 f"Logic sequences disconnected: {s.sequences}")
-    if code == E_HAL_RESHUFFLE:
+    if code == R.E_HAL_RESHUFFLE:
         return "HAL Discard reshuffled into a new Draw pile"
-    if code == E_CREW_RESHUFFLE:
+    if code == R.E_CREW_RESHUFFLE:
         return "crew Discard reshuffled into a new Draw pile"
-    if code == E_TARGET_HIT:
+    if code == R.E_TARGET_HIT:
         return f"hit: {name(e[1])} reveals and discards {C.crew_card_name(e[2])}"
-    if code == E_TARGET_MISS:
+    if code == R.E_TARGET_MISS:
         return f"miss: {name(e[1])} has no {C.crew_card_name(e[2])}"
-    if code == E_REPAIRED:
+    if code == R.E_REPAIRED:
         return f"{C.SYSTEMS[e[1]]} malfunctions {e[2]} -> {e[3]}"
-    if code == E_MARKER:
+    if code == R.E_MARKER:
         return f"HAL Marker -> {e[1]}"
-    if code == E_TERMINATED:
+    if code == R.E_TERMINATED:
         return f"{C.SYSTEMS[e[1]]} terminated"
-    if code == E_RESTORED:
+    if code == R.E_RESTORED:
         return (f"{C.SYSTEMS[e[1]]} is functioning again: its System Tile is flipped "
                 "back to its white side")
-    if code == E_HAL_DRAWS:
+    if code == R.E_HAL_DRAWS:
         return "HAL draws 1 card"
     return repr(e)
