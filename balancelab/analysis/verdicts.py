@@ -78,6 +78,15 @@ RULE = (
     "'inconclusive', the wider of the two, which contains 0 and does not lie inside ±m)."
 )
 
+#: The sequential rule in words (``--decide``), stated in place of :data:`RULE` after a stop.
+SEQUENTIAL_RULE = (
+    "Verdicts (sequential): 'raises' / 'lowers' when the test of no change against a change "
+    "of +m / −m accepts the change; 'equivalent within ±m' when both accept no change; "
+    "'inconclusive' when they had not decided by the game limit (with the smallest margin at "
+    "which it would count as equivalent). A verdict is read at the look that decided it; "
+    "the interval beside it is the fixed-sample one there, at Bonferroni's level."
+)
+
 IntervalFn: TypeAlias = Callable[[float], tuple[float, float]]
 
 
@@ -517,10 +526,12 @@ def sequential_paired(outcomes: Sequence[tuple[np.ndarray, np.ndarray]],
 
     Returns:
         One :class:`Decision` per change; ``lo``/``hi`` the fixed-sample interval at the
-        decision look at Bonferroni's level (``1 - α / m``; ``1 - 2α / m`` for equivalent),
-        which agrees with the verdict; ``estimate`` and ``games_decided`` the change and the
-        games at that look (all games when inconclusive); p-values NaN. Games past the
-        last full look are read only for an inconclusive change's interval.
+        decision look at Bonferroni's level (``1 - α / m``; ``1 - 2α / m`` for equivalent:
+        in the normal approximation a decision implies it excludes 0 or lies inside ±margin,
+        as Wald's boundaries are wider than those levels' z); ``estimate`` and
+        ``games_decided`` the change and the games at that look (all games when
+        inconclusive); p-values NaN. Games past the last full look are read only for an
+        inconclusive change's interval.
 
     Raises:
         ValueError: arrays of different lengths, or a look below 1.

@@ -58,7 +58,7 @@ def win_cell(rows: list[dict[str, Any]], game: str, name_who: bool) -> str:
     if not rows:
         return "–"
     need = max((r.get("games_to_decide") or 0) for r in rows)
-    hint = f"; about {need:,} games per setting would decide" if need else ""
+    hint = f"; about {need:,} games per setting would decide at 80% power" if need else ""
     if len(rows) == 1:
         r = rows[0]
         who = f"{W.who(game, r['contender'], r['label_a'])} " if name_who else ""

@@ -239,20 +239,26 @@ def build_run_report(path: Path, level: float = stats.LEVEL) -> Report:
         sections.append(Section("Are the seats equal?", [
             "Each seat against the rest: its win rate against its fair share, tested on "
             "its share of the games a seat won alone (Wilson interval), Holm and the "
-            "equivalence tests across the variant's seats; all seats at once: Pearson's "
-            "chi-square test of equal shares. " + analysis.verdicts.RULE,
+            "equivalence tests across the seats of every variant as one family (at two "
+            "seats one test: the second seat's row mirrors the first); all seats at once: "
+            "Pearson's chi-square test of equal shares, Holm's correction across the "
+            "variants. No fair share where a bot can win (FEDOR in solo). "
+            + analysis.verdicts.RULE + " " + analysis.verdicts.family_error_text(
+                int(sb.filter(pl.col("contender") != "all seats")["family_size"][0])),
             Table("Seats against their fair share", seat_table(sb, game)),
         ]))
 
     if comps is not None:
-        method = ("anytime-valid sequential intervals (" + analysis.verdicts.SEQUENTIAL_METHOD
-                  + ")") if st.get("decide") else (
+        method = (analysis.verdicts.SEQUENTIAL_METHOD + "; the interval beside each verdict "
+                  "is the fixed-sample one at the look that decided, at Bonferroni's level"
+                  ) if st.get("decide") else (
             "Newcombe's paired score interval where games share seeds, else Newcombe's hybrid "
             "score")
         cs = Section("Comparisons between variants", [
             "Each change of an option between neighbouring settings (every pair with --pairs "
             "all), the others held fixed; the difference of the side's or seat's win rate "
-            f"(after − before) by {method}. " + analysis.verdicts.RULE,
+            f"(after − before) by {method}. " + (analysis.verdicts.SEQUENTIAL_RULE
+                                                if st.get("decide") else analysis.verdicts.RULE),
             *family_sentence(comps, game),
             pairing_sentence(comps) if comps.height else "",
             Table("Differences in win rate", comparison_table(comps, game)),

@@ -53,8 +53,16 @@ def verdict_word(verdict: str, significant: bool | None = None, margin: float | 
     return verdict
 
 def _decide_hint(r: dict[str, Any]) -> str:
+    """``about 16,000 games per setting would decide it at 80% power; it would count as
+    equivalent within ±2.6 points``: an inconclusive change's plan and the smallest margin
+    that would make it equivalent."""
     n = r.get("games_to_decide")
-    return f"about {n:,} games per setting would decide it" if n else "more games are needed"
+    text = (f"about {n:,} games per setting would decide it at 80% power" if n
+            else "more games are needed")
+    eq = r.get("equivalent_within")
+    if eq is not None and not math.isnan(eq) and eq > 0:
+        text += f"; it would count as equivalent within ±{100 * eq:.1f} points"
+    return text
 
 def possessive(name: str) -> str:
     """``HAL's``, ``the ALIENS'``."""
@@ -122,8 +130,11 @@ def family_sentence(comp: pl.DataFrame, game: str, what: str = "win rate") -> li
             text += (f" ({possessive(W.contender(game, sub['other'][0]))} change mirrors it"
                      + (f", apart from draws and capped games, up to {pct(dc)} of games)"
                         if dc > 0 else " exactly: no draws or capped games)"))
-        if "method" in sub.columns and sub["method"][0] == analysis.verdicts.SEQUENTIAL_METHOD:
-            text += ", with Bonferroni's correction across them (anytime-valid intervals)"
+        sequential = ("method" in sub.columns
+                      and sub["method"][0] == analysis.verdicts.SEQUENTIAL_METHOD)
+        if sequential:
+            text += (", with Bonferroni's correction across them (sequential probability "
+                     "ratio tests)")
         else:
             text += ", with Holm's correction and the equivalence tests across them"
         if "detectable" in sub.columns:
@@ -133,7 +144,7 @@ def family_sentence(comp: pl.DataFrame, game: str, what: str = "win rate") -> li
                 games = int(sub["n_a"].min())  # type: ignore[arg-type]
                 text += (f". At {games:,} games per setting the smallest change it detects "
                          f"with 80% power is about {100 * max(det):.1f} points")
-        out.append(text + ".")
+        out.append(text + ". " + analysis.verdicts.family_error_text(n, sequential=sequential))
     return out
 
 
@@ -314,8 +325,13 @@ def stopping_sentence(study: dict[str, Any]) -> str:
     if rule == "decide":
         text = (f"Sequential decision (--decide): stopped at {last['games']:,} games per "
                 f"variant, when every change of the question was decided (raises, lowers or "
-                f"equivalent) by anytime-valid intervals, valid however often the run looked "
-                f"({len(rounds)} rounds: {sizes} games).")
+                f"equivalent) by sequential probability ratio tests on the paired games, "
+                f"looked at every {analysis.verdicts.DECIDE_LOOK} games ({len(rounds)} "
+                f"rounds: {sizes} games). Sequential: the verdicts of the question's changes, "
+                "each read at the look that decided it, with the interval at that look. "
+                "Fixed-sample: every other number in this report (win rates, measures, "
+                "seats, outcomes), read as if the run had been planned at its final size; "
+                "their intervals are not adjusted for the stop.")
         return text + ("" if reached else " Some changes were still inconclusive at the "
                        "game limit.")
     if rule == "precision-diff":

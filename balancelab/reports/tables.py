@@ -126,6 +126,10 @@ def comparison_table(comp: pl.DataFrame, game: str) -> pl.DataFrame:
         "verdict": [verdict_word(r["verdict"], None, r["margin"]) for r in rows],
         "games to decide": [f"{r['games_to_decide']:,}" if r.get("games_to_decide") else "–"
                             for r in rows],
+        "equivalent within": [
+            f"±{100 * r['equivalent_within']:.1f} points" if r["verdict"] == "inconclusive"
+            and r.get("equivalent_within") is not None
+            and not math.isnan(r["equivalent_within"]) else "–" for r in rows],
         **({f"{possessive(W.contender(game, rows[0]['other']))} change": [
             f"{100 * r['other_diff']:+.1f} points" if r.get("other_diff") is not None
             and not math.isnan(r["other_diff"]) else "–" for r in rows]} if team else {}),

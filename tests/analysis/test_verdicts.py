@@ -203,7 +203,8 @@ def test_decide_stops_when_every_change_is_decided(tmp_path: Path):
     from balancelab.reports.run_report import build_run_report
 
     head = " ".join(build_run_report(tmp_path / "dec").headline)
-    assert "Sequential decision (--decide)" in head and "anytime-valid" in head
+    assert "Sequential decision (--decide)" in head and "sequential probability ratio" in head
+    assert "Fixed-sample: every other number in this report" in head
 
 
 def test_precision_diff_stops_on_the_question_changes(tmp_path: Path):

@@ -232,3 +232,29 @@ def test_decide_adds_one_step_a_round_and_reads_the_look_that_decided(tmp_path: 
     assert row["verdict"] == "raises" and row["games_decided"] % verdicts.DECIDE_LOOK == 0
     assert sizes[-2] < row["games_decided"] <= sizes[-1]
     assert row["lo"] > 0
+
+
+# -- the report's lines ----------------------------------------------------------------------------
+
+
+def test_the_report_plans_at_80_percent_power_and_states_the_joint_error(tmp_path: Path):
+    """A change too small for its games: the report names the games that would decide it
+    at 80% power, the smallest margin that would make it equivalent, the smallest change
+    the family detects and the family's joint error bound."""
+    from balancelab.questions import sweep as sweeps
+    from balancelab.reports import build_run_report, to_markdown
+
+    install()
+    sweeps.sweep("coin", {"edge": [480, 520]}, tmp_path / "s", games=100, jobs=1)
+    comp = analysis.compare_variants(tmp_path / "s")
+    row = comp.row(0, named=True)
+    assert row["verdict"] == "inconclusive" and row["equivalent_within"] > row["margin"]
+    md = " ".join(to_markdown(build_run_report(tmp_path / "s")).split())
+    assert (f"about {row['games_to_decide']:,} games per setting would decide it at 80% "
+            f"power; it would count as equivalent within ±{100 * row['equivalent_within']:.1f}"
+            " points") in md
+    assert "the smallest change it detects with 80% power is about" in md
+    assert ("Across this verdict, the chance of at least one wrong verdict is at most 10%: at "
+            "most 5% of a wrong 'raises' or 'lowers' and at most 5% of a wrong 'equivalent'."
+            ) in md
+    assert "| equivalent within |" in md
