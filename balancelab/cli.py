@@ -602,27 +602,46 @@ def trace(
                 "nor a run folder"
             )
         config = replay_config(Path(source), variant, index)
-    names = config.game_obj.seats(config.variants[variant])
-    _trace_header(out, config, variant, index)
-
     said = [""]  # the last action's words: the same decision again is told "again"
+    seat_words: list[str] = []  # the seats as the players call them, once a state is seen
 
     def on_step(state: Any, action: Any) -> None:
+        if not seat_words:
+            seat_words.extend(_trace_header(out, config, variant, index, state))
         events = state.events()
         _print_events(out, events)
-        words = f"{names[state.current_seat]:>10}: {state.action_text(action)}"
+        who, what = seat_words[state.current_seat], state.action_text(action)
+        width = max(map(len, seat_words)) + 1
+        # "HAL plays ..." needs no "HAL:" before it
+        words = f"{'' if what.startswith(who + ' ') else who + ':':>{width}} {what}"
         again = " (again)" if words == said[0] and not events else ""
         said[0] = words
         out.print(escape(words + again))
 
     played = play_one(config, variant, index, on_step)
+    if not seat_words:
+        _trace_header(out, config, variant, index, played.state)
     _print_events(out, played.state.events())
-    rec = played.record
-    console.print(
-        f"[bold]result:[/] winner={rec.winner or '(none: capped)'} end_reason={rec.end_reason} "
-        f"rounds={rec.rounds} decisions={played.decisions}",
-        highlight=False,
-    )
+    out.print(escape(_trace_result(config, variant, played)), style="bold")
+
+
+def _trace_result(config: Any, variant: int, played: Any) -> str:
+    """The last line of a trace: who won, how the game ended and its length, in the reports'
+    words (``result: HAL won (three systems terminated) after 27 crew turns; 120
+    decisions``)."""
+    from balancelab.reports import words as w
+
+    g, rec = config.game_obj.name, played.record
+    label = config.variants[variant].label()
+    if not rec.winner:
+        won = "nobody won"
+    elif rec.winner == "tie":
+        won = "a shared win"
+    else:
+        won = f"{w.who(g, rec.winner, label)} won"
+    how = w.value(g, "end_reason", rec.end_reason)
+    return (f"result: {won} ({how}) after {rec.rounds} {w.words(g, 'rounds')}; "
+            f"{played.decisions} decisions")
 
 
 def _print_events(out: Console, events: list[str]) -> None:
@@ -637,8 +656,12 @@ def _print_events(out: Console, events: list[str]) -> None:
             out.print(f"    {escape(ev)}", style="dim")
 
 
-def _trace_header(out: Console, config: Any, variant: int, index: int) -> None:
-    """Game, options, seed, game index and who plays which seat."""
+def _trace_header(out: Console, config: Any, variant: int, index: int,
+                  state: Any) -> list[str]:
+    """Game, options in words, seed, game index and who plays which seat; returns the seats
+    as the players call them (``state.seat_name`` where a game names its seats per game, as
+    2001's drawn crewmembers; else the reports' words: ``seat 1``, ``the solo player``)."""
+    from balancelab.reports import words as w
     from balancelab.simulate.worker import seat_assignment
 
     g = config.game_obj
@@ -646,10 +669,15 @@ def _trace_header(out: Console, config: Any, variant: int, index: int) -> None:
     seats = g.seats(options)
     sides = [g.side_of_seat(options, k) for k in range(len(seats))]
     specs = seat_assignment(config.seat_specs(options), sides, index, config.rotate)
-    out.print(f"{g.title} (rules version {g.version}) — {options.label()}, seed {config.seed}, "
-              f"game {index}", style="bold")
-    out.print("seats: " + "; ".join(f"{n} ({side}) plays {spec}"
-                                    for n, side, spec in zip(seats, sides, specs, strict=True)))
+    label = options.label()
+    named = getattr(state, "seat_name", None)
+    names = [named(k) if named else w.who(g.name, n, label).split(" (")[0]
+             for k, n in enumerate(seats)]
+    out.print(f"{g.title} (rules version {g.version}) — {w.variant(g.name, label)}, "
+              f"seed {config.seed}, game {index}", style="bold")
+    out.print("seats: " + "; ".join(f"{n} plays {spec}"
+                                    for n, spec in zip(names, specs, strict=True)))
+    return names
 
 
 # -- analysis commands (report, compare, sweep, study) ---------------------------------------

@@ -107,7 +107,7 @@ def test_every_rule_option_flag_reaches_the_game(command: str) -> None:
 def test_trace_obcy_queen_variant_roll() -> None:
     res = runner.invoke(app, ["trace", "obcy", "--queen-variant", "roll", "--seed", "3"])
     assert res.exit_code == 0, res.output
-    assert "queen_variant=roll" in res.output and "result:" in res.output
+    assert "Variant 1 (die roll)" in res.output.splitlines()[0] and "result:" in res.output
 
 
 def test_tune_refuses_a_bad_side_before_its_progress_bar(tmp_path: Path) -> None:

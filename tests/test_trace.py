@@ -67,29 +67,29 @@ def test_the_header_opens_and_the_result_closes(traces: dict[str, list[str]], ke
     title = get_game(GAMES[key][1]).title
     assert lines[0].startswith(title) and "seed" in lines[0] and "game 0" in lines[0]
     assert lines[1].startswith("seats: ")
-    assert lines[-1].startswith("result: winner=")
+    assert re.match(r"result: .* won \(.*\) after \d+ [a-z ]+; \d+ decisions$", lines[-1])
     assert lines[-2].startswith("== game over")
 
 
 def test_iss_rounds_and_turns_are_headed(traces: dict[str, list[str]]) -> None:
     lines = traces["iss"]
     rounds = [ln for ln in lines if ln.startswith("== round ")]
-    assert rounds[0] == "== round 1: seat0 starts"
+    assert rounds[0] == "== round 1: seat 1 starts"
     numbers = [int(re.match(r"== round (\d+)", ln)[1]) for ln in rounds]  # type: ignore[index]
     assert numbers == list(range(1, len(numbers) + 1))
     rec = _record("iss")
     assert len(numbers) == rec.rounds  # type: ignore[attr-defined]
     assert "(the final round)" in rounds[-1]
     turns = [ln for ln in lines if ln.startswith("-- ") and ln.endswith("'s turn")]
-    assert turns[:3] == ["-- seat0's turn", "-- seat1's turn", "-- seat2's turn"]
+    assert turns[:3] == ["-- seat 1's turn", "-- seat 2's turn", "-- seat 3's turn"]
     assert len(turns) == rec.measures["turns"]  # type: ignore[attr-defined]
 
 
 def test_iss_ends_with_every_seats_final_score(traces: dict[str, list[str]]) -> None:
     over = traces["iss"][-2]
-    scores = dict(re.findall(r"(seat\d) (-?\d+) \(", over))
+    scores = dict(re.findall(r"(seat \d) (-?\d+) \(", over))
     rec = _record("iss")
-    assert scores == {f"seat{r['seat']}": str(r["score"])
+    assert scores == {f"seat {r['seat'] + 1}": str(r["score"])
                       for r in rec.seat_rows}  # type: ignore[attr-defined]
 
 
@@ -129,13 +129,13 @@ def test_a_move_or_a_retreat_is_told_once(traces: dict[str, list[str]]) -> None:
     lines = traces["obcy"] + _trace(["obcy", "--seed", "0"])
     decided = 0
     for a, b in zip(lines, lines[1:], strict=False):
-        m = re.match(r"\s*(?:expedition|aliens): .*(?:moves|retreats).* to (.*)$", a)
+        m = re.match(r"\s*the (?:expedition|ALIENS): .*(?:moves|retreats).* to (.*)$", a)
         if m:
             decided += 1
-            event = not re.match(r"\s*(?:expedition|aliens): ", b)
+            event = not re.match(r"\s*the (?:expedition|ALIENS): ", b)
             assert not (event and b.endswith(f" to {m[1]}")), (a, b)
     assert decided > 20
-    assert any("retreats from" in ln and "aliens:" in ln for ln in lines)
+    assert any("retreats from" in ln and "ALIENS:" in ln for ln in lines)
 
 
 @pytest.mark.parametrize(("game", "opts"), [("odyssey", {}), ("iss", {"players": 1}),
@@ -172,10 +172,12 @@ def test_odyssey_ends_with_the_systems_and_sequences(traces: dict[str, list[str]
     m = rec.measures  # type: ignore[attr-defined]
     down = m["terminated_systems"].replace(",", ", ") or "none"
     assert f"systems terminated: {down};" in over
-    assert over.startswith(f"== game over: {rec.winner} ({rec.end_reason})")  # type: ignore[attr-defined]
+    assert over.startswith("== game over: HAL wins (three systems terminated)")
+    assert rec.winner == "hal" and rec.end_reason == "three_systems_terminated"  # type: ignore[attr-defined]
     turns = [ln for ln in traces["odyssey"] if ln.startswith("-- ") and ln.endswith("'s turn")]
     assert "-- HAL's turn" in turns
-    assert len(turns) - turns.count("-- HAL's turn") == rec.rounds  # type: ignore[attr-defined]
+    hal = turns.count("-- HAL's turn") + turns.count("-- HAL's opening turn")
+    assert len(turns) - hal == rec.rounds  # type: ignore[attr-defined]
 
 
 def test_trace_takes_the_true_false_rule_flags_simulate_takes() -> None:
@@ -187,3 +189,51 @@ def test_trace_takes_the_true_false_rule_flags_simulate_takes() -> None:
     header = res.output.splitlines()[0]
     for name in ("grate_is_duct", "hatch_onto_older", "discard_impossible_missions"):
         assert f"{name}=false" in header or name.replace("_", " ") in header, header
+
+
+#: what a player would not say: engine names (``PICTUREPHONE_2``, ``HAL_CORE``,
+#: ``expedition_wiped_out``), 0-based seat names (``seat0``), ``key=value`` and bare grid
+#: coordinates
+ENGINE_WORDS = re.compile(r"[A-Za-z]+_[A-Za-z0-9_]+|\bseat\d|\w=\w|(?:to|at) \(\d+,\d+\)")
+
+
+@pytest.mark.parametrize("key", sorted(GAMES))
+def test_a_trace_speaks_the_players_words(traces: dict[str, list[str]], key: str) -> None:
+    """Issue 28 item 5: spaces, seats and the ending in the reports' and rulebooks' words."""
+    said = [ln for ln in traces[key] if ENGINE_WORDS.search(ln)]
+    assert said == []
+
+
+def test_2001_rounds_are_headed(traces: dict[str, list[str]]) -> None:
+    """A round: every crewmember's turn, HAL's after each (Crewmember Turn); the opening HAL
+    turns come before round 1 (Beginning of the Game)."""
+    lines = traces["odyssey"]
+    rounds = [ln for ln in lines if ln.startswith("== round ")]
+    assert rounds[:2] == ["== round 1 (crew turns 1-3)", "== round 2 (crew turns 4-6)"]
+    rec = _record("odyssey")
+    assert len(rounds) == -(-rec.rounds // 3)  # type: ignore[attr-defined]
+    first = lines.index(rounds[0])
+    assert lines[first + 1] == "-- Hunter's turn"
+    assert lines[:first].count("-- HAL's opening turn") == 3
+    assert "Hunter moves to Picturephone 2" in lines[first + 2]
+    assert lines[-1] == ("result: HAL won (three systems terminated) after 27 crew turns; "
+                         "120 decisions")
+
+
+def test_seats_are_named_as_the_reports_name_them(traces: dict[str, list[str]]) -> None:
+    assert traces["iss"][1] == ("seats: seat 1 plays builder; seat 2 plays builder; "
+                                "seat 3 plays builder")
+    assert traces["iss"][-1].startswith(
+        "result: seat 2 won (the last shuttle of a nation was placed)")
+    assert traces["iss-solo"][1] == "seats: the solo player plays builder"
+    assert traces["odyssey"][1] == ("seats: HAL plays hal-pressure; Bowman plays crew-team; "
+                                    "Hunter plays crew-team; Whitehead plays crew-team")
+
+
+def test_obcy_spaces_are_named_from_the_map_file(traces: dict[str, list[str]]) -> None:
+    text = "\n".join(traces["obcy"])
+    for words in ("RIPLEY moves to the Supply Depot (6,14)",
+                  "BISHOP moves to component store 1 in the Supply Depot (5,15)",
+                  "GORMAN moves to a door of the Supply Depot (4,13)",
+                  "== game over: the expedition was wiped out;"):
+        assert words in text, words

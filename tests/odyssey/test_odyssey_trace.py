@@ -73,7 +73,7 @@ def test_trace_prints_each_scan_discard_once_and_every_flip() -> None:
         for i, ln in enumerate(lines):
             if ln.endswith("(Scan)"):
                 scans += 1
-                told = ln.split(": ", 1)[1].removesuffix(" (Scan)")
+                told = ln.removesuffix(" (Scan)")
                 assert told not in lines[i + 1]
             m = re.fullmatch(r"(GRV|MEM|COM) malfunctions (\d) -> (\d)", ln)
             if m and int(m[2]) >= 4 > int(m[3]):

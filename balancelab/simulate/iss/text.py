@@ -50,6 +50,7 @@ from balancelab.simulate.iss.rules import (
     TRAIN,
     XSPACE,
 )
+from balancelab.simulate.iss.words import WORDS
 
 
 class Tables(Protocol):
@@ -198,8 +199,11 @@ def _src_name(s: Seen, src: int) -> str:
 
 
 def player_name(s: Seen, p: int) -> str:
-    """``seat0`` … (the seat names), or ``FEDOR``."""
-    return "FEDOR" if p == s.st.fedor else f"seat{p}"
+    """A player as the reports name it: ``seat 1`` … (1-based, ``seat 1`` the start player),
+    ``the solo player`` in Solo Mode, or ``FEDOR``."""
+    if p == s.st.fedor:
+        return "FEDOR"
+    return "the solo player" if s.st.solo else f"seat {p + 1}"
 
 
 #: the score parts in the rulebook's words (Endgame), in ``score_parts`` order
@@ -244,7 +248,8 @@ def event_text(s: Seen, code: int, a: Any, b: int, c: int) -> str:
     if code == E_GOAL:
         return f"{player_name(s, a)} takes goal: {st.cards.goal_texts[b]}"
     if code == E_OVER:
-        return f"== game over ({s.end_reason}); " + final_scores(s)
+        how = WORDS["end_reason"].values.get(s.end_reason, s.end_reason)
+        return f"== game over: {how}; " + final_scores(s)
     if code == E_FEDOR_FLIP:
         return f"FEDOR flips {ACTION_NAMES[a]}"
     if code == E_FEDOR_EXTRA:

@@ -276,18 +276,46 @@ class Board:
         return d
 
     def name(self, space: int) -> str:
-        """A space in words: ``(10,7) computer 1`` / ``(12,3) corridor``."""
+        """A space in words, its room from the map file and its (column,row) after:
+        ``computer 1 in the Operations (10,7)``, ``the Supply Depot (6,14)``, ``a door of
+        the Supply Depot (4,13)``, ``hatching space 1 in the Colony Hab (15,7)``, ``a corridor
+        (12,3)``."""
         x, y = self.COORDS[space]
+        at = f"({x},{y})"
+        rooms = self.map["rooms"]
+
+        def room(s: int) -> str:
+            return f"the {rooms['abcdefgh'[self.ROOM_OF[s]]]}"
+
+        inside = f" in {room(space)}" if self.ROOM_OF[space] >= 0 else ""
         for k, v in self.FEATURE.items():
             if v == space:
-                return f"({x},{y}) {k.lower().replace('_', ' ')}"
+                kind, _, n = k.partition("_")
+                words = (f"hatching space {n}" if kind == "HATCH"
+                         else f"the {n.lower()} device" if kind == "DEVICE"
+                         else _STORE_WORDS.get(k, k.lower().replace("_", " ")))
+                return f"{words}{inside} {at}"
         if space == self.PAD_SPACE:
-            return f"({x},{y}) landing pad"
+            return f"the landing pad {at}"
         if space in self.AIRLOCK_NO:
-            return f"({x},{y}) airlock {self.AIRLOCK_NO[space]}"
-        if self.ROOM_OF[space] >= 0:
-            return f"({x},{y}) {self.map['rooms']['abcdefgh'[self.ROOM_OF[space]]]}"
-        return f"({x},{y}) {KIND_NAMES[self.KIND[space]]}"
+            return f"airlock {self.AIRLOCK_NO[space]} {at}"
+        if inside:
+            return f"{room(space)} {at}"
+        kind = KIND_NAMES[self.KIND[space]]
+        near = sorted({room(t) for t in self.NBR[space] if self.ROOM_OF[t] >= 0})
+        if kind == "door" and near:
+            return f"a door of {' and '.join(near)} {at}"
+        if near:
+            return f"a {kind} by {' and '.join(near)} {at}"
+        return f"a {kind} {at}"
+
+
+#: feature names the rulebook words otherwise (5. Items: "the armoury stores", "ammunition
+#: stores"); the rest read as written (``COMPUTER_1`` -> ``computer 1``)
+_STORE_WORDS = {"ARMOURY": "the armoury store", "AMMO_STORE_1": "ammunition store 1",
+                "AMMO_STORE_2": "ammunition store 2", "SUIT_STORE": "the suit store",
+                "FUEL_STORE": "the fuel store", "MEDICAL_STORE": "the medical store",
+                "EXPLOSIVES_STORE": "the explosives store"}
 
 
 #: The assumed base map's board (design/obcy.md 3(d)).

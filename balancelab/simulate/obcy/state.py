@@ -724,7 +724,7 @@ class ObcyState(State):
         self.current_seat = -1
         if self._trace:
             alive = sum(1 for x in self.c_state if x != DEAD)
-            self._log(f"== game over ({reason}): points {self.points}, tasks completed "
+            self._log(f"== game over: {text.ending(reason)}; points {self.points}, tasks completed "
                       f"{len(self.done)}, characters alive {alive} of 6, the ALIEN QUEEN "
                       + ("alive" if self.queen_alive else "dead"))
 

@@ -12,6 +12,7 @@ from typing import Any, Protocol
 from balancelab.simulate.obcy import actions as A
 from balancelab.simulate.obcy.board import Board
 from balancelab.simulate.obcy.rules import CHARACTER_NAMES, item_name
+from balancelab.simulate.obcy.words import WORDS
 
 
 class Seen(Protocol):
@@ -109,6 +110,12 @@ def action_text(state: Seen, action: Any) -> str:
     if op == A.A_TARGET:
         return f"the ALIEN attacks {CHARACTER_NAMES[action[1]].upper()}"
     return repr(action)
+
+
+def ending(reason: str) -> str:
+    """How a game ended, as the reports say it (``expedition_wiped_out`` → ``the expedition
+    was wiped out``; 11. End of the Game)."""
+    return WORDS["end_reason"].values.get(reason, reason.replace("_", " "))
 
 
 def _a(name: str) -> str:

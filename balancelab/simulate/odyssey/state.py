@@ -669,7 +669,7 @@ class OdysseyState(State):
                 if any(self.hal_hidden) or self._hal_rev_playable(False):
                     self.hal_turns += 1
                     if self.tracing:
-                        self.log.append((E_HAL_TURN,))
+                        self.log.append((E_HAL_TURN, self.crew_turns))
                     self.actor = 0
                     self.phase = code
                     self.current_seat = seat
@@ -699,7 +699,7 @@ class OdysseyState(State):
                 stack.append(_ACT_TASKS[seat])
                 stack.append((T_MOVE, seat))
                 if self.tracing:
-                    self.log.append((E_TURN, seat))
+                    self.log.append((E_TURN, seat, self.crew_turns))
                 continue
             if code == T_END_TURN:
                 stack.pop()
@@ -1295,7 +1295,7 @@ class OdysseyState(State):
         return text.seat_name(self.roles, seat)
 
     def action_text(self, action: Any) -> str:
-        """The action in the rulebook's words (``"Bowman moves to PICTUREPHONE_1"``)."""
+        """The action in the rulebook's words (``"Bowman moves to Picturephone 1"``)."""
         return text.action_text(self, action)
 
     def events(self) -> list[str]:
@@ -1303,7 +1303,7 @@ class OdysseyState(State):
         reshuffles, Target hits, ...). A state records its setup's events, and every event
         once this has been called (a tuple append; the words are made only here)."""
         self.tracing = True
-        out = [text.event_text(self, e) for e in self.log]
+        out = [line for e in self.log for line in text.event_text(self, e).split("\n")]
         self.log = []
         return out
 

@@ -12,6 +12,7 @@ from typing import Any, Protocol
 from balancelab.simulate.odyssey import cards as C
 from balancelab.simulate.odyssey import rules as R
 from balancelab.simulate.odyssey.board import Board
+from balancelab.simulate.odyssey.words import WORDS
 
 
 class Tables(Protocol):
@@ -48,6 +49,24 @@ class Seen(Protocol):
     def terminated(self, k: int) -> bool: ...
 
 
+#: the rulebook's names of the Discovery Board's spaces (a board file's own names otherwise)
+_SPACES = {"POD_BAY": "the POD BAY", "POD": "the POD", "HAL_CORE": "THE HAL-9000 CORE",
+           "GRV": "the GRV system", "MEM": "the MEM system", "COM": "the COM system",
+           "LIF": "the LIF system"}
+
+
+def space_name(name: str) -> str:
+    """A board space in the rulebook's words: ``PICTUREPHONE_2`` → ``Picturephone 2``,
+    ``HAL_CORE`` → ``THE HAL-9000 CORE``, ``POD_BAY`` → ``the POD BAY``; a board file's own
+    name with its underscores as spaces."""
+    if name in _SPACES:
+        return _SPACES[name]
+    head, _, tail = name.rpartition("_")
+    if head == "PICTUREPHONE":
+        return f"Picturephone {tail}"
+    return name.replace("_", " ")
+
+
 def seat_name(roles: Sequence[int], seat: int) -> str:
     """``HAL`` for seat 0, else the crewmember's name (``Bowman``)."""
     if seat == 0:
@@ -55,7 +74,7 @@ def seat_name(roles: Sequence[int], seat: int) -> str:
     return R.CREWMEMBERS[roles[seat]].capitalize()
 
 def action_text(s: Seen, action: Any) -> str:
-    """The action in the rulebook's words (``"Bowman moves to PICTUREPHONE_1"``)."""
+    """The action in the rulebook's words (``"Bowman moves to Picturephone 1"``)."""
     try:
         op, arg = divmod(int(action), 1000)
     except (TypeError, ValueError):
@@ -83,8 +102,8 @@ def action_text(s: Seen, action: Any) -> str:
         return f"{who} asks {seat_name(s.roles, arg)} for a card"
     if op == R.OP_MOVE:
         if s.current_seat > 0 and s.pos[s.current_seat] == arg:
-            return f"{who} stays on {names[arg]}"
-        return f"{who} moves to {names[arg]}"
+            return f"{who} stays on {space_name(names[arg])}"
+        return f"{who} moves to {space_name(names[arg])}"
     if op == R.OP_HAL_PLAY:
         k = arg % R.REV
         where = " (revealed)" if arg >= R.REV else ""
@@ -133,9 +152,14 @@ def event_text(s: Seen, e: tuple[Any, ...]) -> str:
     if code == R.E_FIRST:
         return f"setup: {name(e[1])} takes the Monolith and will go first"
     if code == R.E_TURN:
-        return f"-- {name(e[1])}'s turn"
+        turn = f"-- {name(e[1])}'s turn"
+        done, n = e[2], s.ctx.n
+        if done % n:
+            return turn
+        rnd = f"== round {done // n + 1} (crew turns {done + 1}-{done + n})"
+        return f"{rnd}\n{turn}"
     if code == R.E_HAL_TURN:
-        return "-- HAL's turn"
+        return "-- HAL's opening turn" if e[1] == 0 else "-- HAL's turn"
     if code == R.E_NO_CARD:
         return f"{name(e[1])} has no card"
     if code == R.E_NOTHING_TO_RECOVER:
@@ -144,7 +168,9 @@ def event_text(s: Seen, e: tuple[Any, ...]) -> str:
         return "HAL has no card to play"
     if code == R.E_OVER:
         down = ", ".join(C.SYSTEMS[k] for k in range(4) if s.terminated(k)) or "none"
-        return (f"== game over: {e[1] or 'no winner'} ({e[2]}); systems terminated: {down}; "
+        winner, how = WORDS["winner"].values, WORDS["end_reason"].values
+        won = f"{winner[e[1]]} wins" if e[1] else "nobody wins"
+        return (f"== game over: {won} ({how.get(e[2], e[2])}); systems terminated: {down}; "
                 f"Logic sequences disconnected: {s.sequences}")
     if code == R.E_HAL_RESHUFFLE:
         return "HAL Discard reshuffled into a new Draw pile"
