@@ -318,3 +318,18 @@ def test_api_typed_options_are_taken_as_given(tmp_path: Path) -> None:
     o = get_game("odyssey").options_type
     assert o.from_values({"crew": 3, "hal-extra-turns": 1}) == o.from_strings(
         {"crew": "3", "hal_extra_turns": "1"})
+
+
+def test_a_default_run_folder_is_one_folder_named_for_the_data(tmp_path: Path) -> None:
+    """``simulate iss --data-dir /abs/dir`` without ``--out``: the run folder is one folder
+    named for the data folder, not ``…-data_dir/<every part of the path>-seed0`` (issue 30
+    G6); a list option's values are joined by ``_``, never ``/``."""
+    from balancelab.games import get_game
+
+    mine = tmp_path / "abs" / "my-tables"
+    iss = get_game("iss").options_type.from_strings({"data_dir": str(mine), "players": "3"})
+    name = RunConfig(game="iss", variants=[iss]).default_run_name()
+    assert name == "iss-players3-remove_shuttlesfalse-data_dirmy-tables-seed0"
+    obcy = get_game("obcy").options_type.from_strings({"strengths": "5,4,4,3,3,2"})
+    name = RunConfig(game="obcy", variants=[obcy]).default_run_name()
+    assert "/" not in name and "strengths5_4_4_3_3_2" in name

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -156,9 +158,19 @@ class RunConfig:
         return hashlib.sha1(raw).hexdigest()[:8]
 
     def default_run_name(self) -> str:
-        """``<game>-<label>-seed<seed>`` for one variant, ``<game>-sweep-<hash>`` for several."""
+        """``<game>-<label>-seed<seed>`` for one variant, ``<game>-sweep-<hash>`` for several:
+        one folder name (a data option gives its file's or folder's name, not its path; a
+        character a file name cannot hold becomes ``_``)."""
         if len(self.variants) == 1:
-            label = self.variants[0].label().replace("=", "").replace(",", "-")
+            v = self.variants[0]
+            data = v.data_paths()
+            parts = []
+            for part in v.label().split(","):
+                name, _, value = part.partition("=")
+                if name in data:  # a user's data file or folder: its name (issue 30 G6)
+                    value = os.path.basename(os.path.normpath(value))
+                parts.append(name + value)
+            label = re.sub(r"[^\w.+-]", "_", "-".join(parts))
             pol = "" if not self.policies else "-" + self.identity()
             return f"{self.game}-{label}-seed{self.seed}{pol}"
         return f"{self.game}-sweep-{self.identity()}-seed{self.seed}"
