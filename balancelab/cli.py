@@ -238,7 +238,7 @@ def parse_policies(items: list[str]) -> dict[str, str]:
     """``side=spec`` or ``seat=spec`` items into a dict.
 
     Raises:
-        ValueError: an item without ``=``.
+        ValueError: an item without ``=``, or a side or seat given two different policies.
     """
     out = {}
     for item in items:
@@ -247,7 +247,11 @@ def parse_policies(items: list[str]) -> dict[str, str]:
             raise ValueError(
                 f"--policy takes SIDE=POLICY (e.g. crew=default, hal=random); got {item!r}"
             )
-        out[key.strip()] = spec.strip()
+        key, spec = key.strip(), spec.strip()
+        if key in out and out[key] != spec:
+            raise ValueError(f"--policy {key} is given twice ({out[key]} and {spec}); "
+                             "give it once")
+        out[key] = spec
     return out
 
 

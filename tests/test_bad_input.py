@@ -158,6 +158,11 @@ CASES: list[tuple[str, list[str], int, str]] = [
      "must be key=value"),
     ("pol-no-name", ["simulate", "odyssey", "--policy", "crew=:x=1", *S], 1,
      "has no policy name"),
+    # issue 30 G8: the last one was kept in silence
+    ("pol-twice", ["simulate", "odyssey", "--policy", "hal=random", "--policy", "hal=hal-lif",
+                   *S], 1, "--policy hal is given twice (random and hal-lif); give it once"),
+    ("trace-pol-twice", ["trace", "odyssey", "-p", "crew=random", "-p", "crew=default"], 1,
+     "--policy crew is given twice"),
     ("pol-search-range", ["simulate", "odyssey", "--policy", "crew=search:rollouts=0", *S], 1,
      "rollouts"),
     # issue 30 G3: an absurd budget is refused with its range (it never finished)
