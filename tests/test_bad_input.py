@@ -253,21 +253,11 @@ def test_the_suite_is_large_and_covers_every_command() -> None:
             "bench"} <= commands
 
 
-def _snapshot(root: Path) -> set[str]:
-    return {p.relative_to(root).as_posix() for p in root.rglob("*")}
-
-
-@pytest.mark.parametrize("case, argv, code, words", CASES, ids=[c[0] for c in CASES])
-def test_bad_input(case: str, argv: list[str], code: int, words: str,
-                   places: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                   capsys: pytest.CaptureFixture[str]) -> None:
+def _main(args: list[str], monkeypatch: pytest.MonkeyPatch) -> object:
+    """Run the real entry point (``balancelab.cli.main``) on ``args``; its exit code."""
     from balancelab import cli
 
-    args = [a.format(**{k: str(v) for k, v in places.items()}) for a in argv]
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("COLUMNS", "100")  # a narrow terminal: the message must still be 1 line
     monkeypatch.setattr(sys, "argv", ["balancelab", *args])
-    before = _snapshot(places["good"].parent)
     handlers = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
     try:
         with pytest.raises(SystemExit) as exc:
@@ -275,9 +265,25 @@ def test_bad_input(case: str, argv: list[str], code: int, words: str,
     finally:
         signal.signal(signal.SIGINT, handlers[0])
         signal.signal(signal.SIGTERM, handlers[1])
+    return exc.value.code
+
+
+def _snapshot(root: Path) -> set[str]:
+    return {p.relative_to(root).as_posix() for p in root.rglob("*")}
+
+
+@pytest.mark.parametrize("case, argv, expected, words", CASES, ids=[c[0] for c in CASES])
+def test_bad_input(case: str, argv: list[str], expected: int, words: str,
+                   places: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                   capsys: pytest.CaptureFixture[str]) -> None:
+    args = [a.format(**{k: str(v) for k, v in places.items()}) for a in argv]
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("COLUMNS", "100")  # a narrow terminal: the message must still be 1 line
+    before = _snapshot(places["good"].parent)
+    code = _main(args, monkeypatch)
     captured = capsys.readouterr()
     errtext = captured.err
-    assert exc.value.code == code, errtext
+    assert code == expected, errtext
     lines = [ln for ln in errtext.strip().splitlines() if ln.strip()]
     assert len(lines) == 1, errtext
     assert lines[0].startswith("error: ") and words in lines[0], lines[0]
@@ -338,3 +344,14 @@ def test_a_default_run_folder_is_one_folder_named_for_the_data(tmp_path: Path) -
     obcy = get_game("obcy").options_type.from_strings({"strengths": "5,4,4,3,3,2"})
     name = RunConfig(game="obcy", variants=[obcy]).default_run_name()
     assert "/" not in name and "strengths5_4_4_3_3_2" in name
+
+
+def test_an_unreachable_scheduler_leaves_no_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """issue 30 G7: the refused run left run.json and .lock behind."""
+    pytest.importorskip("dask.distributed")
+    monkeypatch.chdir(tmp_path)
+    assert _main(["simulate", "odyssey", "--games", "10", "--backend", "dask", "--scheduler",
+                  "tcp://127.0.0.1:1", "--out", "run", *S], monkeypatch) == 1
+    assert "cannot reach the dask scheduler" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []

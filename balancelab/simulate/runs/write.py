@@ -152,11 +152,15 @@ def run(
             return _run_locked(config, path, game, data_files, jobs=jobs, backend=backend,
                                scheduler=scheduler, progress=progress, force=force,
                                resume=resume)
-    except BaseException:
-        if created_here and not (path / MANIFEST).exists():
+    except BaseException as exc:
+        # a rejected run leaves no folder: one this call made and that holds no game yet
+        # (a dask scheduler that cannot be reached fails after the manifest is written); a
+        # Ctrl-C keeps a written manifest, so the run can be resumed as the message says
+        if created_here and (not (path / MANIFEST).exists() or (
+                isinstance(exc, Exception) and not any(path.rglob("*.parquet")))):
             import shutil
 
-            shutil.rmtree(path, ignore_errors=True)  # a rejected run leaves no folder
+            shutil.rmtree(path, ignore_errors=True)
         raise
 
 
