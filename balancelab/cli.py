@@ -1124,6 +1124,9 @@ def balance(
                             knobs, bal.parse_target(g, base, target),
                             parse_policies(policy or []), seed, precision, batch, trials,
                             confirm, max_games)
+    from balancelab.simulate.executors import check_backend
+
+    check_backend(backend, None)  # refused before the progress bar
     bar, progress = _named_progress(quiet)
     try:
         with bar:

@@ -62,7 +62,10 @@ def places(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     board.write_text(text.replace("picturephone = true", "picturefone = true", 1))
     board2 = base / "board2.toml"
     board2.write_text(text.replace("draw = 1", 'draw = "one"', 1))
-    return {"good": good, "iss": iss, "damaged": damaged, "edited": edited, "listed": listed,
+    badstudy = base / "bad-study.toml"
+    badstudy.write_text('name = "crew-size"\ngame = "odyssey"\nquestion = "q?"\n'
+                        'focus = "crews"\nmeasures = ["rounds"]\n[grid]\ncrews = [2, 4]\n')
+    return {"badstudy": badstudy, "good": good, "iss": iss, "damaged": damaged, "edited": edited, "listed": listed,
             "nulled": nulled, "noconfig": noconfig, "notrun": notrun, "afile": afile,
             "board": board, "board2": board2, "missing": base / "does-not-exist"}
 
@@ -235,6 +238,13 @@ CASES: list[tuple[str, list[str], int, str]] = [
     ("study-unknown", ["study", "chess-openings", "-q"], 1, "chess-openings"),
     ("study-jobs", ["study", "hal-difficulty", "--jobs", "0"], 1, "--jobs must be -1"),
     ("study-games-zero", ["study", "hal-difficulty", "--games", "0"], 2, "'--games'"),
+    # issue 30 G7: these left an empty runs/study-… or a balance.json behind
+    ("study-policy-unknown", ["study", "hal-difficulty", "--policy", "crew=genius", "-q",
+                              "--games", "10"], 1, "unknown policy 'genius'"),
+    ("study-file-unknown-option", ["study", "--file", "{badstudy}", "-q", "--games", "10"], 1,
+     "unknown option 'crews'"),
+    ("balance-backend", ["balance", "odyssey", "--crew", "3", "--target", "crew=0.5", "--knob",
+                         "limit_lif=7..9", "--backend", "foo"], 1, "unknown backend 'foo'"),
     # -- bench
     ("bench-unknown", ["bench", "chess", "--memory-games", "0"], 1, "unknown game 'chess'"),
     ("bench-memory-games", ["bench", "odyssey", "--memory-games", "lots"], 1,

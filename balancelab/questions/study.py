@@ -32,6 +32,7 @@ from balancelab.reports import words as W
 from balancelab.reports.answer import fits_two_lines
 from balancelab.simulate.core import Game
 from balancelab.simulate.runs import MANIFEST, load_games
+from balancelab.simulate.runs.folder import left_as_found
 
 
 @dataclass(frozen=True)
@@ -235,8 +236,26 @@ def run_study(
     setting = {"study": name, "seed": seed, "fixed": {k: str(v) for k, v in sorted(
         fixed.items())}}
     runs = _kept_answers(folder, setting, force)
+    with left_as_found(folder):  # a pairing refused by its sweep leaves no empty folder
+        return _run_pairings(st, folder, setting, runs, names, pairings, base=base, seed=seed,
+                             games=games if games is not None else (None if rule else 2000),
+                             precision=precision, precision_diff=precision_diff,
+                             decide=decide, pairs=pairs, margin=margin, max_games=max_games,
+                             jobs=jobs, backend=backend, force=force, resume=resume,
+                             progress=progress)
+
+
+def _run_pairings(st: Study, folder: Path, setting: dict[str, Any], runs: dict[str, Path],
+                  names: list[str], pairings: list[dict[str, str]], *, base: dict[str, Any],
+                  seed: int, games: int | None, precision: float | None,
+                  precision_diff: float | None, decide: bool, pairs: str | None,
+                  margin: float | None, max_games: int | None, jobs: int, backend: str,
+                  force: bool, resume: bool, progress: Callable[[int, int], None] | None,
+                  ) -> StudyResult:
+    """:func:`run_study` once its input is checked: each pairing's sweep, then the report."""
+    name = st.name
     folder.mkdir(parents=True, exist_ok=True)
-    n = games if games is not None else (None if rule else 2000)
+    n = games
     for pname, pairing in zip(names, pairings, strict=True):
         path = folder / slug(pname)
         res = sweep(st.game, st.grid, path, base=base, policies=pairing, seed=seed, games=n,

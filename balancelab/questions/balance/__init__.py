@@ -59,6 +59,8 @@ from balancelab.questions.balance.session import (
     Session,
     games_in,
 )
+from balancelab.simulate.executors import check_backend
+from balancelab.simulate.runs.folder import left_as_found
 
 __all__ = ["BalanceConfig", "BalanceError", "BalanceResult", "Interrupted", "Knob", "Target",
            "Unreachable", "balance", "parse_knob", "parse_target"]
@@ -88,17 +90,19 @@ def balance(cfg: BalanceConfig, path: Path | None = None, *, jobs: int = -1,
     if not 0 < cfg.precision < 0.5:
         raise BalanceError(f"--precision is a half-width in win-rate units, in (0, 0.5): "
                            f"0.015 means ±1.5 percentage points; got {cfg.precision}")
+    check_backend(backend, None)
     folder = Path(path) if path is not None else cfg.default_folder()
-    s = Session(cfg, folder, jobs=jobs, backend=backend, progress=progress, force=force)
-    try:
-        res = s.run()
-    except Unreachable as exc:
-        res = BalanceResult(folder, [str(exc)], None, s.points,
-                            games_in(folder / "search") + games_in(folder / "confirm"),
-                            unreachable=True)
-        s.save(games=res.games)
-        res.report = write_balance_report(s, res)
-        raise
+    with left_as_found(folder):  # refused before a game (a bad backend): no balance.json
+        s = Session(cfg, folder, jobs=jobs, backend=backend, progress=progress, force=force)
+        try:
+            res = s.run()
+        except Unreachable as exc:
+            res = BalanceResult(folder, [str(exc)], None, s.points,
+                                games_in(folder / "search") + games_in(folder / "confirm"),
+                                unreachable=True)
+            s.save(games=res.games)
+            res.report = write_balance_report(s, res)
+            raise
     res.report = write_balance_report(s, res)
     return res
 

@@ -9,7 +9,7 @@ import hashlib
 import io
 import json
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +24,32 @@ LOCK = ".lock"
 #: Where ``resume`` moves files found in a run's tables that its manifest does not record.
 SET_ASIDE = "set-aside"
 TABLES = ("games", "seats")
+
+
+def holds_games(path: Path) -> bool:
+    """True when a folder holds a game file (a chunk of some run) anywhere below it."""
+    return any(path.rglob("*.parquet"))
+
+
+@contextlib.contextmanager
+def left_as_found(path: Path) -> Iterator[None]:
+    """Remove the folder ``path`` again when the block fails (an Exception; a Ctrl-C keeps
+    what was written, to be resumed) if the folder (or the outermost of its parents the block
+    made, such as ``runs/``) did not exist before and holds no game:
+    a refused command leaves nothing behind (a study or balance folder made before a bad
+    policy, option or backend was refused)."""
+    top = Path(os.path.abspath(path))  # the outermost folder the block may make (runs/)
+    while not top.parent.exists() and top.parent != top:
+        top = top.parent
+    existed = top.exists()
+    try:
+        yield
+    except Exception:
+        if not existed and top.is_dir() and not holds_games(top):
+            import shutil
+
+            shutil.rmtree(top, ignore_errors=True)
+        raise
 
 
 def chunk_file(table: str, key: str) -> str:

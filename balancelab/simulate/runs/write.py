@@ -27,6 +27,7 @@ from balancelab.simulate.runs.folder import (
     MANIFEST,
     RunLock,
     clear_folder,
+    holds_games,
     set_aside_files,
     write_json_atomic,
     write_parquet_atomic,
@@ -157,7 +158,7 @@ def run(
         # (a dask scheduler that cannot be reached fails after the manifest is written); a
         # Ctrl-C keeps a written manifest, so the run can be resumed as the message says
         if created_here and (not (path / MANIFEST).exists() or (
-                isinstance(exc, Exception) and not any(path.rglob("*.parquet")))):
+                isinstance(exc, Exception) and not holds_games(path))):
             import shutil
 
             shutil.rmtree(path, ignore_errors=True)
