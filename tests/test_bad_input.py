@@ -65,7 +65,8 @@ def places(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     badstudy = base / "bad-study.toml"
     badstudy.write_text('name = "crew-size"\ngame = "odyssey"\nquestion = "q?"\n'
                         'focus = "crews"\nmeasures = ["rounds"]\n[grid]\ncrews = [2, 4]\n')
-    return {"badstudy": badstudy, "good": good, "iss": iss, "damaged": damaged, "edited": edited, "listed": listed,
+    return {"badstudy": badstudy, "good": good, "iss": iss, "damaged": damaged,
+            "edited": edited, "listed": listed,
             "nulled": nulled, "noconfig": noconfig, "notrun": notrun, "afile": afile,
             "board": board, "board2": board2, "missing": base / "does-not-exist"}
 
