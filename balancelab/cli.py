@@ -240,7 +240,7 @@ def parse_policies(items: list[str]) -> dict[str, str]:
     Raises:
         ValueError: an item without ``=``, or a side or seat given two different policies.
     """
-    out = {}
+    out: dict[str, str] = {}
     for item in items:
         key, eq, spec = item.partition("=")
         if not eq or not spec:
