@@ -70,3 +70,34 @@ def test_describe_lists_every_option_with_source() -> None:
     assert rows["crew"]["allowed"] == "2, 3, 4"
     assert rows["limit"]["allowed"] == "1..20"
     assert rows["crew"]["source"] == "rulebook: HAL Turn"
+
+
+def test_a_run_written_before_a_late_option_still_reads(tmp_path) -> None:
+    """An option added later is declared ``late``: at its default it stays out of a run's
+    identity, so a run folder written before it existed still reads (adding
+    ``lipread_null_play`` made every earlier odyssey run "edited"); set, it is in it."""
+    import hashlib
+    import json
+
+    from balancelab.games import get_game
+    from balancelab.simulate.runs import RunConfig, read_manifest, run
+
+    out = tmp_path / "run"
+    run(RunConfig(game="odyssey", variants=[], games=4), out, jobs=1, backend="sequential")
+    m = json.loads((out / "run.json").read_text())
+    late = [f.name for f in get_game("odyssey").options_type.specs() if f.metadata["late"]]
+    assert "lipread_null_play" in late
+    for v in m["config"]["variants"]:  # as a manifest written before the option existed
+        for name in late:
+            del v[name]
+    # ... with the identity it had then: the hash of its configuration without them
+    old = {k: m["config"][k] for k in ("game", "variants", "policies", "seed", "rotate",
+                                        "chunk_games")}
+    old["game_version"] = m["game_version"]
+    m["identity"] = hashlib.sha1(json.dumps(old, sort_keys=True).encode()).hexdigest()[:8]
+    (out / "run.json").write_text(json.dumps(m))
+    assert read_manifest(out)["identity"] == m["identity"]
+    o = get_game("odyssey").options_type
+    same, moved = (RunConfig(game="odyssey", variants=[o.from_values(x)]).identity()
+                   for x in ({"lipread_null_play": True}, {"lipread_null_play": False}))
+    assert same == RunConfig(game="odyssey", variants=[]).identity() != moved

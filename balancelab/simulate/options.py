@@ -31,6 +31,7 @@ def option(
     high: float | None = None,
     key: bool = False,
     data: str = "",
+    late: bool = False,
 ) -> Any:
     """Declare one rule option (a dataclass field with balancelab metadata).
 
@@ -45,6 +46,9 @@ def option(
         data: ``"file"`` or ``"dir"`` for an option naming a user's data file or directory
             (a board, card tables): its content's hash enters the run's identity and manifest
             (:meth:`RuleOptions.data_paths`), so an edited file is never mixed into a run.
+        late: True for an option added after runs were written: at its default it stays out
+            of a run's identity (:meth:`RuleOptions.identity_dict`), so those runs still
+            read and resume.
     """
     if data not in ("", "file", "dir"):
         raise ValueError(f"option data kind must be '', 'file' or 'dir'; got {data!r}")
@@ -56,6 +60,7 @@ def option(
         "high": high,
         "key": key,
         "data": data,
+        "late": late,
     }
     if isinstance(default, (list, dict, set)):
         raise TypeError("rule option defaults must be immutable (use a tuple)")
@@ -152,6 +157,13 @@ class RuleOptions:
     def as_dict(self) -> dict[str, Any]:
         """Every option as ``{name: value}`` (tuples kept as tuples)."""
         return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+
+    def identity_dict(self) -> dict[str, Any]:
+        """:meth:`as_dict` without the options declared ``late`` that are at their default:
+        what enters a run's identity (a run written before such an option existed keeps its
+        identity)."""
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)
+                if not (f.metadata.get("late") and getattr(self, f.name) == f.default)}
 
     def data_paths(self) -> dict[str, tuple[str, str]]:
         """The data files this variant reads: option name → (``"file"``/``"dir"``, path), for

@@ -207,7 +207,7 @@ class ObcyOptions(RuleOptions):
         help="a task that can no longer be completed is discarded without a point",
     )
     clear_mission_when_drawn: bool = option(
-        True,
+        True, late=True,
         source="assumed: design note 24 checks M13 'at the end of an Expedition phase after "
                "it was drawn', read as including the phase it is drawn in (rulebook 7. says "
                "no more)",
@@ -215,7 +215,7 @@ class ObcyOptions(RuleOptions):
              "phase it is drawn in; false: only at the end of a later one",
     )
     airlock_stand_exits: bool = option(
-        False,
+        False, late=True,
         source="assumed: a character that re-entered through an airlock may stand on it; "
                "rule 4.3 read literally ('When a character stands on a space marked as an "
                "airlock, it is moved onto the passage track') sends it out again",

@@ -190,9 +190,10 @@ class OdysseyOptions(RuleOptions):
                       "'discard 1 card of their choice (either revealed or not)'",
         help="true: HAL may discard its revealed Lipread after a Disconnect")
     lipread_null_play: bool = option(
-        True, source="assumed: design note 9 (HAL may play a hidden Lipread as a null card); "
-                     "the rulebook's HAL Turn ('HAL plays 1 card') neither allows nor forbids "
-                     "it, and LIPREAD CARD gives the card no play effect",
+        True, late=True,
+        source="assumed: design note 9 (HAL may play a hidden Lipread as a null card); "
+               "the rulebook's HAL Turn ('HAL plays 1 card') neither allows nor forbids "
+               "it, and LIPREAD CARD gives the card no play effect",
         help="false: HAL may not play a hidden Lipread as a null card (unless it has no "
              "other card to play)")
     optional_draw: bool = option(

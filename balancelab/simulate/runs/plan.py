@@ -149,6 +149,7 @@ class RunConfig:
         """
         d = self.to_json()
         d.pop("games")
+        d["variants"] = [v.identity_dict() for v in self.variants]
         d["game_version"] = self.game_obj.version if game_version is None else game_version
         files = self.data_files() if data is None else data
         if files:  # runs without data files keep the identity they always had
