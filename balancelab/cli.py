@@ -930,7 +930,9 @@ def study(
     set_: Annotated[
         list[str] | None,
         typer.Option("--set", help="Hold a rule option fixed in every variant, KEY=VALUE "
-                     "(repeatable), e.g. hal_turn_every=2."),
+                     "(repeatable), e.g. hal_turn_every=2; one of the study's grid options "
+                     "narrows the grid to that value (hal-difficulty --set crew=4: the "
+                     "question at 4 crew only)."),
     ] = None,
     verdict_games: Annotated[int | None, typer.Option(
         min=1, help="skill-ladder: games per variant of the verdict runs (default: the "
@@ -941,8 +943,8 @@ def study(
     quiet: Quiet = False,
     file: Annotated[Path | None, typer.Option(
         "--file", "-f", dir_okay=False,
-        help="A study described in a TOML file (keys: name, game, question, [grid], "
-        "optional focus, measures, [base]), instead of a named one.")] = None,
+        help="A study described in a TOML file (keys: name, game, question, \\[grid], "
+        "optional focus, measures, \\[base]), instead of a named one.")] = None,
 ) -> None:
     """Run a named study: the games it needs, a report per policy pairing, and a study
     report whose first lines answer the question in plain words with numbers.
@@ -960,9 +962,9 @@ def study(
     Example: balancelab study skill-ladder obcy --games 10
 
     [bold]--file study.toml[/] runs your own study, described like the built-in ones
-    (balancelab/data/studies/*.toml): name, game, question, a [grid] table of option =
-    [values], and optionally focus (the grid option the question is about), measures and
-    a [base] table of fixed options.
+    (balancelab/data/studies/*.toml): name, game, question, a \\[grid] table of option =
+    \\[values], and optionally focus (the grid option the question is about), measures and
+    a \\[base] table of fixed options.
 
     Example: balancelab study --file my-study.toml --games 500"""
     from balancelab.questions import study as studies
@@ -991,8 +993,10 @@ def study(
     st, _ = studies.check_study(target)
     sweeps.check_sizes(games, precision, max_games, precision_diff, decide)
     fixed = parse_game_args([], set_ or [])
+    st = studies.narrowed(st, {k.replace("-", "_"): v for k, v in fixed.items()})
     if detect is not None:
-        _print_plan(st.game, st.grid, detect, {**st.base, **fixed}, st.focus, pairs)
+        base = {**st.base, **{k: v for k, v in fixed.items() if k not in st.grid}}
+        _print_plan(st.game, st.grid, detect, base, st.focus, pairs)
         if games is None:
             return
     _CONTINUE.set(_continue_with_resume_flag())

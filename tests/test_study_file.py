@@ -101,3 +101,37 @@ def test_a_name_and_a_file_or_neither() -> None:
     assert res.exit_code == 1 and "not both" in res.output
     res = runner.invoke(app, ["study"])
     assert res.exit_code == 1 and "or give --file study.toml" in res.output
+
+
+def test_set_narrows_a_study_to_one_value_of_its_grid(tmp_path: Path) -> None:
+    """Issue 28 item 2: ``study hal-difficulty --set crew=4`` asks the question at 4 crew only
+    (it was refused: "--set crew is the study's own grid option; it cannot be fixed")."""
+    out = tmp_path / "s"
+    res = runner.invoke(app, ["study", "hal-difficulty", "--set", "crew=4", "--games", "30",
+                              "--jobs", "1", "-q", "--out", str(out),
+                              "--policy", "hal=random;crew=random"])
+    assert res.exit_code == 0, res.output
+    text = " ".join(res.output.split())
+    assert text.startswith("2001: how does each HAL difficulty step")
+    assert "(here at 4 crewmembers only)" in text
+    (run,) = [p for p in out.iterdir() if (p / "study.json").exists()]
+    facts = json.loads((run / "study.json").read_text())
+    assert facts["grid"] == {"crew": ["4"], "hal_extra_turns": ["-1", "0", "1"]}
+    report = (out / "report" / "report.md").read_text()
+    assert "at 4 crewmembers only" in report and "2 crewmembers" not in report
+
+
+def test_narrowing_keeps_the_grid_values_and_refuses_the_focus() -> None:
+    st = studies.narrowed(studies.STUDIES["hal-difficulty"], {"crew": "3", "lif_limit": 5})
+    assert st.grid == {"crew": [3], "hal_extra_turns": [-1, 0, 1]}
+    assert st.question.endswith("(here at 3 crewmembers only)")
+    with pytest.raises(inputs.StudyError, match="what study 'hal-difficulty' asks about"):
+        studies.narrowed(studies.STUDIES["hal-difficulty"], {"hal_extra_turns": "1"})
+
+
+def test_study_help_keeps_its_bracketed_table_names() -> None:
+    """Rich markup ate ``[grid]`` and ``[base]`` from ``study --help`` (issue 28 item 4)."""
+    res = runner.invoke(app, ["study", "--help"], env={"COLUMNS": "200"})
+    text = " ".join(res.output.split())
+    assert "a [grid] table of option = [values]" in text and "a [base] table" in text
+    assert "question, [grid], optional focus, measures, [base])" in text

@@ -204,7 +204,9 @@ def run_study(
             backend, force, resume: as for :func:`sweep` (``games`` defaults to 2000 per
             variant without a stopping rule); the question's focus is the study's.
         fixed: rule options held fixed for every variant (``{"hal_turn_every": 2}``), e.g. a
-            what-if that moves a game off the ceiling; they may not be the study's grid options.
+            what-if that moves a game off the ceiling; one of the study's grid options other
+            than its focus narrows the grid to that value (``{"crew": 4}``: the question at 4
+            crew only, see :func:`narrowed`).
 
     The study folder keeps one answer per policy pairing: the pairings it already answers
     (``<out>/study.json``) stay in its report beside the ones asked now, and a pairing's run
@@ -212,8 +214,9 @@ def run_study(
 
     Raises:
         StudyError: unknown study, its game's engine cannot be imported, sizes that
-            contradict each other (see :func:`sweep`), or a folder holding another study or
-            this one with another seed or other fixed options (without ``force``).
+            contradict each other (see :func:`sweep`), the study's focus option fixed, or a
+            folder holding another study or this one with another seed or other fixed options
+            (without ``force``).
         RunError: a pairing's run folder holds a run of another size (without ``resume`` or
             ``force``).
     """
@@ -225,11 +228,9 @@ def run_study(
     names = [pairing_name(p) for p in pairings]
     if len(set(names)) < len(names):
         raise ValueError("the same policy pairing is given twice")
-    fixed = dict(fixed or {})
-    clash = sorted({k.replace("-", "_") for k in fixed} & set(st.grid))
-    if clash:
-        raise StudyError(f"--set {clash[0]} is the study's own grid option; it cannot be fixed")
-    base = {**st.base, **{k.replace("-", "_"): v for k, v in fixed.items()}}
+    fixed = {k.replace("-", "_"): v for k, v in (fixed or {}).items()}
+    st = narrowed(st, fixed)
+    base = {**st.base, **{k: v for k, v in fixed.items() if k not in st.grid}}
     g.options_type.from_strings(base)  # validate before playing
     tag = "".join(f"-{slug(f'{k}{v}')}" for k, v in sorted(fixed.items()))
     folder = Path(out) if out is not None else Path("runs") / f"study-{name}{tag}-seed{seed}"
@@ -272,6 +273,36 @@ def _run_pairings(st: Study, folder: Path, setting: dict[str, Any], runs: dict[s
                               "runs": {k: v.name for k, v in runs.items()}})
     rep = build_study_report(st, runs)
     return StudyResult(folder, runs, page.write(rep, folder / "report"))
+
+
+def narrowed(st: Study, fixed: Mapping[str, Any]) -> Study:
+    """The study with each of its grid options named in ``fixed`` narrowed to that one value
+    (``hal-difficulty`` with ``{"crew": 4}``: the HAL difficulty steps at 4 crew only); the
+    question says so (`` (here at 4 crewmembers only)``). Options outside the grid are left
+    to the caller (they are held fixed as a base).
+
+    Raises:
+        StudyError: ``fixed`` names the study's focus option (the question asks how it
+            changes things, so it cannot be one value).
+    """
+    mine = {k: v for k, v in fixed.items() if k in st.grid}
+    if not mine:
+        return st
+    if st.focus in mine:
+        raise StudyError(
+            f"--set {st.focus} is what study {st.name!r} asks about (its focus, "
+            f"{', '.join(map(W.fmt, st.grid[st.focus]))}); to play one value use balancelab "
+            f"simulate {st.game} --set {st.focus}=V")
+    grid = {k: ([_as_grid_value(vs, mine[k])] if k in mine else list(vs))
+            for k, vs in st.grid.items()}
+    where = " and ".join(W.setting(st.game, k, v) for k, v in mine.items())
+    return dataclasses.replace(st, grid=grid, question=f"{st.question} (here at {where} only)")
+
+
+def _as_grid_value(values: Sequence[Any], v: Any) -> Any:
+    """``v`` (as typed on the command line, ``"4"``) as the grid's own value when it is one
+    (``4``), else unchanged (the game's options validate it)."""
+    return next((x for x in values if W.fmt(x) == W.fmt(v)), v)
 
 
 def _kept_answers(folder: Path, setting: dict[str, Any], force: bool) -> dict[str, Path]:
