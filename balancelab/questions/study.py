@@ -349,8 +349,10 @@ def verdict_table(runs: dict[str, Path], contenders: Sequence[str] | None = None
         Columns: ``option``, ``value_a``, ``value_b``, ``context``, ``contender``, then per
         pairing ``<pairing>`` (verdict), ``<pairing> diff`` (difference with the interval
         and its level) and ``<pairing> games`` (games per setting that would decide an
-        inconclusive change, or null), and ``holds`` (bool: the same verdict under every
-        pairing).
+        inconclusive change, or null), ``holds`` (bool: the same verdict under every
+        pairing) and ``disagree`` (bool: two pairings decided the change, one way each: the
+        verdict changes with the policies; a change inconclusive under a pairing is not a
+        disagreement, only undecided there).
     """
     key = ["option", "value_a", "value_b", "context", "contender"]
     merged: pl.DataFrame | None = None
@@ -376,7 +378,56 @@ def verdict_table(runs: dict[str, Path], contenders: Sequence[str] | None = None
     cols = list(runs)
     holds = merged.select(
         pl.concat_list([pl.col(c) for c in cols]).list.n_unique().eq(1).alias("holds"))
-    return merged.with_columns(holds)
+    disagree = pl.Series("disagree", [len(decided(r, cols)) > 1
+                                      for r in merged.iter_rows(named=True)], dtype=pl.Boolean)
+    return merged.with_columns(holds.to_series(), disagree)
+
+
+def decided(row: Mapping[str, Any], pairings: Sequence[str]) -> set[str]:
+    """The distinct decided verdicts of one change across policy pairings (``{"raises",
+    "lowers"}``; ``equivalent`` whatever its margin); an inconclusive or missing one adds
+    nothing."""
+    out = {str(row[p]).split()[0] for p in pairings if row.get(p)}
+    return out - {analysis.verdicts.INCONCLUSIVE}
+
+
+def agreement(vt: pl.DataFrame, pairings: Sequence[str]) -> tuple[str, bool]:
+    """What the policy pairings say together, and whether the verdict changes with them:
+    every verdict the same ("The verdicts hold across all 2 policy pairings"); some change
+    decided one way under one pairing and another way under another ("The verdict changes
+    with the policies in 1 of 6 comparisons, each decided both ways"); else the verdicts
+    agree where both decide and :func:`undecided_note` names the pairing that left some
+    inconclusive and the games that would decide them.
+    """
+    changed = vt.filter(pl.col("disagree")).height
+    if changed:
+        return (f"The verdict changes with the policies in {changed} of {vt.height} "
+                "comparisons, each decided both ways (see the tables).", True)
+    if vt.filter(~pl.col("holds")).height == 0:
+        return (f"The verdicts hold across all {len(pairings)} policy pairings "
+                f"({', '.join(pairings)}).", False)
+    return undecided_note(vt, pairings), False
+
+
+def undecided_note(vt: pl.DataFrame, pairings: Sequence[str]) -> str:
+    """Where the verdicts differ only because a pairing left a change inconclusive: which
+    pairing, how many changes and the games per setting that would decide them (``""`` when
+    none)."""
+    parts = []
+    for p in pairings:
+        rows = vt.filter(~pl.col("holds") & ~pl.col("disagree")
+                         & (pl.col(p) == analysis.verdicts.INCONCLUSIVE))
+        if rows.height == 0:
+            continue
+        need = rows[f"{p} games"].drop_nulls()
+        more = (f"about {int(need.max()):,} games per setting would decide "  # type: ignore[arg-type]
+                f"{'it' if rows.height == 1 else 'them'}" if need.len() == rows.height
+                else "more games would decide them")
+        parts.append(f"{rows.height} of {vt.height} comparisons undecided with policies {p} "
+                     f"({more})")
+    if not parts:
+        return ""
+    return ("The verdicts agree wherever both pairings decide; " + "; ".join(parts) + ".")
 
 
 def build_study_report(st: Study, runs: dict[str, Path]) -> page.Report:
@@ -420,25 +471,23 @@ def build_study_report(st: Study, runs: dict[str, Path]) -> page.Report:
         ))
     short = shorts[0] if shorts else ""
     if many:
-        changed = vt.filter(~pl.col("holds"))
-        if changed.height == 0:
-            held = (f"The verdicts hold across all {len(runs)} policy pairings "
-                    f"({', '.join(runs)}).")
-            headline.append(held)
-            short = f"{short} {held}" if fits_two_lines(f"{short} {held}") else held
-        else:
+        said, moved = agreement(vt, list(runs))
+        headline.append(said)
+        if moved:
+            short = said
+            changed = vt.filter(pl.col("disagree"))
             rows = "; ".join(
                 f"{sentences.change_words(st.game, r['option'], r['value_a'], r['value_b'])} at "
                 f"{W.variant(st.game, r['context']) if r['context'] else 'all settings'} for "
                 f"{W.who(st.game, r['contender'], r['context'] or '')}: "
                 + ", ".join(f"{p} {r[p]}" for p in runs)
                 for r in changed.iter_rows(named=True))
-            moved = (f"The verdict changes with the policies in {changed.height} of "
-                     f"{vt.height} comparisons (see the tables).")
-            headline.append(moved)
-            short = moved
             warns.append(f"Verdict changes with the policies used: {rows}. A verdict that "
                          "depends on the players says more about the players than the rules.")
+        elif fits_two_lines(f"{short} {said}"):
+            short = f"{short} {said}"
+        elif vt.filter(~pl.col("holds")).height == 0:
+            short = said
     rows_v = vt.to_dicts()
     table = pl.DataFrame({
         "change": [sentences.change_words(st.game, r["option"], r["value_a"], r["value_b"])
@@ -452,8 +501,9 @@ def build_study_report(st: Study, runs: dict[str, Path]) -> page.Report:
              else "difference [interval (level)]", [r[f"{p} diff"] or "–" for r in rows_v]),
             (f"{p}: games to decide" if many else "games to decide",
              [f"{r[f'{p} games']:,}" if r[f"{p} games"] else "–" for r in rows_v]))},
-        **({"same under every pairing": ["yes" if r["holds"] else "NO" for r in rows_v]}
-           if many else {}),
+        **({"same under every pairing": [
+            "yes" if r["holds"] else "NO" if r["disagree"] else "undecided under one"
+            for r in rows_v]} if many else {}),
     })
     what = W.words(st.game, st.focus) if st.focus else "each option"
     sections = [
