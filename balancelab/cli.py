@@ -96,7 +96,7 @@ def _note_if_pure_python() -> None:
 
     note = build.pure_python_note()
     if note:
-        err.print(note, markup=False, highlight=False)
+        err.print(note, markup=False, highlight=False, soft_wrap=True)
 
 
 def _interrupted_exit() -> int:
