@@ -84,12 +84,12 @@ def replicate(source: Source | Sequence[Source], level: float = stats.LEVEL, *,
             pool are read with the family's correction).
 
     Returns:
-        One row per change: the :data:`KEY` columns, ``diff``, ``lo``, ``hi``, ``verdict``,
-        ``level_used``, ``n_a`` (pooled), ``blocks`` (Int64), ``block_seeds`` (list of
-        Int64), ``block_diffs``, ``block_lo``, ``block_hi`` (lists of Float64: each block's
-        estimate and the interval its verdict used), ``block_verdicts`` (list of str),
-        ``q`` and ``q_p`` (Cochran's Q and its p-value), ``holds`` (Boolean: the pooled
-        verdict decides and no block decides the opposite).
+        One row per change: the :data:`KEY` columns, ``label_a``, ``margin``, ``diff``,
+        ``lo``, ``hi``, ``verdict``, ``level_used``, ``n_a`` (pooled), ``blocks`` (Int64),
+        ``block_seeds`` (list of Int64), ``block_diffs``, ``block_lo``, ``block_hi``
+        (lists of Float64: each block's estimate and the interval its verdict used),
+        ``block_verdicts`` (list of str), ``q`` and ``q_p`` (Cochran's Q and its p-value),
+        ``holds`` (Boolean: the pooled verdict decides and no block decides the opposite).
 
     Raises:
         ValueError: fewer than two seed blocks.
@@ -114,7 +114,8 @@ def replicate(source: Source | Sequence[Source], level: float = stats.LEVEL, *,
                                [(g["raw_hi"] - g["raw_lo"]) / (2 * z) for g in got])
         against = OPPOSITE.get(r["verdict"])
         holds = against is not None and not any(g["verdict"] in against for g in got)
-        rows.append({**{k: r[k] for k in KEY}, "diff": r["diff"], "lo": r["lo"],
+        rows.append({**{k: r[k] for k in KEY}, "label_a": r["label_a"], "margin": r["margin"],
+                     "diff": r["diff"], "lo": r["lo"],
                      "hi": r["hi"], "verdict": r["verdict"], "level_used": r["level_used"],
                      "n_a": r["n_a"], "blocks": len(got),
                      "block_seeds": [s for s, f in zip(seeds, found, strict=True) if f.height],
@@ -123,7 +124,8 @@ def replicate(source: Source | Sequence[Source], level: float = stats.LEVEL, *,
                      "block_verdicts": [g["verdict"] for g in got], "q": q, "q_p": q_p,
                      "holds": holds})
     schema: dict[str, Any] = {
-        **{k: pl.String for k in KEY}, "diff": pl.Float64, "lo": pl.Float64,
+        **{k: pl.String for k in KEY}, "label_a": pl.String, "margin": pl.Float64,
+        "diff": pl.Float64, "lo": pl.Float64,
         "hi": pl.Float64, "verdict": pl.String, "level_used": pl.Float64, "n_a": pl.Int64,
         "blocks": pl.Int64, "block_seeds": pl.List(pl.Int64),
         "block_diffs": pl.List(pl.Float64), "block_lo": pl.List(pl.Float64),

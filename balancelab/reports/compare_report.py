@@ -26,6 +26,7 @@ from balancelab.reports.sentences import (
     comparison_sentence,
     family_sentence,
     pairing_sentence,
+    replication_sentence,
     warnings_for,
 )
 from balancelab.reports.tables import comparison_table, measure_comparison_table, rates_table
@@ -104,6 +105,31 @@ def run_differences(manifests: list[dict[str, Any]], names: list[str]) -> list[s
     return out
 
 
+def replication_section(frames: list[pl.DataFrame], game: str, level: float,
+                        margin: float | None) -> list[Section]:
+    """Runs of one design (several variants; same options, policies and version) from
+    different seeds are independent seed blocks of one question: its changes pooled, each
+    block's estimate and Cochran's Q (:func:`balancelab.analysis.replicate`); none
+    otherwise."""
+    labels = [sorted(f["variant_label"].unique().to_list()) for f in frames]
+    seeds = [set(f["seed"].unique().to_list()) for f in frames]
+    same = all(lab == labels[0] for lab in labels) and len(labels[0]) > 1 and all(
+        analysis.variants.describe_difference(frames[0], f)
+        == "nothing in options, policies or version" for f in frames[1:])
+    if not same or len(set().union(*seeds)) < 2 or sum(len(x) for x in seeds) != len(
+            set().union(*seeds)):
+        return []
+    rep = analysis.replicate(frames, level, margin=margin)
+    return [Section("Replication on independent seed blocks", [
+        "The runs play one design from different seeds: each is an independent seed block "
+        "of the same question. Each change pooled over the blocks (verdicts as in the "
+        "comparison), each block's estimate and verdict, and Cochran's Q for their agreement; a "
+        "change is a finding when the pooled games decide it and no block decides the "
+        "opposite.",
+        *[replication_sentence(r, game) for r in rep.iter_rows(named=True)],
+    ])]
+
+
 def build_compare_report(dirs: list[Path], level: float = stats.LEVEL,
                          margin: float | None = None) -> Report:
     """A report comparing runs against the first (paired where they share seeds).
@@ -165,6 +191,7 @@ def build_compare_report(dirs: list[Path], level: float = stats.LEVEL,
             Table("Differences in win rate", comparison_table(comp, game)),
             *(measure_blocks if mc.height else []),
         ]),
+        *replication_section(frames, game, level, margin),
         Section("Win rates per run", blocks),
         *[Section(f"Provenance: {n}", provenance(m, read_study(d)).blocks)
           for n, m, d in zip(names, manifests, dirs, strict=True)],

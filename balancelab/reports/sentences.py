@@ -102,6 +102,31 @@ def comparison_sentence(r: dict[str, Any], game: str) -> str:
     return f"Changing {body}" if r["option"] != "run" else body
 
 
+def replication_sentence(r: dict[str, Any], game: str) -> str:
+    """One change read on independent seed blocks (:func:`balancelab.analysis.replicate`):
+    ``Changing HAL 0 → HAL +1 (harder) raises HAL's win rate pooled over 2 seed blocks (+4.1
+    points [+2.0, +6.2], 97.5% interval); seed 1: +4.5 points (raises), seed 2: +3.7 points
+    (raises); the blocks agree (Cochran's Q 0.21, p 0.65): it holds.``"""
+    who = W.who(game, r["contender"], r.get("label_a") or "")
+    at = f"At {W.variant(game, r['context'])}, " if r.get("context") else ""
+    change = change_words(game, r["option"], r["value_a"], r["value_b"])
+    word = verdict_word(r["verdict"], None, r["margin"])
+    each = ", ".join(f"seed {s}: {100 * d:+.1f} points ({verdict_word(v, None, r['margin'])})"
+                     for s, d, v in zip(r["block_seeds"], r["block_diffs"],
+                                        r["block_verdicts"], strict=True))
+    agree = ("the blocks agree" if r["q_p"] >= 0.05 else "the blocks disagree")
+    if r["holds"]:
+        tail = "it holds"
+    elif r["verdict"] == "inconclusive":
+        tail = "not a finding: the pooled games do not decide it"
+    else:
+        tail = "not a finding: a seed block decides the opposite"
+    body = (f"{word} {possessive(who)} win rate pooled over {r['blocks']} seed blocks "
+            f"({points(r['diff'], r['lo'], r['hi'])}, {level_text(r['level_used'])} interval); "
+            f"{each}; {agree} (Cochran's Q {r['q']:.2f}, p {pvalue(r['q_p'])}): {tail}.")
+    return f"{at}{change} {body}" if at else f"Changing {change} {body}"
+
+
 def measure_sentence(r: dict[str, Any], game: str = "") -> str:
     """"At 3 players, all shuttles → 2 shuttles removed lowers mean turns from 45.70 to …"."""
     at = f"At {W.variant(game, r['context'])}, " if r.get("context") else ""

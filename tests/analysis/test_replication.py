@@ -69,3 +69,17 @@ def test_a_block_deciding_the_opposite_stops_the_headline(tmp_path: Path):
 def test_one_seed_is_refused(tmp_path: Path):
     with pytest.raises(ValueError, match="at least two run seeds"):
         replication.replicate(_two_seeds(tmp_path)[0])
+
+
+def test_compare_of_one_design_on_two_seeds_reports_the_replication(tmp_path: Path):
+    from balancelab.reports import build_compare_report, to_markdown
+
+    md = " ".join(to_markdown(build_compare_report(_two_seeds(tmp_path))).split())
+    rep = replication.replicate(_two_seeds(tmp_path / "again")).row(0, named=True)
+    assert "## Replication on independent seed blocks" in md or \
+        "Replication on independent seed blocks" in md
+    d1, d2 = (f"{100 * d:+.1f}" for d in rep["block_diffs"])
+    assert (f"raises red's win rate pooled over 2 seed blocks "
+            f"({100 * rep['diff']:+.1f} points") in md
+    assert f"seed 1: {d1} points (raises), seed 2: {d2} points (raises); the blocks agree" in md
+    assert md.count("it holds.") == 1
