@@ -261,8 +261,9 @@ def seat_policies(df: pl.DataFrame) -> pl.DataFrame:
     """One row per game and seat, parsed from the ``policies`` column.
 
     Returns:
-        Columns: ``variant`` (Int32), ``game_index`` (Int64), ``seat`` (Int32, 0-based),
-        ``seat_name`` (str), ``policy`` (str), ``n_seats`` (Int32).
+        Columns: ``variant`` (Int32), ``game_index`` (Int64), ``seed`` (the run seed, 0
+        when the frame has none: games of several runs are told apart by it), ``seat``
+        (Int32, 0-based), ``seat_name`` (str), ``policy`` (str), ``n_seats`` (Int32).
     """
     # each distinct policies string is parsed once, then joined to its games
     parsed = (
@@ -278,9 +279,10 @@ def seat_policies(df: pl.DataFrame) -> pl.DataFrame:
         .unnest("_s")
         .drop("_p")
     )
+    seed = pl.col("seed") if "seed" in df.columns else pl.lit(0, dtype=pl.Int64)
     return (
-        df.select("variant", "game_index", "policies").with_row_index("_r")
+        df.select("variant", "game_index", seed.alias("seed"), "policies").with_row_index("_r")
         .join(parsed, on="policies", how="inner")
         .sort(["_r", "seat"])
-        .select("variant", "game_index", "seat", "seat_name", "policy", "n_seats")
+        .select("variant", "game_index", "seed", "seat", "seat_name", "policy", "n_seats")
     )

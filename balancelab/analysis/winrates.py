@@ -77,12 +77,13 @@ def contender_rows(source: Source) -> pl.DataFrame:
             for s in sides(df)
         ]
         return pl.concat(parts).sort(["variant", "game_index", "contender"])
-    sp = seat_policies(df).join(base, on=["variant", "game_index"], how="left")
+    key = ["variant", "game_index", "seed"]  # games of several run seeds share indices
+    sp = seat_policies(df).join(base, on=key, how="left")
     if "first_seats" in df.columns:
         # a shared win is a draw only for the seats that shared first place (1998 ISS
         # tie-break: the others lost)
-        sp = sp.join(df.select("variant", "game_index", "first_seats"),
-                     on=["variant", "game_index"], how="left").with_columns(
+        sp = sp.join(df.select("variant", "game_index", seed.alias("seed"), "first_seats"),
+                     on=key, how="left").with_columns(
             (pl.col("draw") & pl.col("first_seats").list.contains(pl.col("seat"))
              .fill_null(True)).alias("draw"))
     return (

@@ -121,7 +121,10 @@ def replication_sentence(r: dict[str, Any], game: str) -> str:
         tail = "not a finding: the pooled games do not decide it"
     else:
         tail = "not a finding: a seed block decides the opposite"
-    body = (f"{word} {possessive(who)} win rate pooled over {r['blocks']} seed blocks "
+    thing = f"{possessive(who)} win rate"
+    verb = {"raises": f"raises {thing}", "lowers": f"lowers {thing}",
+            "equivalent": f"leaves {thing} {word}"}.get(r["verdict"], f"is {word} for {thing}")
+    body = (f"{verb} pooled over {r['blocks']} seed blocks "
             f"({points(r['diff'], r['lo'], r['hi'])}, {level_text(r['level_used'])} interval); "
             f"{each}; {agree} (Cochran's Q {r['q']:.2f}, p {pvalue(r['q_p'])}): {tail}.")
     return f"{at}{change} {body}" if at else f"Changing {change} {body}"

@@ -83,3 +83,21 @@ def test_compare_of_one_design_on_two_seeds_reports_the_replication(tmp_path: Pa
             f"({100 * rep['diff']:+.1f} points") in md
     assert f"seed 1: {d1} points (raises), seed 2: {d2} points (raises); the blocks agree" in md
     assert md.count("it holds.") == 1
+
+
+def test_seat_games_of_two_seeds_are_counted_once():
+    """Two runs' seat games share game indices: the seats were joined to their games on the
+    index alone, so pooled seeds counted every game four times (a pooled interval half as
+    wide as it should be)."""
+    from balancelab import analysis
+
+    rows = [{"run_id": "r", "game": "fake", "game_version": "1", "variant": 0,
+             "variant_label": "players=2", "policy_player": "p",
+             "policies": "seat0=p;seat1=p", "game_index": i, "seed": seed,
+             "winner": f"seat{(i + seed) % 2}", "end_reason": "score", "rounds": 10,
+             "decisions": 50}
+            for seed in (1, 2) for i in range(30)]
+    df = pl.DataFrame(rows).with_columns(pl.col("variant").cast(pl.Int32))
+    assert analysis.contender_rows(df).height == 2 * 30 * 2
+    rates = analysis.win_rates(df)
+    assert rates["games"].to_list() == [60, 60] and rates["wins"].to_list() == [30, 30]
