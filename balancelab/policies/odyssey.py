@@ -141,20 +141,27 @@ def _logic_best(ctx: Ctx, trashed: int, lm: int, gain: bool) -> tuple[int, ...]:
     return out
 
 
+def _worth(base: list[float], logic: tuple[float, ...], k: int, c: int) -> float:
+    """The worth of ``c`` cards of kind ``k`` in a hand: ``base[k]`` each for a card that is
+    not a Logic card; ``logic`` by Logic number - 1 for the first copy of a Logic card, and
+    0.5 for each further copy (it adds nothing to a sequence)."""
+    if not c:
+        return 0.0
+    if k < L1:
+        return base[k] * c
+    return logic[k - L1] + 0.5 * (c - 1)
+
+
 def _hand_total(base: list[float], logic: tuple[float, ...], hand: Sequence[int],
                 kinds: Sequence[int], bonus: float) -> float:
-    """A hand's worth: each card's worth (``base`` by kind for the cards that are not Logic
-    cards, ``logic`` by Logic number - 1) times its count, a second copy of a Logic number
-    adding 0.5 only (it adds nothing to a sequence), plus ``bonus``. ``kinds``: the kinds
-    that may be held, in increasing order (the others count 0)."""
+    """A hand's worth: the :func:`_worth` of each kind held, summed in increasing kind order,
+    plus ``bonus``. ``kinds``: the kinds that may be held, in increasing order (the others
+    count 0)."""
     total = 0.0
     for k in kinds:
         c = hand[k]
         if c:
-            if k < L1:
-                total += base[k] * c
-            else:
-                total += logic[k - L1] + 0.5 * (c - 1)
+            total += _worth(base, logic, k, c)
     if bonus:
         total += bonus
     return total
@@ -162,11 +169,43 @@ def _hand_total(base: list[float], logic: tuple[float, ...], hand: Sequence[int]
 
 #: every crew card kind, in order (:func:`_hand_total` of any hand)
 _ALL_KINDS: Final = tuple(range(C.N_CREW_KINDS))
+def _take(hand: list[int], arg: int, pairs: bool, lm: int) -> tuple[int, int, int]:
+    """Take a discard's cards out of ``hand`` (counts per kind): ``arg`` is one kind, or
+    with ``pairs`` ``PAIR + k1 * 32 + k2``. Returns (k1, k2, the Logic mask ``lm`` of what
+    is left); ``k1 == k2`` for one card."""
+    if pairs:
+        k1, k2 = _PAIR_KINDS[arg]
+        hand[k1] -= 1
+        hand[k2] -= 1
+    else:
+        k1 = k2 = arg
+        hand[k1] -= 1
+    if k1 >= L1 and not hand[k1]:
+        lm &= ~(2 << (k1 - L1))
+    if k2 >= L1 and not hand[k2]:
+        lm &= ~(2 << (k2 - L1))
+    return k1, k2, lm
+
+
+def _put_back(hand: list[int], k1: int, k2: int, pairs: bool) -> None:
+    """Undo :func:`_take`."""
+    hand[k1] += 1
+    if pairs:
+        hand[k2] += 1
+
+
+#: no Logic worths (:func:`_worth` of a card that is not a Logic card never reads them)
+_NO_LOGIC: Final[tuple[float, ...]] = ()
 
 
 #: a cache that outlives one game (policies are built per game): per Ctx, the camp by the
 #: closed doors (a function of the options and the board only)
 _CAMP: Final[dict[Any, dict[int, int]]] = {}
+
+
+#: per Ctx and the parameters a Logic card's worth depends on: :meth:`CrewTeam._logic_part`'s
+#: results (a function of those and of the position's Logic facts only)
+_LOGIC_PARTS: Final[dict[Any, dict[int, tuple[tuple[float, ...], float]]]] = {}
 
 
 def _shared(table: dict[Any, Any], key: Any) -> Any:
@@ -478,8 +517,12 @@ class CrewTeam(_OdysseyPolicy):
         self._camp: dict[int, int] = _shared(_CAMP, self.ctx)
         self._roles: tuple[int, ...] = ()
         self._carrier = 0
-        #: :meth:`_logic_part` by (carrier, sequences, gain, Logic TRASH, Logic held)
-        self._logic_cache: dict[int, tuple[tuple[float, ...], float]] = {}
+        #: :meth:`_logic_part` by (carrier, sequences, gain, Logic TRASH, Logic held); shared
+        #: by the policies of these options and Logic parameters
+        if len(_LOGIC_PARTS) > 64:
+            _LOGIC_PARTS.clear()  # many parameter sets (``balancelab tune``): start afresh
+        self._logic_cache: dict[int, tuple[tuple[float, ...], float]] = _shared(
+            _LOGIC_PARTS, (self.ctx, self.carrier_ab, self.feeder_ab, self.run_bonus))
         o = self.options
         #: twice the move allowance (how far a repair detour may lead), GRV up / down
         self.reach2 = (2 * o.move, 2 * o.move_grv_terminated)  # type: ignore[attr-defined]
@@ -550,7 +593,7 @@ class CrewTeam(_OdysseyPolicy):
                 a, b = 2.0, 1.2
             vals = tuple([a + b * best[n] if best[n] else 0.0 for n in range(1, 13)])
             bonus = self.run_bonus if self.run_bonus and self._complete_run(v, ctx, lm) else 0.0
-            if len(self._logic_cache) > 4096:
+            if len(self._logic_cache) > 20_000:
                 self._logic_cache.clear()
             got = self._logic_cache[key] = (vals, bonus)
         return got
@@ -558,39 +601,62 @@ class CrewTeam(_OdysseyPolicy):
     def discard(self, v: OdysseyView, ctx: Ctx, legal: Sequence[int]) -> Action:
         """The hand-limit (or Scan) discard that keeps the best hand: each candidate is
         scored by what remains (:meth:`hand_value`; a Logic card's worth depends on the
-        cards left beside it in its window). Arguments are one kind, or ``PAIR + k1 * 32 +
-        k2`` for two cards (Hand Size)."""
-        hand = list(v.hand)
+        cards left beside it in its window), the first best in ``legal``'s order. Arguments
+        are one kind, or ``PAIR + k1 * 32 + k2`` for two cards (Hand Size).
+
+        Speed: each candidate is first estimated from the whole hand's worth less what it
+        discards (a few operations); only those within a rounding margin of the best
+        estimate are then scored card by card as :func:`_hand_total` sums them (the others
+        cannot be the best), so the choice is the one every candidate scored in full gives.
+        """
+        orig = v.hand
+        hand = list(orig)
         carrier_seat = self.carrier_seat(v)
         base = self._base_values(v, ctx, carrier_seat == v.seat)  # the same for every candidate
         lm0 = _logic_mask(hand)
         held = [k for k in range(C.N_CREW_KINDS) if hand[k]]
-        #: Logic mask left -> :meth:`_logic_part` (candidates that keep the same Logic cards
-        #: share it)
-        seen: dict[int, tuple[tuple[float, ...], float]] = {}
+        plain = 0.0  # the worth of the cards that are not Logic cards
+        for k in held:
+            if k < L1:
+                plain += _worth(base, _NO_LOGIC, k, hand[k])
+        #: Logic mask left -> (:meth:`_logic_part`, the worth of every Logic card of the
+        #: whole hand under it); candidates that keep the same Logic cards share it
+        seen: dict[int, tuple[tuple[float, ...], float, float]] = {}
         pairs = legal[0] % 1000 >= PAIR  # pairs of kinds k1 <= k2 (Hand Size)
-        best = legal[0]
-        best_v = -1e18
-        for a in legal:
-            if pairs:
-                k1, k2 = _PAIR_KINDS[a % 1000]
-                hand[k1] -= 1
-                hand[k2] -= 1
-            else:
-                k1 = k2 = a % 1000
-                hand[k1] -= 1
-            lm = lm0
-            if k1 >= L1 and not hand[k1]:
-                lm &= ~(2 << (k1 - L1))
-            if k2 >= L1 and not hand[k2]:
-                lm &= ~(2 << (k2 - L1))
+        n = len(legal)
+        estimates = [0.0] * n
+        top = -1e18
+        for i in range(n):
+            a = legal[i]
+            k1, k2, lm = _take(hand, a % 1000, pairs, lm0)
             got = seen.get(lm)
             if got is None:
-                got = seen[lm] = self._logic_part(v, ctx, carrier_seat, lm, False)
+                logic, bonus = self._logic_part(v, ctx, carrier_seat, lm, False)
+                whole = 0.0
+                for k in held:
+                    if k >= L1:
+                        whole += _worth(base, logic, k, orig[k])
+                got = seen[lm] = (logic, bonus, whole)
+            logic = got[0]
+            est = plain + got[2] + got[1] - (
+                _worth(base, logic, k1, orig[k1]) - _worth(base, logic, k1, hand[k1]))
+            if k2 != k1:
+                est -= _worth(base, logic, k2, orig[k2]) - _worth(base, logic, k2, hand[k2])
+            estimates[i] = est
+            _put_back(hand, k1, k2, pairs)
+            if est > top:
+                top = est
+        floor = top - 1e-7 * (1.0 + abs(top))  # far above any rounding of these sums
+        best = legal[0]
+        best_v = -1e18
+        for i in range(n):
+            if estimates[i] < floor:
+                continue
+            a = legal[i]
+            k1, k2, lm = _take(hand, a % 1000, pairs, lm0)
+            got = seen[lm]
             val = _hand_total(base, got[0], hand, held, got[1])
-            hand[k1] += 1
-            if pairs:
-                hand[k2] += 1
+            _put_back(hand, k1, k2, pairs)
             if val > best_v:
                 best, best_v = a, val
         return best

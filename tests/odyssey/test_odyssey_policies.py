@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from balancelab.policies.base import available
 from balancelab.simulate.odyssey import GAME, OdysseyOptions
 from balancelab.simulate.worker import play_game
@@ -103,7 +105,8 @@ def test_shared_caches_do_not_change_decisions() -> None:
 
     import balancelab.simulate.odyssey.state as S
 
-    for table in (P._CAMP, P._BEST, S._CTX, S._CTX_BY_ID):  # the Ctx holds the other caches
+    # the Ctx holds the other caches
+    for table in (P._CAMP, P._BEST, P._LOGIC_PARTS, S._CTX, S._CTX_BY_ID):
         table.clear()
     cold = game()
     other = OdysseyOptions(crew=4, crew_talk="logic")
@@ -119,3 +122,46 @@ def test_pair_kinds_table() -> None:
 
     assert _PAIR_KINDS[PAIR + 3 * 32 + 17] == (3, 17)
     assert _PAIR_KINDS[PAIR + 19 * 32 + 19] == (19, 19)
+
+
+def test_discard_is_the_best_hand_of_every_candidate_scored_in_full() -> None:
+    """crew-team's hand-limit and Scan discards estimate each candidate first and score in
+    full only those near the best: the choice must be the first best of every candidate
+    scored by ``hand_value`` (the hand it leaves), at every such decision of real games
+    (pairs of cards too: Hand Size 4 with MEM down)."""
+    from balancelab.policies.base import build
+    from balancelab.policies.odyssey import CrewTeam
+    from balancelab.simulate.odyssey.state import PAIR, T_LIMIT, T_SCAN_DISCARD
+
+    def full_scoring(pol: CrewTeam, v: object, legal: list[int]) -> int:
+        best, best_v = legal[0], -1e18
+        for a in legal:
+            arg = a % 1000
+            hand = list(v.hand)  # type: ignore[attr-defined]
+            for k in divmod(arg - PAIR, 32) if arg >= PAIR else (arg,):
+                hand[k] -= 1
+            val = pol.hand_value(v, pol.ctx, hand)  # type: ignore[arg-type]
+            if val > best_v:
+                best, best_v = a, val
+        return best
+
+    checked = {"single": 0, "pair": 0}
+    for o in (OdysseyOptions(), OdysseyOptions(crew=4, crew_talk="logic"),
+              OdysseyOptions(crew=2, hand_size=4)):
+        seats = ["hal-pressure"] + ["crew-team"] * o.crew
+
+        def check(state: object, action: object, o: OdysseyOptions = o) -> None:
+            s: object = state
+            if s.phase not in (T_LIMIT, T_SCAN_DISCARD):  # type: ignore[attr-defined]
+                return
+            seat = s.current_seat  # type: ignore[attr-defined]
+            legal = s.legal_actions()  # type: ignore[attr-defined]
+            pol = build(GAME, o, seat, "crew-team", np.random.default_rng(0))
+            assert isinstance(pol, CrewTeam)
+            want = full_scoring(pol, s.view(seat), legal)  # type: ignore[attr-defined]
+            assert action == want == pol.discard(s.view(seat), pol.ctx, legal)  # type: ignore[attr-defined]
+            checked["pair" if legal[0] % 1000 >= PAIR else "single"] += 1
+
+        for i in range(12):
+            play_game(GAME, o, seats, 21, i, on_step=check)
+    assert checked["single"] > 100 and checked["pair"] > 20, checked
