@@ -103,15 +103,15 @@ def test_balance_finds_the_known_setting(tmp_path: Path) -> None:
     assert abs(res.recommended["bonus"] - 200) <= 30  # ±3 points of rate at precision 0.03
     head = res.headline[0]
     # settings in words (the toy declares none: the option's name, then its value)
-    assert head.startswith(f"bonus {res.recommended['bonus']} gives red ")
-    assert ("the rulebook's bonus 0 gives red 30" in head
-            or "the rulebook's bonus 0 gives red 29" in head)
+    assert head.startswith(f"bonus: {res.recommended['bonus']} gives red ")
+    assert ("the rulebook (bonus: 0) gives red 30" in head
+            or "the rulebook (bonus: 0) gives red 29" in head)
     assert "lies inside" in res.headline[1]
     conf = [p for p in res.points if p.phase == "confirm"]
     a, b = conf[0].setting["bonus"], conf[1].setting["bonus"]
     assert b == a + 1  # two neighbouring integers bracket the target
     md = (res.path / "report" / "report.md").read_text()
-    assert md.count("bonus ") > 3 and "bonus=" not in md
+    assert md.count("bonus: ") > 3 and "bonus=" not in md
     assert (res.path / "report" / "response.png").stat().st_size > 1000
     m = json.loads((res.path / MANIFEST).read_text())
     assert m["complete"] and m["recommended"] == res.recommended
@@ -175,8 +175,8 @@ def _coverage(tmp_path: Path, reps: int, start: int = 0) -> int:
 
 
 def test_unreachable_target_names_the_closest_setting(tmp_path: Path) -> None:
-    with pytest.raises(B.Unreachable, match=r"no setting of bonus=0\.\.20 gives red a 50\.0% "
-                       r"win rate: the closest found is bonus 20"):
+    with pytest.raises(B.Unreachable, match=r"no setting of bonus from 0 to 20 gives red a "
+                       r"50\.0% win rate: the closest found is bonus: 20"):
         B.balance(_cfg(["bonus=0..20"]), tmp_path / "u", backend="sequential")
     assert (tmp_path / "u" / "report" / "report.md").exists()
 
@@ -185,7 +185,7 @@ def test_several_knobs_use_optuna_and_prefer_the_rulebook(tmp_path: Path) -> Non
     cfg = _cfg(["bonus=0,100,200,300", "draw=0..2"], trials=10, batch=200, precision=0.03)
     res = B.balance(cfg, tmp_path / "m", backend="sequential")
     assert res.recommended is not None and res.recommended["bonus"] == 200
-    with pytest.raises(B.Unreachable, match="closest found is bonus 100"):
+    with pytest.raises(B.Unreachable, match="closest found is bonus: 100"):
         B.balance(_cfg(["bonus=0,100", "draw=0..2"], trials=4, batch=200), tmp_path / "mu",
                   backend="sequential")
     m = json.loads((res.path / MANIFEST).read_text())
@@ -235,7 +235,7 @@ def test_cli_end_to_end_on_the_toy(tmp_path: Path) -> None:
                       "bonus=150..250", "--precision", "0.05", "--batch", "100",
                       "--backend", "sequential", "--out", str(tmp_path / "c"), "-q"])
     assert code == 0, out
-    assert out.splitlines()[0].startswith("bonus ")
+    assert out.splitlines()[0].startswith("bonus: ")
     assert "gives red" in out and "Markdown:" in out
 
 
@@ -260,4 +260,4 @@ def test_cli_unreachable_is_an_error_with_the_closest(tmp_path: Path) -> None:
                       "--batch", "100", "--backend", "sequential", "--out",
                       str(tmp_path / "u"), "-q"])
     assert code == 1
-    assert "closest found is bonus 10" in " ".join(out.split())
+    assert "closest found is bonus: 10" in " ".join(out.split())

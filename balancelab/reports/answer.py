@@ -191,7 +191,8 @@ def short_answer(game: str, comps: pl.DataFrame, mcomps: pl.DataFrame | None,
                else "seat win rates")
         cv: list[str] = [r["verdict"] for r in crow]
         if len(set(cv)) == 1 and len(crow) > 1:
-            win = f"{who}: {verdict_word(cv[0], None, crow[0]['margin'])} in all {len(cv)}"
+            every = "both changes" if len(cv) == 2 else f"all {len(cv)} changes"
+            win = f"{who}: {verdict_word(cv[0], None, crow[0]['margin'])} for {every}"
         elif len(crow) == 1:
             r = crow[0]
             win = (f"{who}: {verdict_word(r['verdict'], None, r['margin'])} "

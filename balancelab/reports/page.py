@@ -123,14 +123,22 @@ def _in_short(text: str) -> str:
     return text if text.startswith("In short") else f"In short: {text}"
 
 
+def page_title(report: Report) -> str:
+    """The page's title: the question a report answers (``2001: how does each HAL
+    difficulty step ...``), else its own title (a run's, when it answers no question)."""
+    return report.question if report.answer and report.question else report.title
+
+
 def to_markdown(report: Report) -> str:
     """The report as Markdown; figures referenced as ``<name>.png`` next to the file.
 
     A report with an answer opens with the question, "In short" and the answer's table and
     plot; the rest follows under "Details"."""
-    out = [f"# {report.title}", ""]
+    if report.answer and report.question:  # the question heads the page; what ran under it
+        out = [f"# {report.question}", "", f"_{report.title}_", ""]
+    else:
+        out = [f"# {report.title}", ""]
     if report.answer:
-        out += [f"**{report.question}**", ""]
         if report.short:
             out += [_in_short(report.short), ""]
         out += _md_blocks(report.answer)
@@ -152,6 +160,7 @@ CSS = """
 body{font-family:system-ui,-apple-system,Segoe UI,sans-serif;max-width:1100px;margin:1em auto;
 padding:0 1em;color:#222;line-height:1.4}
 h1{font-size:1.35em;margin:.3em 0} .question{font-size:1.1em;font-weight:600;margin:.4em 0}
+.what{color:#666;margin:0 0 .6em}
 .short{margin:.3em 0 .6em}
 table{border-collapse:collapse;margin:.4em 0 1em;font-size:.85em;display:block;max-width:100%;
 overflow-x:auto}
@@ -232,12 +241,15 @@ def to_html(report: Report) -> str:
     plot, and the warnings; every other section is collapsed (``<details>``)."""
     e = html.escape
     out = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
-           f"<title>{e(report.title)}</title><style>{CSS}</style></head><body>",
-           f"<h1>{e(report.title)}</h1>"]
+           f"<title>{e(page_title(report))}</title><style>{CSS}</style></head><body>"]
+    if report.answer and report.question:  # the question heads the page; what ran under it
+        out += [f'<h1>{inline_html(report.question)}</h1>',
+                f'<p class="what">{e(report.title)}</p>']
+    else:
+        out.append(f"<h1>{e(report.title)}</h1>")
     warns = [f'<div class="warn"><strong>Warning.</strong> {inline_html(w)}</div>'
              for w in report.warnings]
     if report.answer:
-        out.append(f'<p class="question">{inline_html(report.question)}</p>')
         if report.short:
             short = report.short.removeprefix("In short: ")
             out.append(f'<p class="short"><strong>In short:</strong> {inline_html(short)}</p>')

@@ -175,6 +175,17 @@ def seat_table(sb: pl.DataFrame, game: str = "") -> pl.DataFrame:
                     seat_word(r["verdict"], r["margin"]) for r in rows],
     })
 
+def _column_contender(game: str, name: str, labels: pl.DataFrame) -> str:
+    """A side or seat as a column header over variants: with their number of seats when
+    they share one (ISS solo: "the solo player (against FEDOR)", not "seat 1 (start
+    player)"); over variants of different sizes, without the words one size alone gives."""
+    counts = {W.seat_count(game, lb) for lb in labels.get_column("variant_label").to_list()}
+    if len(counts) == 1:
+        return W.contender(game, name, counts.pop())
+    own = W.contender(game, name)
+    return own.split(" (")[0] if W.contender(game, name, 1) != own else own
+
+
 def rates_answer(rates: pl.DataFrame, outs: pl.DataFrame, game: str) -> pl.DataFrame:
     """Who wins at each variant: every side's or seat's win rate with its interval, the
     shared wins or draws, the capped games and the games played (one row per variant)."""
@@ -186,7 +197,7 @@ def rates_answer(rates: pl.DataFrame, outs: pl.DataFrame, game: str) -> pl.DataF
         sub = labels.join(rates.filter(pl.col("contender") == c), on=["variant",
                                                                       "variant_label"],
                           how="left")
-        cols[f"{W.contender(game, c)} wins"] = [
+        cols[f"{_column_contender(game, c, labels)} wins"] = [
             "–" if r is None else f"{pct(r)} {interval(lo, hi)}"
             for r, lo, hi in sub.select("rate", "lo", "hi").iter_rows()]
     for name, word in (("draw", "draws"), ("tie", "shared wins"),

@@ -153,12 +153,13 @@ def contender(game: str, name: str, n_seats: int | None = None) -> str:
 
 def setting(game: str, option: str, v: Any) -> str:
     """An option's setting in words: ``"2 players"``, ``"shuttles removed"``; else
-    ``"<words> <value>"``."""
+    ``"<words>: <value>"`` (``"HAL's opening turns at 3 crew: 10"``: the label and the value
+    kept apart, so that a number in the words never reads as the value)."""
     text = fmt(v)
     w = entry(game, option)
     if text in w.values:
         return w.values[text]
-    return f"{w.words} {text}"
+    return f"{w.words}: {text}"
 
 
 def missing(game: str, columns: list[str]) -> list[str]:

@@ -63,7 +63,9 @@ def test_words_lookups() -> None:
     assert W.value("iss", "end_reason", "last_shuttle") == \
         "the last shuttle of a nation was placed"
     assert W.value("obcy", "end_reason", "cap") == "stopped by the round cap"
-    assert W.setting("odyssey", "hal_turn_every", 2) == "crew turns per HAL turn 2"
+    assert W.setting("odyssey", "hal_turn_every", 2) == "crew turns per HAL turn: 2"
+    # a label holding a number and its value kept apart (issue 28 item 4)
+    assert W.setting("odyssey", "opening_turns_3", 10) == "HAL's opening turns at 3 crew: 10"
     assert W.split_label("crew=3,crew_members=bowman,poole,hunter") == [
         "crew=3", "crew_members=bowman,poole,hunter"]
 
@@ -121,7 +123,10 @@ def test_no_report_shows_an_internal_column_name(small_reports, name: str) -> No
 def test_a_report_opens_with_the_question_and_its_answer(small_reports, name: str) -> None:
     md, page = small_reports[name]
     lines = md.splitlines()
-    assert lines[2].startswith("**") and lines[2].endswith("?**")  # the question
+    # the question is the page's title (issue 28 item 4), the run under it
+    assert lines[0].startswith("# ") and lines[0].endswith("?")
+    assert lines[2].startswith("_") and "report of run" in lines[2]
+    assert f"<title>{lines[0][2:]}".replace("'", "&#x27;") in page
     assert lines[4].startswith("In short: ")
     assert fits_two_lines(lines[4].removeprefix("In short: "))  # two lines at most
     assert lines[6] == "**The answer**" and lines[8].startswith("| ")
@@ -144,8 +149,8 @@ def test_the_iss_study_opens_with_the_findings_table(tmp_path: Path) -> None:
     assert res.report is not None
     md = res.report.markdown.read_text()
     lines = md.splitlines()
-    assert lines[0] == "# balancelab study iss-shuttle-removal"
-    assert lines[2].startswith("**1998 ISS: what does returning one Russian and one US")
+    assert lines[0].startswith("# 1998 ISS: what does returning one Russian and one US")
+    assert lines[2] == "_balancelab study iss-shuttle-removal_"
     short = lines[4]
     assert short.startswith("In short: All shuttles → 2 shuttles removed: ")
     assert len(textwrap.wrap(short, 80)) <= 2  # two lines of a terminal at most
@@ -171,3 +176,17 @@ def test_the_iss_study_opens_with_the_findings_table(tmp_path: Path) -> None:
     assert "`" not in page
     head = res.report.headline.splitlines()
     assert head[0].startswith("1998 ISS: what does") and head[1] == short
+
+
+def test_the_solo_player_is_not_called_the_start_player() -> None:
+    """ISS solo draws its start player (Solo Mode): its seat is "the solo player", never
+    "seat 1 (start player)" (issue 28 item 4)."""
+    from balancelab.reports.tables import _column_contender
+
+    solo = pl.DataFrame({"variant_label": ["players=1,remove_shuttles=false",
+                                           "players=1,remove_shuttles=true"]})
+    assert _column_contender("iss", "seat0", solo) == "the solo player (against FEDOR)"
+    mixed = pl.DataFrame({"variant_label": ["players=1", "players=3"]})
+    assert _column_contender("iss", "seat0", mixed) == "seat 1"
+    three = pl.DataFrame({"variant_label": ["players=3"]})
+    assert _column_contender("iss", "seat0", three) == "seat 1 (start player)"

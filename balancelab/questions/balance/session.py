@@ -288,7 +288,9 @@ class Session:
         return [{knob.name: knob.values[a]}, {knob.name: knob.values[b]}]
 
     def unreachable_message(self, best: Point) -> str:
-        knobs = ", ".join(k.spec for k in self.cfg.knobs)
+        knobs = " and ".join(
+            f"{W.words(self.cfg.game, k.name)} from {format_value(k.values[0])} to "
+            f"{format_value(k.values[-1])}" for k in self.cfg.knobs)
         self.save(complete=True, unreachable=True)
         return (f"no setting of {knobs} gives {self.target_words()}: the closest found is "
                 f"{self.setting_words(best.setting)}, which gives {self.said(best)} "
@@ -471,7 +473,7 @@ class Session:
         default_label = self.setting_words(base_pt.setting)
         ctx = W.variant(self.cfg.game, ctx) if ctx else ""
         first = (f"{self.setting_words(best.setting)} gives {self.said(best)}"
-                 f"{' at ' + ctx if ctx else ''}; the rulebook's {default_label} gives "
+                 f"{' at ' + ctx if ctx else ''}; the rulebook ({default_label}) gives "
                  f"{self.said(base_pt)}{tag}.")
         inside = self.reaches(best)
         goal = ("0 (equal seats)" if t.kind == "equal" else

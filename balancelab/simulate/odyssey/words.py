@@ -38,6 +38,9 @@ WORDS: dict[str, Words] = {
                        "it)"),
     "crew_members": Words("crewmembers chosen", "", "random, or a fixed roster"),
     # rule constants and assumed readings a balance or sensitivity run moves most often
+    **{f"opening_turns_{n}": Words(f"HAL's opening turns at {n} crew", "turns",
+                                   f"HAL Turn (table): HAL's turns in a row before the first "
+                                   f"crew turn with {n} crewmembers") for n in (2, 3, 4)},
     "limit_lif": Words("LIF limit", "Malfunction cards", "System Tiles: Life Support "
                        "[LIF] Limit = 7 (above 7 a what-if longer tile)"),
     "limit_grv": Words("GRV limit", "Malfunction cards", "System Tiles: Gravity [GRV] "
