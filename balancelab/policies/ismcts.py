@@ -57,6 +57,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 import numpy as np
+from mypy_extensions import mypyc_attr
 
 from balancelab.policies.base import Param, Policy, PolicyError, RngSource, register
 from balancelab.policies.search import (
@@ -71,6 +72,7 @@ from balancelab.policies.search import (
 )
 from balancelab.simulate.core import Action, Game, State, View
 from balancelab.simulate.options import RuleOptions
+from balancelab.simulate.seeding import seeded_generator
 
 
 class _Node:
@@ -90,6 +92,7 @@ class _Node:
         self.order: list[Action] | None = None  # the scripted ranking, with ``widen``
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # plug-ins (and tests) subclass it
 class IsmctsPolicy(Policy):
     """Single-observer information-set MCTS (see the module docstring).
 
@@ -200,9 +203,10 @@ class IsmctsPolicy(Policy):
         # a reused subtree already holds visits: top it up to the budget (a quarter at least)
         todo = max(self.iterations - root.n, -(-self.iterations // 4))
         for _ in range(todo):
-            world_ss, roll_ss = np.random.SeedSequence(int(self.rng.integers(2**63))).spawn(2)
-            world = world_of(np.random.default_rng(world_ss))
-            self._iterate(root, world, np.random.default_rng(roll_ss), legal_set)
+            # the two children of SeedSequence(entropy).spawn(2): the world, the rollouts
+            entropy = int(self.rng.integers(2**63))
+            world = world_of(seeded_generator(entropy, (0,)))
+            self._iterate(root, world, seeded_generator(entropy, (1,)), legal_set)
             self.iterations_run += 1
         best: Action | None = None
         best_key: tuple[int, int] | None = None
@@ -385,7 +389,7 @@ class OraclePolicy(IsmctsPolicy):
 
 def _lazy_rng(seed: int) -> Callable[[], np.random.Generator]:
     """A function making the Generator of ``seed`` (scripted policies rarely draw)."""
-    return lambda: np.random.default_rng(seed)
+    return lambda: seeded_generator(seed)
 
 
 #: What ``oracle`` sees: ``all`` (every hand and the deck order) or ``hands`` (every hand;

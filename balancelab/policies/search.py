@@ -78,11 +78,13 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeAlias
 
 import numpy as np
+from mypy_extensions import mypyc_attr
 
 from balancelab.policies import base
 from balancelab.policies.base import Param, Policy, PolicyError, RngSource, register
 from balancelab.simulate.core import Action, Game, State, View
 from balancelab.simulate.options import RuleOptions
+from balancelab.simulate.seeding import seeded_generator
 
 #: Uniforms drawn per refill of a world's rollout random numbers.
 _BLOCK = 512
@@ -119,6 +121,7 @@ SEARCHERS = ("search", "ismcts", "oracle")
 RolloutFn: TypeAlias = Callable[[State, int], float]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # plug-ins (and tests) subclass it
 class SearchPolicy(Policy):
     """Determinized flat Monte Carlo with sequential halving over paired worlds.
 
@@ -270,8 +273,9 @@ class SearchPolicy(Policy):
         """One world consistent with ``view``, and the rollout random numbers shared by its
         candidate actions (common random numbers); None when the world's legal actions differ
         from the real ones."""
-        world_ss, rollout_ss = np.random.SeedSequence(int(self.rng.integers(2**63))).spawn(2)
-        world = self.game.determinize(view, np.random.default_rng(world_ss))
+        # the two children of SeedSequence(entropy).spawn(2): the world, the rollouts
+        entropy = int(self.rng.integers(2**63))
+        world = self.game.determinize(view, seeded_generator(entropy, (0,)))
         if world.current_seat != self.seat:
             raise RuntimeError(
                 f"{self.game.name}.determinize gave a world where seat {world.current_seat} "
@@ -280,7 +284,7 @@ class SearchPolicy(Policy):
         wlegal = world.legal_actions()
         if len(wlegal) != len(legal) or any(a not in wlegal for a in legal):
             return None
-        return world, _Uniforms(np.random.default_rng(rollout_ss))
+        return world, _Uniforms(seeded_generator(entropy, (1,)))
 
     def _playout(self, s: State, uniforms: _Uniforms) -> float:
         self.playouts += 1
@@ -318,7 +322,7 @@ class SearchPolicy(Policy):
         seeds = uniforms.seeds(self._n_seats)
         factories = self._defaults()
         pols = [
-            f(self.game, self.options, k, np.random.default_rng(seeds[k]))
+            f(self.game, self.options, k, seeded_generator(seeds[k]))
             for k, f in enumerate(factories)
         ]
         steps = 0
@@ -393,7 +397,7 @@ def scripted_shadow(game: Game, options: RuleOptions, seat: int,
     f = scripted_factory(game.name, side, game.default_policies.get(side, "random"))
     if f is base.RandomPolicy:
         return None
-    return f(game, options, seat, lambda: np.random.default_rng(int(rng.integers(2**63))))
+    return f(game, options, seat, lambda: seeded_generator(int(rng.integers(2**63))))
 
 
 def int_param(policy: str, cfg: dict[str, Any], key: str, low: int) -> int:
