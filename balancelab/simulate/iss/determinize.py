@@ -1,0 +1,141 @@
+"""1998 ISS's determinization: a full state consistent with one seat's view
+(:meth:`IssGame.determinize <balancelab.simulate.iss.game.IssGame.determinize>`), the search
+policies' world sampler, and the shuffles it shares with ``IssGame.reshuffle_piles``.
+Compiled (mypyc): the searches call it once per world.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from balancelab.simulate.iss.state import IssState, IssView
+
+
+def _shuffled(items: list[int], rng: np.random.Generator) -> list[int]:
+    return [items[int(k)] for k in rng.permutation(len(items))]
+
+
+def _fedor_deck(cards: list[int], top_back: int, fedor: Any,
+                rng: np.random.Generator) -> list[int]:
+    """The FEDOR deck dealt from ``cards`` at random, its top card (the last) one whose back
+    is ``top_back`` (the back the players see; ``-1``: any), chosen uniformly among those;
+    the rest shuffled under it. Uniform over the orders that show that back."""
+    tops = [c for c in cards if fedor[c].back == top_back]
+    if not tops:
+        return _shuffled(cards, rng)
+    top = tops[int(rng.integers(len(tops)))]
+    rest = list(cards)
+    rest.remove(top)
+    return _shuffled(rest, rng) + [top]
+
+
+def state_from_view(view: IssView, rng: np.random.Generator) -> IssState:
+    """A state consistent with ``view``: hidden information re-dealt at random from what the
+    seat cannot see: other players' experiment hands (sizes and levels kept — card backs show
+    the level), the order of the three experiment decks (sizes kept), the module deck, the
+    shuttle decks and the cards removed by ``remove_shuttles`` (sizes kept), and the FEDOR
+    deck (the back of its top card kept if possible).
+
+    Returns:
+        An :class:`IssState` whose public part equals the view and whose rng is ``rng``.
+    """
+    st = view.st
+    n = st.np
+    s = IssState(st, rng)
+    s.phase = view.phase
+    s.turn_player = view.turn_player
+    s.sp = view.sp
+    s.final = view.final
+    s.triggered = view.triggered
+    s.turns = view.turns
+    s.rows = view.rows
+    s.pool = view.pool
+    s.extra_used = view.extra_used
+    s.col = list(view.col)
+    s.colc = list(view.colc)
+    s.ctype = list(view.ctype)
+    s.ccover = list(view.ccover)
+    s.cocc = list(view.cocc)
+    s.cmod = list(view.cmod)
+    s.unity = list(view.unity)
+    s.earth = list(view.earth)
+    s.pad = list(view.pad)
+    s.cd = list(view.cd)
+    s.sha = list(view.sha)
+    s.shm = list(view.shm)
+    s.iss = list(view.iss)
+    s.ext = list(view.ext)
+    s.ls = list(view.ls)
+    s.tok = list(view.tok)
+    s.offer = list(view.offer)
+    s.xsp = list(view.xsp)
+    s.res = list(view.res)
+    s.xq = list(view.xq)
+    s.fdisc = list(view.fdisc)
+    s.launches = list(view.launches)
+    s.docked = list(view.docked)
+    s.pgoals = [list(g) for g in view.pgoals]
+    s.owned = [list(x) for x in view.owned]
+    s.done = [list(x) for x in view.done]
+    s.current_seat = view.seat if view.phase != 9 else -1
+    s.final_done = 0
+    if s.final:
+        # turns played in the final round: count from the start player
+        s.final_done = (view.turn_player - view.sp) % n
+    s.trigger_nation = -1
+    s.end_reason = ""
+    s.launcher = -1
+    s.on_card = view.on_card
+    s.extras_won = 0
+    s.fedor_fails = 0
+    s.fcont = view.fcont  # FEDOR's pending token choice and the kind of Plan being kept
+    s.fpick = list(view.fpick)  # are public
+    s.keep_extra = view.keep_extra
+    s.cur_action = view.cur_action
+    s.goal_step = view.goal_step
+    # experiments
+    p = view.player
+    seen = set(view.hand) | set(view.drawn)
+    for d in view.done:
+        seen |= set(d)
+    unseen = {lvl: [] for lvl in (1, 2, 3)}  # type: dict[int, list[int]]
+    for e in range(len(st.exp_cards)):
+        if e not in seen:
+            unseen[st.exp_level[e]].append(e)
+    for lvl in unseen:
+        unseen[lvl] = _shuffled(unseen[lvl], rng)
+    s.hand = [[] for _ in range(n)]
+    s.hand[p] = list(view.hand)
+    for q in range(n):
+        if q == p:
+            continue
+        for lvl in view.hand_levels[q]:
+            s.hand[q].append(unseen[lvl].pop())
+    s.drawn = list(view.drawn)
+    if not s.drawn and view.phase == 4:  # another seat's pending draw: not visible; none
+        s.drawn = []
+    s.edeck = [unseen[lvl][: view.edeck_n[lvl - 1]] for lvl in (1, 2, 3)]
+    # modules
+    known = set(view.docked) | {m for m in view.col if m >= 0}
+    rest = [m for m in range(len(st.cards.modules)) if m not in known]
+    s.mdeck = _shuffled(rest, rng)[: view.mdeck_n]
+    # shuttles
+    s.sdeck, s.removed = [], []
+    owned = {c for x in view.owned for c in x}
+    for r in (0, 1):
+        pool = [c for c in range(len(st.sh_nation))
+                if st.sh_nation[c] == r and c not in owned and c != view.pad[r]]
+        pool = _shuffled(pool, rng)
+        k = view.sdeck_n[r]
+        s.sdeck.append(pool[:k])
+        s.removed.append(pool[k:])
+    # FEDOR deck
+    s.fdeck = []
+    if st.solo:
+        rest = [c for c in range(len(st.cards.fedor)) if c not in view.fdisc]
+        s.fdeck = _fedor_deck(rest, view.fnext_back, st.cards.fedor, rng)
+    s._legal = None
+    s._events = []
+    return s

@@ -1,0 +1,126 @@
+"""2001's determinization: a full state consistent with one seat's view
+(:meth:`OdysseyGame.determinize <balancelab.simulate.odyssey.game.OdysseyGame.determinize>`),
+the search policies' world sampler. Compiled (mypyc): the searches call it once per world.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from balancelab.simulate.odyssey import cards as C
+from balancelab.simulate.odyssey.state import OdysseyState, OdysseyView, ctx_for
+from balancelab.simulate.seeding import seeded_generator
+
+
+def state_from_view(view: OdysseyView, rng: np.random.Generator) -> OdysseyState:
+    """A full state consistent with ``view``, every card the seat cannot see re-dealt from
+    ``rng`` (see :meth:`OdysseyGame.determinize
+    <balancelab.simulate.odyssey.game.OdysseyGame.determinize>`); the state's own Generator
+    is seeded from ``rng``."""
+    ctx = ctx_for(view.options)
+    n = ctx.n
+    s = OdysseyState.__new__(OdysseyState)
+    s.ctx = ctx
+    s.rng = seeded_generator(int(rng.integers(2**63)))
+    s.roles = tuple(view.roles)
+    s.pos = list(view.pos)
+    # crew cards: all minus TRASH minus what the seat sees in hand
+    pool = list(ctx.crew_deck)
+    for k, c in enumerate(view.crew_trash):
+        for _ in range(c):
+            pool.remove(k)
+    s.hands = [[0] * C.N_CREW_KINDS for _ in range(n + 1)]
+    s.hand_n = [0] * (n + 1)
+    if view.seat > 0:
+        s.hands[view.seat] = list(view.hand)
+        s.hand_n[view.seat] = sum(view.hand)
+        for k, c in enumerate(view.hand):
+            for _ in range(c):
+                pool.remove(k)
+    # a seat looking through the crew Discard (RECOVER) knows its contents
+    seen_disc = list(view.looking_at)
+    for k in seen_disc:
+        pool.remove(k)
+    # what the crew announced (crew_talk) is in those hands: under 'open' the whole
+    # hand, under 'logic' its Logic cards, and its other cards are then not Logic
+    logic_told = view.options.crew_talk == "logic"
+    told = [t for t in range(1, n + 1) if t != view.seat and view.talk[t] is not None]
+    for t in told:
+        for k in view.talk[t]:  # type: ignore[union-attr]
+            pool.remove(k)
+            s.hands[t][k] += 1
+            s.hand_n[t] += 1
+    rng.shuffle(pool)
+    if logic_told and told:
+        rest = [k for k in pool if k not in C.LOGIC_KINDS]
+        logic = [k for k in pool if k in C.LOGIC_KINDS]
+        for t in told:
+            for _ in range(view.hand_n[t] - s.hand_n[t]):
+                k = rest.pop()
+                s.hands[t][k] += 1
+                s.hand_n[t] += 1
+        pool = rest + logic
+        rng.shuffle(pool)
+    for t in range(1, n + 1):
+        if t == view.seat:
+            continue
+        for _ in range(view.hand_n[t] - s.hand_n[t]):
+            k = pool.pop()
+            s.hands[t][k] += 1
+            s.hand_n[t] += 1
+    if seen_disc:
+        rng.shuffle(seen_disc)
+        s.crew_disc = seen_disc
+    else:
+        s.crew_disc = [pool.pop() for _ in range(view.crew_discard_n)]
+    s.crew_draw = pool
+    s.crew_trash = [k for k, c in enumerate(view.crew_trash) for _ in range(c)]
+    # HAL cards: all minus TRASH, revealed row and board
+    hpool = list(ctx.hal_deck)
+    for k, c in enumerate(view.hal_trash):
+        for _ in range(c):
+            hpool.remove(k)
+    for k in view.hal_revealed:
+        hpool.remove(k)
+    for k in range(4):
+        for _ in range(view.malfunctions[k]):
+            hpool.remove(k)
+    s.hal_hidden = [0] * C.N_HAL_KINDS
+    if view.seat == 0:
+        s.hal_hidden = list(view.hand)
+        for k, c in enumerate(view.hand):
+            for _ in range(c):
+                hpool.remove(k)
+    rng.shuffle(hpool)
+    if view.seat != 0:
+        for _ in range(view.hand_n[0] - len(view.hal_revealed)):
+            s.hal_hidden[hpool.pop()] += 1
+    s.hal_disc = [hpool.pop() for _ in range(view.hal_discard_n)]
+    s.hal_draw = hpool
+    s.hal_trash = [k for k, c in enumerate(view.hal_trash) for _ in range(c)]
+    s.trash_counts = None
+    s.hal_rev = list(view.hal_revealed)
+    s.mal = list(view.malfunctions)
+    s.doors = list(view.doors)
+    s.closed_mask = sum(1 << d for d in range(1, 8) if view.doors[d] == 1)
+    s.marker = view.marker
+    s.sequences = view.sequences
+    s.logic_trashed = view.logic_trashed
+    s.monolith = view.monolith
+    s.first = view.monolith
+    s.crew_turns = view.crew_turns
+    s.hal_turns = 0
+    s.stack = list(view.stack)
+    s.actor = view.actor
+    s.used = view.used
+    s.repair_open = view.repair_open
+    s.start_pos = view.start_pos
+    s.current_seat = view.stack[-1][1] if view.stack else -1
+    s.phase = view.phase
+    s.terminal = not view.stack
+    s.winner = ""
+    s.end_reason = ""
+    s.m = [0] * OdysseyState.N_M
+    s.log = []
+    s.tracing = False
+    return s
