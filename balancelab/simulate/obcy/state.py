@@ -263,6 +263,8 @@ class ObcyState(State):
         :meth:`copy` to fill."""
         self.opt = options
         self.rng = rng
+        if blank:
+            return  # copy() sets the options' native copies and the board's tables
         # the options read in hot paths, as native attributes (the options dataclass is not
         # compiled: reading one of its fields is a dict lookup)
         self.alien_move: int = options.alien_move
@@ -273,8 +275,6 @@ class ObcyState(State):
         self.hatch_die: int = options.hatch_die
         self.alien_token_limit: int = options.alien_token_limit
         self.crt_offset: int = options.crt_offset
-        if blank:
-            return  # copy() sets the board's tables
         self._set_board(map_tables(options.map_file))
         #: whether rule events are worded (``_log``): during setup, then once ``events()`` has
         #: been called (``trace``); a game played without a trace words none
@@ -1561,14 +1561,24 @@ class ObcyState(State):
             return True
         return False
 
-    def _movers(self) -> list[int]:
-        """9.2 the ALIENS (ids, oldest first) still to move this phase that have a move."""
+    def _movers(self, index: dict[int, int] | None = None) -> list[int]:
+        """9.2 the ALIENS (ids, oldest first) still to move this phase that have a move
+        (``index``: ALIEN id → its place in ``a_id``, when the caller has it)."""
+        if index is None:
+            index = self._alien_index()
         out = []
-        a_id = self.a_id
         for aid in self.move_order:
-            if aid in a_id and self._can_move(a_id.index(aid)):
+            i = index.get(aid, -1)
+            if i >= 0 and self._can_move(i):
                 out.append(aid)
         return out
+
+    def _alien_index(self) -> dict[int, int]:
+        """ALIEN id → its place in ``a_id`` (ids are unique)."""
+        index: dict[int, int] = {}
+        for i, aid in enumerate(self.a_id):
+            index[aid] = i
+        return index
 
     def _next_alien_to_move(self) -> bool:
         """9.2 sets no order: the ALIENS player chooses which ALIEN moves next (a decision
@@ -1576,7 +1586,8 @@ class ObcyState(State):
         if self.a_cur >= 0:
             self._legal = [(A_MOVE, s) for s in self._alien_dests(self.a_id.index(self.a_cur))]
             return True
-        movers = self._movers()
+        index = self._alien_index()
+        movers = self._movers(index)
         if not movers:
             return False
         if len(movers) == 1:
@@ -1586,20 +1597,25 @@ class ObcyState(State):
             # neither block nor be blocked by them: the order cannot matter, and it moves
             # without a choice of order (oldest first), keeping the decisions few
             lim = 2 * self.alien_move
-            a_id = self.a_id
             a_pos = self.a_pos
-            rest = [a_pos[a_id.index(aid)] for aid in self.move_order if aid in a_id]
+            rest: list[int] = []
+            for aid in self.move_order:
+                i = index.get(aid, -1)
+                if i >= 0:
+                    rest.append(a_pos[i])
             for aid in movers:
-                px = self.m_dist[a_pos[a_id.index(aid)]]
+                px = self.m_dist[a_pos[index[aid]]]
                 near = 0
                 for py in rest:
                     if px[py] <= lim:
                         near += 1
+                        if near > 1:
+                            break
                 if near <= 1:  # (itself)
                     self.a_cur = aid
                     break
         if self.a_cur >= 0:
-            self._legal = [(A_MOVE, s) for s in self._alien_dests(self.a_id.index(self.a_cur))]
+            self._legal = [(A_MOVE, s) for s in self._alien_dests(index[self.a_cur])]
             return True
         self._legal = [(A_PICK, aid) for aid in movers]
         return True
@@ -1716,6 +1732,15 @@ class ObcyState(State):
     def copy(self) -> ObcyState:
         s = ObcyState(self.opt, PLACEHOLDER_RNG, blank=True)
         self.copy_rng_to(s)
+        # the options read in hot paths
+        s.alien_move = self.alien_move
+        s.alien_max_strength = self.alien_max_strength
+        s.passage_len = self.passage_len
+        s.grenade_range = self.grenade_range
+        s.max_open_missions = self.max_open_missions
+        s.hatch_die = self.hatch_die
+        s.alien_token_limit = self.alien_token_limit
+        s.crt_offset = self.crt_offset
         # the board's tables (shared, immutable)
         s.tables = self.tables
         s.bd = self.bd
