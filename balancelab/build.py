@@ -33,6 +33,16 @@ COMPILED_MODULES = (
     "balancelab.simulate.obcy.state",
     "balancelab.policies.obcy",
     "balancelab.interop.observation",
+    "balancelab.simulate.seeding",
+    "balancelab.simulate.encoding",
+    "balancelab.simulate.odyssey.evaluate",
+    "balancelab.simulate.odyssey.determinize",
+    "balancelab.simulate.iss.evaluate",
+    "balancelab.simulate.iss.determinize",
+    "balancelab.simulate.obcy.evaluate",
+    "balancelab.simulate.obcy.determinize",
+    "balancelab.policies.search",
+    "balancelab.policies.ismcts",
 )
 
 _ROOT = Path(__file__).resolve().parent.parent
