@@ -223,8 +223,9 @@ class IsmctsPolicy(Policy):
                  legal_set: set[Action]) -> None:
         """One iteration from world ``s``: select, expand, roll out, back up."""
         seeds = [int(x) for x in rng.integers(2**63, size=self._n_seats)]
-        pols = [f(self.game, self.options, k, _lazy_rng(seeds[k]))
-                for k, f in enumerate(self._factories)]
+        # each seat's scripted player, made when the seat first decides (most iterations
+        # never reach some seats; a player is the same whenever it is made)
+        pols: list[Policy | None] = [None] * self._n_seats
         path = [root]
         node: _Node | None = root
         first = True
@@ -246,12 +247,12 @@ class IsmctsPolicy(Policy):
                 # the iteration's scripted player of this seat sees every decision (its
                 # memory stays whole for the rollout); its choice is the node's favourite
                 if self.widen:
-                    order = pols[seat].ranked(s.view(seat), legal)
+                    order = self._player(pols, seeds, seat).ranked(s.view(seat), legal)
                     scripted = order[0]
                     if node.order is None:
                         node.order = order
                 else:
-                    scripted = pols[seat].act(s.view(seat), legal)
+                    scripted = self._player(pols, seeds, seat).act(s.view(seat), legal)
                 node.seat = seat
                 if not node.fav_known:
                     node.fav, node.fav_known = scripted, True
@@ -271,12 +272,20 @@ class IsmctsPolicy(Policy):
                 if depth and steps >= depth and settled(s):
                     break
                 steps += 1
-            a = pols[seat].act(s.view(seat), legal)
+            a = self._player(pols, seeds, seat).act(s.view(seat), legal)
             s._apply(a)
         value = self._value(s)
         for nd in path:
             nd.n += 1
             nd.w += value
+
+    def _player(self, pols: list[Policy | None], seeds: list[int], seat: int) -> Policy:
+        """The iteration's scripted player of ``seat`` (made on first use)."""
+        p = pols[seat]
+        if p is None:
+            p = pols[seat] = self._factories[seat](self.game, self.options, seat,
+                                                   _lazy_rng(seeds[seat]))
+        return p
 
     def _select(self, node: _Node, legal: Sequence[Action]) -> Action:
         """The tree's action at ``node`` among this world's ``legal`` actions (with ``widen``,
