@@ -48,6 +48,7 @@ def state_from_view(view: ObcyView, rng: np.random.Generator) -> ObcyState:
     s.c_adj = [0] * s.m_n
     s.alien_cnt = [0] * s.m_n
     s.a_adj = [0] * s.m_n
+    s._chars_shared = s._aliens_shared = False  # fresh counts, its own
     for c in range(6):
         if s.c_state[c] == 0:
             s._char_in(s.c_pos[c])

@@ -303,10 +303,16 @@ class ObcyState(State):
         #: ALIENS (ids) the active character has already fired at this phase (6. one combat
         #: result per attacked ALIEN: all shots at one ALIEN are one volley, one roll)
         self.shot_at: tuple[int, ...] = ()
+        # counts per space (one entry per space), kept up by _char_in/out and _alien_in/out;
+        # a copy shares them with its parent until either writes (copy on write: most
+        # copies of a mid-game state never move a character, and the lists are long)
         self.char_cnt = [0] * self.m_n
         self.c_adj = [0] * self.m_n  # on-board characters on neighbouring spaces
         self.alien_cnt = [0] * self.m_n
         self.a_adj = [0] * self.m_n  # ALIENS on neighbouring spaces
+        #: whether char_cnt/c_adj (alien_cnt/a_adj) may be shared with another state
+        self._chars_shared = False
+        self._aliens_shared = False
         for _ in range(6):
             self._char_in(self.m_pad)
         # aliens
@@ -411,22 +417,42 @@ class ObcyState(State):
         self.m_component_missions: dict[int, int] = t.component_missions
         self.m_read_missions: dict[int, int] = t.read_missions
 
+    def _own_chars(self) -> None:
+        """Copy char_cnt/c_adj before a write if a copy shares them."""
+        self.char_cnt = self.char_cnt[:]
+        self.c_adj = self.c_adj[:]
+        self._chars_shared = False
+
+    def _own_aliens(self) -> None:
+        """Copy alien_cnt/a_adj before a write if a copy shares them."""
+        self.alien_cnt = self.alien_cnt[:]
+        self.a_adj = self.a_adj[:]
+        self._aliens_shared = False
+
     def _char_in(self, p: int) -> None:
+        if self._chars_shared:
+            self._own_chars()
         self.char_cnt[p] += 1
         for n in self.m_nbr[p]:
             self.c_adj[n] += 1
 
     def _char_out(self, p: int) -> None:
+        if self._chars_shared:
+            self._own_chars()
         self.char_cnt[p] -= 1
         for n in self.m_nbr[p]:
             self.c_adj[n] -= 1
 
     def _alien_in(self, p: int) -> None:
+        if self._aliens_shared:
+            self._own_aliens()
         self.alien_cnt[p] += 1
         for n in self.m_nbr[p]:
             self.a_adj[n] += 1
 
     def _alien_out(self, p: int) -> None:
+        if self._aliens_shared:
+            self._own_aliens()
         self.alien_cnt[p] -= 1
         for n in self.m_nbr[p]:
             self.a_adj[n] -= 1
@@ -1811,10 +1837,12 @@ class ObcyState(State):
         s.c_left = self.c_left[:]
         s.c_track = self.c_track[:]
         s.c_exit = self.c_exit[:]
-        s.char_cnt = self.char_cnt[:]
-        s.c_adj = self.c_adj[:]
-        s.alien_cnt = self.alien_cnt[:]
-        s.a_adj = self.a_adj[:]
+        s.char_cnt = self.char_cnt  # shared until either state writes (copy on write)
+        s.c_adj = self.c_adj
+        s.alien_cnt = self.alien_cnt
+        s.a_adj = self.a_adj
+        s._chars_shared = self._chars_shared = True
+        s._aliens_shared = self._aliens_shared = True
         s.a_id = self.a_id[:]
         s.a_pos = self.a_pos[:]
         s.a_str = self.a_str[:]
