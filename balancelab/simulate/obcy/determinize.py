@@ -55,6 +55,7 @@ def state_from_view(view: ObcyView, rng: np.random.Generator) -> ObcyState:
     for p in s.a_pos:
         s._alien_in(p)
     s.floor = {k: list(v) for k, v in view.floor}
+    s._floor_shared = False
     s.supply = list(view.supply)
     s.used = list(view.used)
     s.tr_pos, s.tr_fuel, s.tr_moved = view.tr_pos, view.tr_fuel, view.tr_moved

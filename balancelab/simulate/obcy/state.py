@@ -322,6 +322,8 @@ class ObcyState(State):
         self.next_aid = 0
         # items
         self.floor: dict[int, list[int]] = {}
+        #: whether ``floor`` (and its lists) may be shared with a copy (copy on write)
+        self._floor_shared = False
         held = {k: 0 for k in LIMITED}
         for s in starts:
             for it in s:
@@ -428,6 +430,11 @@ class ObcyState(State):
         self.alien_cnt = self.alien_cnt[:]
         self.a_adj = self.a_adj[:]
         self._aliens_shared = False
+
+    def _own_floor(self) -> None:
+        """Copy the floor before a write if a copy shares it."""
+        self.floor = {k: v[:] for k, v in self.floor.items()}
+        self._floor_shared = False
 
     def _char_in(self, p: int) -> None:
         if self._chars_shared:
@@ -1065,6 +1072,8 @@ class ObcyState(State):
 
     def _do_pick(self, c: int, item: int) -> None:
         pos = self.c_pos[c]
+        if self._floor_shared:
+            self._own_floor()
         fl = self.floor.get(pos)
         if fl and item in fl:
             fl.remove(item)
@@ -1093,6 +1102,8 @@ class ObcyState(State):
                 if self._trace:
                     self._log("fuel delivered to the transporter")
                 return
+        if self._floor_shared:
+            self._own_floor()
         self.floor.setdefault(pos, []).append(item)
 
     def _do_give(self, c: int, item: int, c2: int) -> None:
@@ -1132,6 +1143,8 @@ class ObcyState(State):
         self.collapsed = self.collapsed | {space}
         self._count("charges_used")
         # floor items on a collapsed space are out of reach: set aside
+        if self._floor_shared:
+            self._own_floor()
         fl = self.floor.pop(space, None)
         if fl:
             for it in fl:
@@ -1859,7 +1872,8 @@ class ObcyState(State):
         s.rq = self.rq[:]
         s._ev = self._ev[:]
         s.c_pk = [p[:] for p in self.c_pk]
-        s.floor = {k: v[:] for k, v in self.floor.items()}
+        s.floor = self.floor  # shared until either state writes (copy on write)
+        s._floor_shared = self._floor_shared = True
         s.st = dict(self.st)
         s._legal = self._legal[:] if self._legal is not None else None
         s._dest = dict(self._dest) if self._dest is not None else None
