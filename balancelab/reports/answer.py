@@ -191,7 +191,7 @@ def short_answer(game: str, comps: pl.DataFrame, mcomps: pl.DataFrame | None,
                else "seat win rates")
         cv: list[str] = [r["verdict"] for r in crow]
         if len(set(cv)) == 1 and len(crow) > 1:
-            every = "both changes" if len(cv) == 2 else f"all {len(cv)} changes"
+            every = "both comparisons" if len(cv) == 2 else f"all {len(cv)} comparisons"
             win = f"{who}: {verdict_word(cv[0], None, crow[0]['margin'])} for {every}"
         elif len(crow) == 1:
             r = crow[0]

@@ -5,6 +5,7 @@ method), the plots and the run's provenance."""
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
@@ -164,7 +165,7 @@ def build_run_report(path: Path, level: float = stats.LEVEL) -> Report:
                                       margin=margin, sequential=bool(st.get("decide"))) \
         if n_var > 1 else None
     wanted = [m for m in st.get("measures", []) if m in df.columns] or None
-    mcomps = analysis.compare_measures(df, wanted or varying, level, focus=focus,
+    mcomps = analysis.compare_measures(df, wanted or ["rounds", *varying], level, focus=focus,
                                        pairs=st.get("pairs")) if n_var > 1 else None
     sb = analysis.seat_balance(df, level, margin)
     extra = hooks.extra_sections(game, df, seats)
@@ -199,10 +200,13 @@ def build_run_report(path: Path, level: float = stats.LEVEL) -> Report:
     title = game_title(game)
     if comps is not None and comps.height:
         mine = comps.filter(pl.col("contender") == prim) if team and prim else comps
-        shown = [m for m in (wanted or ["rounds"]) if m in varying or m == "rounds"]
+        shown = ([m for m in wanted if m in varying or m == "rounds"] if wanted
+                 else opening_measures(mcomps, mirrors(df, varying)))
         opts = and_words([W.words(game, o) for o in ([focus] if focus else vary)])
+        says_length = " and to the game's length" if "rounds" in shown else ""
+        held = fixed_words(game, df, vary)
         question = str(st.get("question") or f"{title}: what does changing {opts} do to who "
-                       "wins and to the game's length?")
+                       f"wins{says_length}{', at ' + held if held else ''}?")
         short = short_answer(game, mine, mcomps, shown, team)
         answer = answer_blocks(game, mine, mcomps, shown, team)
     else:
@@ -340,6 +344,37 @@ def build_run_report(path: Path, level: float = stats.LEVEL) -> Report:
     sections.append(provenance(manifest, study))
     return Report(f"{title}: report of run {manifest.get('run_id', path.name)}", headline,
                   warns, sections, question, short, answer)
+
+
+def mirrors(df: pl.DataFrame, measures: list[str]) -> set[str]:
+    """The measures that only repeat the variant's options (one value within every variant,
+    as ISS's ``shuttles_removed``): a change in them is the option itself, not an answer."""
+    if not measures or "variant" not in df.columns:
+        return set()
+    n = df.group_by("variant").agg(pl.col(m).n_unique() for m in measures
+                                   if m in df.columns)
+    return {c for c in n.columns if c != "variant" and int(n.get_column(c).max()) <= 1}  # type: ignore[arg-type]
+
+
+def opening_measures(mcomps: pl.DataFrame | None, skip: Collection[str] = ()) -> list[str]:
+    """The measures a sweep's answer opens with (its question declares none): the game's
+    length (rounds), then every measure with a change decided either way or equivalent, in
+    the game's order, less ``skip`` (issue 28: a sweep's clearest results were left in
+    Details)."""
+    if mcomps is None or not mcomps.height:
+        return []
+    measures = mcomps.get_column("measure").unique(maintain_order=True).to_list()
+    decided = set(mcomps.filter(pl.col("verdict") != analysis.verdicts.INCONCLUSIVE)
+                  .get_column("measure").to_list())
+    return [m for m in measures if m == "rounds" or (m in decided and m not in skip)]
+
+
+def fixed_words(game: str, df: pl.DataFrame, vary: list[str]) -> str:
+    """The settings every variant of a run shares, in words (``3 players``): the question
+    line names them."""
+    label = str(df.get_column("variant_label").cast(pl.String)[0])
+    same = [p for p in W.split_label(label) if p.partition("=")[0] not in vary]
+    return W.variant(game, ",".join(same)) if same else ""
 
 
 def game_title(game: str) -> str:

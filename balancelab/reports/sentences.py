@@ -32,9 +32,9 @@ def change_text(r: dict[str, Any], game: str = "") -> str:
 
 def change_words(game: str, option: str, a: Any, b: Any) -> str:
     """``HAL −1 (easier) → HAL 0``; an option without words for its values:
-    ``crew turns per HAL turn 1 → 2``."""
+    ``crew turns per HAL turn: 1 → 2``."""
     sa, sb = W.setting(game, option, a), W.setting(game, option, b)
-    name = W.words(game, option)
+    name = W.words(game, option) + ":"
     if sa.startswith(name + " ") and sb.startswith(name + " "):
         return f"{name} {sa[len(name) + 1:]} → {sb[len(name) + 1:]}"
     return f"{sa} → {sb}"

@@ -95,8 +95,8 @@ def test_study_focus_keeps_the_headline_on_the_studied_option(tmp_path: Path):
     head = run_report.build_run_report(path).headline
     comps = [h for h in head if "→" in h]
     assert comps, head
-    assert all("edge 450 → 990" in h for h in comps)  # no line along `cap`
-    assert all("cap 0" in h or "cap 30" in h for h in comps)  # held fixed, in words
+    assert all("edge: 450 → 990" in h for h in comps)  # no line along `cap`
+    assert all("cap: 0" in h or "cap: 30" in h for h in comps)  # held fixed, in words
     means = [h for h in comps if "mean rounds" in h]
     assert len(means) == 2  # one per value of cap, with its paired interval
     assert all("interval" in h for h in means)

@@ -190,3 +190,23 @@ def test_the_solo_player_is_not_called_the_start_player() -> None:
     assert _column_contender("iss", "seat0", mixed) == "seat 1"
     three = pl.DataFrame({"variant_label": ["players=3"]})
     assert _column_contender("iss", "seat0", three) == "seat 1 (start player)"
+
+
+def test_a_sweep_opens_with_its_decided_measures_and_names_what_is_held() -> None:
+    """Issue 28 item 1: a sweep's answer opens with the game's length and every decided
+    measure (not only the win rates), leaves out a measure that only repeats the option,
+    and its question names the settings every variant shares ("at 3 players")."""
+    from balancelab.reports.run_report import fixed_words, mirrors, opening_measures
+
+    mc = pl.DataFrame({"measure": ["rounds", "turns", "winning_margin", "shuttles_removed",
+                                   "launches"],
+                       "verdict": ["lowers", "lowers", "inconclusive", "raises",
+                                   "equivalent"]})
+    df = pl.DataFrame({"variant": [0, 0, 1, 1], "shuttles_removed": [0, 0, 1, 1],
+                       "turns": [40, 45, 36, 38],
+                       "variant_label": ["players=3,remove_shuttles=false"] * 2
+                       + ["players=3,remove_shuttles=true"] * 2})
+    skip = mirrors(df, ["shuttles_removed", "turns"])
+    assert skip == {"shuttles_removed"}
+    assert opening_measures(mc, skip) == ["rounds", "turns", "launches"]
+    assert fixed_words("iss", df, ["remove_shuttles"]) == "3 players"
