@@ -36,7 +36,7 @@ def _cfg(knobs: list[str], target: str = "red=0.5", edge: int = 300, **kw: objec
          ) -> B.BalanceConfig:
     g = get_game("coin")
     base = g.options_type.from_strings({"edge": str(edge)})
-    return B.BalanceConfig("coin", {"edge": edge},
+    return B.BalanceConfig(g, {"edge": edge},
                            [B.parse_knob(g.options_type, base, k) for k in knobs],
                            B.parse_target(g, base, target), chunk=500, **kw)  # type: ignore[arg-type]
 

@@ -15,7 +15,7 @@ from plugin_env import NIM, REPO, write_dist_info
 from typer.testing import CliRunner
 
 from balancelab.cli import app
-from balancelab.cli_options import flag
+from balancelab.cli.options import flag
 from balancelab.games import get_game
 
 runner = CliRunner()

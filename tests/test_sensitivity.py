@@ -18,6 +18,7 @@ from coin_game import install  # noqa: E402
 
 from balancelab.games import get_game  # noqa: E402
 from balancelab.questions import sensitivity as S  # noqa: E402
+from balancelab.questions.study import STUDIES  # noqa: E402
 from balancelab.simulate.iss.cards import load_cards  # noqa: E402
 from balancelab.simulate.odyssey.board import load_board  # noqa: E402
 
@@ -124,7 +125,7 @@ def test_iss_card_alternatives_load_and_keep_the_constraints(name: str) -> None:
 
 def test_a_sensitivity_run_on_the_toy(tmp_path: Path) -> None:
     # coin: red wins (edge + bonus)/1000; draw and cap take from blue, so blue's rate moves
-    res = S.run("coin", {"edge": "300", "draw": "100"}, tmp_path / "s", rate="blue",
+    res = S.run(get_game("coin"), {"edge": "300", "draw": "100"}, tmp_path / "s", rate="blue",
                 games=600, backend="sequential")
     t = res.table
     assert set(t.get_column("option")) == {"draw", "cap"}
@@ -135,7 +136,7 @@ def test_a_sensitivity_run_on_the_toy(tmp_path: Path) -> None:
     assert "coin" in res.report.markdown.read_text()  # type: ignore[union-attr]
     assert (tmp_path / "s" / "report" / "tornado.png").exists()
     # the same command again plays nothing and says the same
-    again = S.run("coin", {"edge": "300", "draw": "100"}, tmp_path / "s", rate="blue",
+    again = S.run(get_game("coin"), {"edge": "300", "draw": "100"}, tmp_path / "s", rate="blue",
                   games=600, backend="sequential")
     assert again.headline == res.headline
 
@@ -153,7 +154,7 @@ def test_cli_sensitivity_end_to_end(tmp_path: Path) -> None:
 
 
 def test_study_verdicts_under_each_perturbation(tmp_path: Path) -> None:
-    res = S.run("odyssey", {"crew": "3"}, tmp_path / "h", study="hal-difficulty",
+    res = S.run(get_game("odyssey"), {"crew": "3"}, tmp_path / "h", study=STUDIES["hal-difficulty"],
                 only=["limit_lif"], games=40, backend="sequential")
     t = res.table
     assert set(t.get_column("focus")) == {"-1", "0", "1"}  # every focus value, paired
@@ -162,12 +163,14 @@ def test_study_verdicts_under_each_perturbation(tmp_path: Path) -> None:
     assert "The study hal-difficulty's verdict on hal_extra_turns -1 → 0" in text
     assert "perturbation" in text
     with pytest.raises(S.SensitivityError, match="focus option"):
-        S.run("odyssey", {"hal_extra_turns": "1"}, tmp_path / "x", study="hal-difficulty",
+        S.run(get_game("odyssey"), {"hal_extra_turns": "1"}, tmp_path / "x",
+              study=STUDIES["hal-difficulty"],
               games=10, backend="sequential")
 
 
 def test_the_headline_gives_the_setting_in_words(tmp_path: Path) -> None:
-    res = S.run("odyssey", {"crew": "3"}, tmp_path / "w", only=["whitehead_remote_repair"],
+    res = S.run(get_game("odyssey"), {"crew": "3"}, tmp_path / "w",
+                only=["whitehead_remote_repair"],
                 games=20, backend="sequential")
     text = " ".join(res.headline)
     assert "(the crew " in text and " at 3 crewmembers, HAL 0) rests most on" in text

@@ -76,7 +76,8 @@ def test_tuned_spec_is_none_without_a_tuned_preset(monkeypatch: pytest.MonkeyPat
 def test_tune_is_reproducible_resumable_and_checks_on_fresh_seeds(tmp_path: Path) -> None:
     from balancelab.questions import tune as T
 
-    cfg = T.TuneConfig("odyssey", "crew", "crew-team", budget=6, games_per_trial=2, seed=3,
+    cfg = T.TuneConfig(get_game("odyssey"), "crew", "crew-team", budget=6, games_per_trial=2,
+                       seed=3,
                        options={"hal_turn_every": 2}, fresh_games=4)
     a = T.tune(cfg, tmp_path / "a")
     b = T.tune(cfg, tmp_path / "b")
@@ -86,7 +87,8 @@ def test_tune_is_reproducible_resumable_and_checks_on_fresh_seeds(tmp_path: Path
     assert again.params == a.params and again.trials == 3
     assert json.loads((tmp_path / "a" / "result.json").read_text())["spec"] == a.spec
     with pytest.raises(T.TuneError, match="holds another tuning study"):
-        T.tune(T.TuneConfig("odyssey", "crew", "crew-team", 8, 2, 3, {}, 4), tmp_path / "a")
+        T.tune(T.TuneConfig(get_game("odyssey"), "crew", "crew-team", 8, 2, 3, {}, 4),
+               tmp_path / "a")
 
 
 def test_tune_command(tmp_path: Path) -> None:
@@ -164,7 +166,8 @@ def test_a_game_stopped_by_the_round_cap_costs_the_objective_a_win() -> None:
 def test_a_study_from_before_the_cap_penalty_resumes_only_without_it(tmp_path: Path) -> None:
     from balancelab.questions import tune as T
 
-    cfg = T.TuneConfig("odyssey", "crew", "crew-team", budget=2, games_per_trial=2, seed=3,
+    cfg = T.TuneConfig(get_game("odyssey"), "crew", "crew-team", budget=2, games_per_trial=2,
+                       seed=3,
                        fresh_games=2, cap_penalty=0.0)
     old = json.loads(json.dumps(dataclasses.asdict(cfg)))
     del old["cap_penalty"]

@@ -1,6 +1,7 @@
-"""The questions a designer asks, one module each; every one takes a resolved
-:class:`~balancelab.simulate.core.Game` (names are parsed once, at the edge: the command line or
-the API) and returns a result object.
+"""The questions a designer asks, one module (or package) each. A question that plays games
+takes a resolved :class:`~balancelab.simulate.core.Game` (names are parsed once, at the edge:
+the command line or the API, with :func:`~balancelab.questions.inputs.load_game` or
+:func:`~balancelab.questions.study.check_study`) and returns a result object; none prints.
 
 * :mod:`~balancelab.questions.sweep`: every combination of some rule options in one run,
   grown in rounds until a stopping rule holds (``balancelab sweep``).

@@ -42,7 +42,7 @@ from typing import Any
 import polars as pl
 
 from balancelab.analysis import stats
-from balancelab.questions.inputs import StudyError, load_game, pairing_name, slug
+from balancelab.questions.inputs import StudyError, pairing_name, slug
 from balancelab.questions.ladder_report import build_report
 from balancelab.questions.rungs import (
     NAME,
@@ -57,6 +57,7 @@ from balancelab.questions.rungs import (
 from balancelab.questions.sweep import SweepResult, sweep, write_study
 from balancelab.reports import compare_report, page
 from balancelab.reports import games as hooks
+from balancelab.simulate.core import Game
 from balancelab.simulate.runs import MANIFEST, load_games, read_manifest
 from balancelab.simulate.worker import seat_assignment
 
@@ -78,13 +79,13 @@ def _workers(jobs: int) -> int:
     return (os.cpu_count() or 1) if jobs < 0 else jobs
 
 
-def _outcomes(lad: Ladder, path: Path, side: str, workers: int) -> tuple[list[bool], float]:
+def _outcomes(lad: Ladder, g: Game, path: Path, side: str, workers: int
+              ) -> tuple[list[bool], float]:
     """Per game (by game index) whether the laddered side or seat won, and the run's
     seconds of play per game (wall time × workers / games: core-seconds)."""
     df = load_games(path).sort("game_index")
     winners = df.get_column("winner").to_list()
     if lad.seat_game:
-        g = load_game(lad.game)
         opts = g.options_type.from_strings({k: str(v) for k, v in lad.base.items()})
         seats = g.seats(opts)
         sides = [g.side_of_seat(opts, i) for i in range(len(seats))]
@@ -101,18 +102,16 @@ def _outcomes(lad: Ladder, path: Path, side: str, workers: int) -> tuple[list[bo
     return won, per_game
 
 
-def _pairing(lad: Ladder, side: str, spec: str, opp: str) -> dict[str, str]:
+def _pairing(lad: Ladder, g: Game, side: str, spec: str, opp: str) -> dict[str, str]:
     if lad.seat_game:
-        g = load_game(lad.game)
         seat0 = g.seats(g.options_type.from_strings(
             {k: str(v) for k, v in lad.base.items()}))[0]
         return {seat0: spec, side: opp}
-    g = load_game(lad.game)
     return {side: spec, **{s: opp for s in g.sides if s != side}}
 
 
 def run_ladder(
-    game: str,
+    g: Game,
     out: Path | None = None,
     *,
     seed: int = 0,
@@ -126,10 +125,10 @@ def run_ladder(
     progress: Callable[[int, int], None] | None = None,
     log: Callable[[str], None] | None = None,
 ) -> LadderResult:
-    """Run the skill ladder of ``game`` and write its report (see the module docstring).
+    """Run the skill ladder of game ``g`` and write its report (see the module docstring).
 
     Args:
-        game: ``odyssey``, ``iss`` or ``obcy``.
+        g: the game (one with a ladder: ``odyssey``, ``iss`` or ``obcy``).
         out: the study folder (default ``runs/study-skill-ladder-<game>-seed<seed>``).
         seed: run seed, shared by every run (paired games).
         games: games per rung and opponent (default: the ladder's).
@@ -143,12 +142,13 @@ def run_ladder(
     Raises:
         StudyError: no ladder for the game, or bad sizes.
     """
-    lad = check_game(game)
+    lad = check_game(g.name)
+    game = g.name
     n = games if games is not None else lad.games
     nv = verdict_games if verdict_games is not None else lad.verdict_games
     if n < 2 or nv < 1:
         raise StudyError("--games must be at least 2 (paired differences need two "
-                                 "games) and --verdict-games at least 1")
+                         "games) and --verdict-games at least 1")
     if not budget_scale > 0:
         raise StudyError(f"--budget-scale must be > 0; got {budget_scale}")
     folder = Path(out) if out is not None else Path("runs") / f"study-{NAME}-{game}-seed{seed}"
@@ -163,11 +163,11 @@ def run_ladder(
              search: bool) -> SweepResult:
         chunk = max(1, math.ceil(k / (4 * workers))) if search else None
         say(f"{path.name}: {pairing_name(pairing)}")
-        return sweep(game, grid, path, base=lad.base, policies=pairing, seed=seed,
-                             games=k, jobs=jobs, backend=backend, chunk_games=chunk,
-                             force=force, resume=resume, progress=progress,
-                             study={"study": NAME, "game": game, "pairing":
-                                    pairing_name(pairing)})
+        return sweep(g, grid, path, base=lad.base, policies=pairing, seed=seed,
+                     games=k, jobs=jobs, backend=backend, chunk_games=chunk,
+                     force=force, resume=resume, progress=progress,
+                     study={"study": NAME, "game": game, "pairing":
+                            pairing_name(pairing)})
 
     rows: list[dict[str, Any]] = []
     t0 = time.perf_counter()
@@ -186,7 +186,7 @@ def run_ladder(
         out: dict[str, list[bool]] = {}
         for r in rungs(lad, side, budget_scale):
             assert r.spec is not None
-            pairing = _pairing(lad, side, r.spec, opp.spec)
+            pairing = _pairing(lad, g, side, r.spec, opp.spec)
             path = folder / slug(pairing_name(pairing))
             search = any(p.split(":")[0] in ("ismcts", "oracle", "search")
                          for p in pairing.values())
@@ -194,7 +194,7 @@ def run_ladder(
             if res.interrupted:
                 stopped = path
                 return None
-            won, per_game = _outcomes(lad, path, side, workers)
+            won, per_game = _outcomes(lad, g, path, side, workers)
             out[r.name] = won
             lo, hi = (float(x) for x in stats.wilson(sum(won), len(won)))
             row: dict[str, Any] = {
@@ -254,7 +254,7 @@ def run_ladder(
     seconds = max(time.perf_counter() - t0, sum(
         float(read_manifest(m.parent).get("wall_seconds", 0.0) or 0.0)
         for m in sorted(folder.glob(f"*/{MANIFEST}"))))
-    rep, stable = build_report(lad, rates, verdict_runs, n, nv, seconds, chosen)
+    rep, stable = build_report(lad, g, rates, verdict_runs, n, nv, seconds, chosen)
     write_study(folder, {"study": NAME, "game": game, "seed": seed, "games": n,
                                   "verdict_games": nv, "budget_scale": budget_scale,
                                   "stable": stable, "rates": rates.to_dicts(),

@@ -9,12 +9,12 @@ from pathlib import Path
 import polars as pl
 
 from balancelab import analysis
-from balancelab.questions.inputs import load_game
 from balancelab.questions.rungs import NAME, Ladder, Strongest, pct_text, points_text
 from balancelab.questions.study import STUDIES
 from balancelab.reports import formatting, page, sentences, tables
 from balancelab.reports import games as hooks
 from balancelab.reports import words as W
+from balancelab.simulate.core import Game
 
 
 def _change_words(game: str) -> pl.Expr:
@@ -107,8 +107,9 @@ def agreement(verdicts: Sequence[str | None]) -> str:
     return DECIDED_ONCE if len(decided) == 1 else CHANGES
 
 
-def build_report(lad: Ladder, rates: pl.DataFrame, runs: dict[str, Path], n: int, nv: int,
-                 seconds: float, chosen: dict[str, Strongest]) -> tuple[page.Report, bool]:
+def build_report(lad: Ladder, game: Game, rates: pl.DataFrame, runs: dict[str, Path], n: int,
+                 nv: int, seconds: float, chosen: dict[str, Strongest]
+                 ) -> tuple[page.Report, bool]:
     """The ladder's report, and whether the verdict is stable across the top two rungs
     (``chosen``: each side's fair rungs as measured, :func:`rank_fair`)."""
     g = lad.game
@@ -117,7 +118,7 @@ def build_report(lad: Ladder, rates: pl.DataFrame, runs: dict[str, Path], n: int
     once = vt.filter(pl.col("agreement") == DECIDED_ONCE)
     stable = changed.height == 0
     names = list(runs)
-    headline = [f"Skill ladder of {load_game(g).title}: each side at rising skill "
+    headline = [f"Skill ladder of {game.title}: each side at rising skill "
                 f"({n} paired games per rung and opponent), and the key verdict — "
                 f"{lad.verdict} — at the top two fair rungs ({nv} games per variant)."]
     for side in lad.rungs:

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from balancelab.analysis import stats
-from balancelab.questions.inputs import StudyError, load_game
+from balancelab.questions.inputs import StudyError
 
 #: The study's name on the command line.
 NAME = "skill-ladder"
@@ -129,7 +129,7 @@ LADDERS: dict[str, Ladder] = {
 
 
 def check_game(game: str | None) -> Ladder:
-    """The ladder of ``game``.
+    """The ladder of the game named ``game`` (the name as given on the command line).
 
     Raises:
         StudyError: no game named, or a game without a ladder (names the valid ones).
@@ -137,10 +137,9 @@ def check_game(game: str | None) -> Ladder:
     valid = ", ".join(sorted(LADDERS))
     if not game:
         raise StudyError(f"study {NAME} needs a game: balancelab study {NAME} GAME "
-                                 f"(one of {valid})")
+                         f"(one of {valid})")
     if game not in LADDERS:
         raise StudyError(f"no skill ladder for game {game!r}; valid: {valid}")
-    load_game(game)
     return LADDERS[game]
 
 

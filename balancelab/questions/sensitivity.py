@@ -33,12 +33,12 @@ import polars as pl
 
 from balancelab import analysis
 from balancelab.analysis import stats
-from balancelab.questions.inputs import load_game
-from balancelab.questions.study import check_study
+from balancelab.questions.study import Study
 from balancelab.reports import formatting, page, plots, sentences
 from balancelab.reports import games as hooks
 from balancelab.reports import words as W
 from balancelab.simulate import runs
+from balancelab.simulate.core import Game
 from balancelab.simulate.options import OptionError, RuleOptions, format_value
 
 #: The option through which each game takes a replacement data file (or folder).
@@ -99,7 +99,7 @@ def _step_int(v: int) -> tuple[int, str]:
     return 1, "±1"
 
 
-def perturbations(game: Any, base: RuleOptions, *, only: Sequence[str] = (),
+def perturbations(game: Game, base: RuleOptions, *, only: Sequence[str] = (),
                   data: Sequence[str] = (), fixed: Sequence[str] = ()) -> list[Perturbation]:
     """Every one-step change of the game's rule numbers and assumptions around ``base``.
 
@@ -185,7 +185,7 @@ class SensitivityResult:
     games: int = 0
 
 
-def headline_contender(game: Any, base: RuleOptions, rate: str | None) -> str:
+def headline_contender(game: Game, base: RuleOptions, rate: str | None) -> str:
     """The contender whose win rate the sensitivity follows (``--rate``; default the game's
     primary side, or the start player's seat).
 
@@ -204,27 +204,32 @@ def headline_contender(game: Any, base: RuleOptions, rate: str | None) -> str:
     return rate
 
 
-def run(game_name: str, base_values: dict[str, Any], out: Path | None = None, *,
-        rate: str | None = None, study: str | None = None, only: Sequence[str] = (),
+def run(g: Game, base_values: dict[str, Any], out: Path | None = None, *,
+        rate: str | None = None, study: Study | None = None, only: Sequence[str] = (),
         data: Sequence[str] = (), policies: dict[str, str] | None = None, seed: int = 0,
         games: int = GAMES, jobs: int = -1, backend: str = "loky", force: bool = False,
         progress: Callable[[int, int], None] | None = None) -> SensitivityResult:
     """Play every perturbation (and, with ``study``, every focus value) on common seeds and
     write the report.
 
+    Args:
+        g: the game (resolved from its name at the edge).
+        base_values: the rule options held fixed, as given (``{"crew": "3"}``).
+        study: a study of ``g`` (:func:`~balancelab.questions.study.check_study`) whose
+            verdicts are recomputed under every perturbation.
+
     Raises:
-        SensitivityError, StudyError, OptionError, RunError: bad input.
+        SensitivityError, OptionError, RunError: bad input.
     """
-    g = load_game(game_name)
     focus: str | None = None
     base = g.options_type.from_strings(base_values)
     st = None
     focus_vals: list[Any] = [None]
     fixed: list[str] = []
     if study is not None:
-        st, sg = check_study(study)
-        if sg.name != g.name:
-            raise SensitivityError(f"study {study!r} is about {sg.name}, not {g.name}")
+        st = study
+        if st.game != g.name:
+            raise SensitivityError(f"study {st.name!r} is about {st.game}, not {g.name}")
         assert st.focus is not None
         focus = st.focus
         focus_vals = [g.options_type.from_strings({st.focus: str(v)}).as_dict()[st.focus]
@@ -247,7 +252,7 @@ def run(game_name: str, base_values: dict[str, Any], out: Path | None = None, *,
     config = runs.RunConfig(g.name, variants, dict(policies or {}), seed, games)
     path = Path(out) if out is not None else Path("runs") / (
         f"sensitivity-{g.name}-{base.label().replace('=', '').replace(',', '-')}"
-        + (f"-{study}" if study else "") + f"-seed{seed}")
+        + (f"-{st.name}" if st else "") + f"-seed{seed}")
     summary = runs.run(config, path, jobs=jobs, backend=backend, progress=progress,
                          force=force, resume=not force)
     if summary.interrupted:
@@ -268,7 +273,7 @@ def _wins(df: pl.DataFrame, who: str) -> dict[int, np.ndarray]:
     return out
 
 
-def analyse(path: Path, g: Any, perts: list[Perturbation], index: list[tuple[int, Any]],
+def analyse(path: Path, g: Game, perts: list[Perturbation], index: list[tuple[int, Any]],
             who: str, focus: str | None) -> tuple[pl.DataFrame, pl.DataFrame | None]:
     """The effect of each perturbation on ``who``'s win rate (paired against the baseline at
     the same focus value, Holm across rows), and with a focus option the verdicts along it.
@@ -359,7 +364,7 @@ def ranked(table: pl.DataFrame) -> pl.DataFrame:
             .drop("_abs"))
 
 
-def headline_lines(g: Any, base: RuleOptions, who: str, table: pl.DataFrame,
+def headline_lines(g: Game, base: RuleOptions, who: str, table: pl.DataFrame,
                    verdicts: pl.DataFrame | None, games: int, st: Any) -> list[str]:
     name = hooks.word(g.name, who)
     ctx = W.variant(g.name, base.label())  # "3 crewmembers, HAL 0", not crew=3,…
@@ -442,7 +447,7 @@ def tornado(table: pl.DataFrame, who: str, n: int = 20) -> Any:
     return fig
 
 
-def report(g: Any, base: RuleOptions, who: str, table: pl.DataFrame,
+def report(g: Game, base: RuleOptions, who: str, table: pl.DataFrame,
            verdicts: pl.DataFrame | None, headline: list[str], path: Path, games: int,
            st: Any) -> page.ReportPaths:
     name = hooks.word(g.name, who)

@@ -174,7 +174,8 @@ class StudyResult:
 
 
 def run_study(
-    name: str | Study,
+    st: Study,
+    g: Game,
     out: Path | None = None,
     *,
     policies: Sequence[str] = (),
@@ -196,7 +197,8 @@ def run_study(
     """Run a named study once per policy pairing and write its report.
 
     Args:
-        name: a key of :data:`STUDIES`, or a :class:`Study` (:func:`load_study`).
+        st, g: the study and its game, as :func:`check_study` resolves them (a built-in
+            study's name, or a :class:`Study` from :func:`load_study`).
         out: the study folder (default ``runs/study-<name>-seed<seed>``); each pairing's run is
             a sub-folder, an ordinary run that ``report`` and polars can read.
         policies: policy pairings, each ``"SIDE=POLICY;SIDE=POLICY"``; none = the defaults.
@@ -213,16 +215,16 @@ def run_study(
     is replaced only with ``force`` (which also starts the study's record over).
 
     Raises:
-        StudyError: unknown study, its game's engine cannot be imported, sizes that
-            contradict each other (see :func:`sweep`), the study's focus option fixed, or a
-            folder holding another study or this one with another seed or other fixed options
-            (without ``force``).
+        StudyError: ``g`` is not the study's game, sizes that contradict each other (see
+            :func:`sweep`), the study's focus option fixed, or a folder holding another study
+            or this one with another seed or other fixed options (without ``force``).
         RunError: a pairing's run folder holds a run of another size (without ``resume`` or
             ``force``).
     """
     rule = stopping_rule(precision, precision_diff, decide)
     check_sizes(games, precision, max_games, precision_diff, decide)
-    st, g = check_study(name)
+    if g.name != st.game:
+        raise StudyError(f"study {st.name!r} is about {st.game}, not {g.name}")
     name = st.name
     pairings = [parse_pairing(p, g) for p in policies] or [{}]
     names = [pairing_name(p) for p in pairings]
@@ -238,7 +240,7 @@ def run_study(
         fixed.items())}}
     runs = _kept_answers(folder, setting, force)
     with left_as_found(folder):  # a pairing refused by its sweep leaves no empty folder
-        return _run_pairings(st, folder, setting, runs, names, pairings, base=base, seed=seed,
+        return _run_pairings(st, g, folder, setting, runs, names, pairings, base=base, seed=seed,
                              games=games if games is not None else (None if rule else 2000),
                              precision=precision, precision_diff=precision_diff,
                              decide=decide, pairs=pairs, margin=margin, max_games=max_games,
@@ -246,8 +248,9 @@ def run_study(
                              progress=progress)
 
 
-def _run_pairings(st: Study, folder: Path, setting: dict[str, Any], runs: dict[str, Path],
-                  names: list[str], pairings: list[dict[str, str]], *, base: dict[str, Any],
+def _run_pairings(st: Study, g: Game, folder: Path, setting: dict[str, Any],
+                  runs: dict[str, Path], names: list[str], pairings: list[dict[str, str]], *,
+                  base: dict[str, Any],
                   seed: int, games: int | None, precision: float | None,
                   precision_diff: float | None, decide: bool, pairs: str | None,
                   margin: float | None, max_games: int | None, jobs: int, backend: str,
@@ -259,7 +262,7 @@ def _run_pairings(st: Study, folder: Path, setting: dict[str, Any], runs: dict[s
     n = games
     for pname, pairing in zip(names, pairings, strict=True):
         path = folder / slug(pname)
-        res = sweep(st.game, st.grid, path, base=base, policies=pairing, seed=seed, games=n,
+        res = sweep(g, st.grid, path, base=base, policies=pairing, seed=seed, games=n,
                     precision=precision, precision_diff=precision_diff, decide=decide,
                     focus=st.focus, pairs=pairs, margin=margin, max_games=max_games,
                     jobs=jobs, backend=backend, force=force, resume=resume, progress=progress,

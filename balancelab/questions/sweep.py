@@ -29,9 +29,11 @@ from typing import Any
 
 from balancelab import analysis
 from balancelab.analysis import stats, verdicts
-from balancelab.questions.inputs import StudyError, grid_variants, load_game
+from balancelab.questions.inputs import StudyError, grid_variants
 from balancelab.reports import run_report
 from balancelab.simulate import runs
+from balancelab.simulate.core import Game
+from balancelab.simulate.options import RuleOptions
 
 #: Games of the first precision round, per variant.
 PRECISION_START = 1000
@@ -68,7 +70,7 @@ DECIDE_STEP = 5 * verdicts.DECIDE_LOOK
 
 
 def sweep(
-    game: str,
+    game: Game,
     grid: Mapping[str, Sequence[Any]],
     path: Path,
     *,
@@ -95,7 +97,7 @@ def sweep(
     """Play every combination of ``grid`` in one run (paired across variants by seed).
 
     Args:
-        game: game name.
+        game: the game (resolved from its name at the edge: :func:`load_game`).
         grid: option → values; every combination becomes a variant.
         path: the run folder.
         base: options fixed for every variant.
@@ -124,21 +126,21 @@ def sweep(
         A :class:`SweepResult`.
 
     Raises:
-        StudyError: the engine is missing, two stopping rules, or ``max_games`` without a
+        StudyError: two stopping rules, or ``max_games`` without a
             stopping rule or below ``games``. OptionError / PolicyError / RunError / ValueError:
             bad input.
     """
     rule = stopping_rule(precision, precision_diff, decide)
     cap = check_sizes(games, precision, max_games, precision_diff, decide)
-    g = load_game(game)
-    variants = grid_variants(g, grid, base)
+    variants = grid_variants(game, grid, base)
     if focus is not None and focus not in grid:
         raise ValueError(f"--focus {focus!r} is not a --grid option; grid: {', '.join(grid)}")
     if margin is not None and not 0 < margin < 1:
         raise ValueError(f"--margin is in win-rate units in (0, 1): 0.02 means ±2 "
                          f"percentage points; got {margin}")
     n = games if games is not None else (PRECISION_START if rule else 1000)
-    config = runs.RunConfig(game, variants, dict(policies or {}), seed, n, rotate, chunk_games)
+    config = runs.RunConfig(game.name, variants, dict(policies or {}), seed, n, rotate,
+                            chunk_games)
     path = Path(path)
     facts = dict(study or {})
     facts["grid"] = {k: [str(v) for v in vs] for k, vs in grid.items()}
@@ -194,6 +196,14 @@ def sweep(
                                        config.chunk_games, cap)
 
 
+def default_folder(game: Game, variants: Sequence[RuleOptions], policies: dict[str, str],
+                   seed: int) -> Path:
+    """A sweep's run folder when none is given: ``runs/<game>-sweep-…-seed<seed>`` (the
+    runner's name for a run of these variants, policies and seed)."""
+    return Path("runs") / runs.RunConfig(game.name, list(variants), policies, seed,
+                                         1).default_run_name()
+
+
 def stopping_rule(precision: float | None, precision_diff: float | None,
                   decide: bool) -> str | None:
     """The stopping rule asked for (None: a fixed number of games)."""
@@ -231,7 +241,7 @@ def check_sizes(games: int | None, precision: float | None, max_games: int | Non
     return max_games
 
 
-def plan(game: str, grid: Mapping[str, Sequence[Any]], change: float, *,
+def plan(g: Game, grid: Mapping[str, Sequence[Any]], change: float, *,
          base: dict[str, Any] | None = None, focus: str | None = None,
          pairs: str | None = None, level: float = stats.LEVEL) -> list[dict[str, Any]]:
     """Games per setting each question needs to detect a change of ``change`` (win-rate
@@ -250,7 +260,6 @@ def plan(game: str, grid: Mapping[str, Sequence[Any]], change: float, *,
     """
     from balancelab.analysis import verdicts
 
-    g = load_game(game)
     variants = grid_variants(g, grid, base)
     names = list(grid)
     opts = [focus] if focus else names

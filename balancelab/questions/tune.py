@@ -31,13 +31,12 @@ import functools
 import json
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from balancelab.games import get_game
 from balancelab.policies import base as policies
 from balancelab.simulate.core import Game, rules_stream, seat_stream
 from balancelab.simulate.options import RuleOptions
@@ -121,9 +120,10 @@ def objective_value(won: np.ndarray, capped: np.ndarray, cap_penalty: float) -> 
 
 @dataclass
 class TuneConfig:
-    """What a tuning study is: recorded in ``tune.json``; a resumed study must match it."""
+    """What a tuning study is: recorded in ``tune.json`` (:meth:`record`); a resumed study must
+    match it. ``game`` is resolved from its name at the edge."""
 
-    game: str
+    game: Game
     side: str
     policy: str
     budget: int
@@ -139,6 +139,18 @@ class TuneConfig:
     @property
     def trials(self) -> int:
         return max(1, self.budget // self.games_per_trial)
+
+    def default_folder(self) -> Path:
+        """``tunes/<game>-<side>-<policy>-seed<seed>[-<option><value>…][-vs-<side>-<policy>…]``."""
+        return Path("tunes") / (
+            f"{self.game.name}-{self.side}-{self.policy.replace(':', '_')}-seed{self.seed}"
+            + "".join(f"-{k}{v}" for k, v in self.options.items())
+            + "".join(f"-vs-{k}-{v.replace(':', '_')}" for k, v in self.against.items()))
+
+    def record(self) -> dict[str, Any]:
+        """The study as ``tune.json`` holds it (the game by name)."""
+        return {f.name: (self.game.name if f.name == "game" else getattr(self, f.name))
+                for f in fields(self)}
 
 
 @dataclass
@@ -208,7 +220,7 @@ def _prepare(config: TuneConfig) -> tuple[
     """The checked request: (game, rule options, the other sides' policy specs, the policy's
     full spec and name, its starting values (a preset expanded), the parameters to tune with
     their (default, low, high))."""
-    game = get_game(config.game)
+    game = config.game
     if config.side not in game.sides:
         raise TuneError(f"unknown side {config.side!r} for {game.name!r}; valid: "
                         f"{', '.join(game.sides)}")
@@ -259,11 +271,11 @@ def tune(config: TuneConfig, folder: Path, *,
     if cfg_path.exists():
         old = json.loads(cfg_path.read_text())
         old.setdefault("cap_penalty", 0.0)  # a study from before the penalty had none
-        if old != asdict(config):
+        if old != config.record():
             raise TuneError(f"{folder} holds another tuning study ({old}); use another --out "
                             "or the same arguments")
     else:
-        cfg_path.write_text(json.dumps(asdict(config), indent=1))
+        cfg_path.write_text(json.dumps(config.record(), indent=1))
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     storage = f"sqlite:///{folder / 'study.sqlite3'}"
     study = optuna.create_study(
@@ -333,7 +345,7 @@ def describe(config: TuneConfig, result: TuneResult) -> list[str]:
     where = ", ".join(f"{k}={v}" for k, v in config.options.items()) or "the default setting"
     vs = ", ".join(f"{s}={sp}" for s, sp in config.against.items()) or "the defaults"
     lines = [
-        f"{config.game} {config.side} ({where}), {result.trials} trials of "
+        f"{config.game.name} {config.side} ({where}), {result.trials} trials of "
         f"{config.games_per_trial} games against {vs}, seed {config.seed}:",
         f"  tuned: {result.spec}",
         f"  win rate on {result.fresh_games} fresh games: {_pct(b)} with {result.default_spec}"

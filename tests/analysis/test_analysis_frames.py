@@ -12,6 +12,7 @@ from balancelab import analysis
 from balancelab.questions import inputs
 from balancelab.questions import study as studies
 from balancelab.questions import sweep as sweeps
+from balancelab.questions.inputs import load_game
 from balancelab.simulate import runs
 
 
@@ -70,7 +71,7 @@ def test_seat_swap_mirrors_seat_results():
 def coin_sweep(tmp_path_factory):
     install()
     path = tmp_path_factory.mktemp("runs") / "coin-sweep"
-    sweeps.sweep("coin", {"edge": [450, 500, 550], "draw": [0, 100]}, path, games=600,
+    sweeps.sweep(load_game("coin"), {"edge": [450, 500, 550], "draw": [0, 100]}, path, games=600,
                   jobs=1, seed=5)
     return path
 
@@ -158,7 +159,8 @@ def test_compare_runs_paired_and_unpaired(tmp_path: Path, coin_sweep: Path):
 def test_precision_rounds_extend_the_run(tmp_path: Path):
     install()
     path = tmp_path / "prec"
-    res = sweeps.sweep("coin", {"edge": [200, 800]}, path, precision=0.04, games=250, jobs=1)
+    res = sweeps.sweep(load_game("coin"), {"edge": [200, 800]}, path, precision=0.04, games=250,
+                       jobs=1)
     assert res.rounds[-1]["max_half_width"] <= 0.04
     assert len(res.rounds) >= 2 and res.games == res.rounds[-1]["games"]
     st = analysis.precision_status(path)  # the printed Wilson intervals
@@ -175,20 +177,23 @@ def test_precision_rounds_extend_the_run(tmp_path: Path):
 def test_precision_run_stops_at_its_cap_and_contradictory_sizes_are_refused(tmp_path: Path):
     install()
     path = tmp_path / "capped"
-    res = sweeps.sweep("coin", {"edge": [450, 550]}, path, precision=0.01, games=250,
+    res = sweeps.sweep(load_game("coin"), {"edge": [450, 550]}, path, precision=0.01, games=250,
                         max_games=600, jobs=1)
     assert res.games == 600 and res.rounds[-1]["max_half_width"] > 0.01
     with pytest.raises(inputs.StudyError, match="plays 250 games .* more than --max-games 100"):
-        sweeps.sweep("coin", {"edge": [450]}, tmp_path / "x", precision=0.01, games=250,
+        sweeps.sweep(load_game("coin"), {"edge": [450]}, tmp_path / "x", precision=0.01, games=250,
                       max_games=100)
     with pytest.raises(inputs.StudyError, match="plays 1,000 games"):  # the default round
-        sweeps.sweep("coin", {"edge": [450]}, tmp_path / "x", precision=0.01, max_games=500)
+        sweeps.sweep(load_game("coin"), {"edge": [450]}, tmp_path / "x", precision=0.01,
+                     max_games=500)
     with pytest.raises(inputs.StudyError, match="without one, --games"):
-        sweeps.sweep("coin", {"edge": [450]}, tmp_path / "y", games=250, max_games=100)
+        sweeps.sweep(load_game("coin"), {"edge": [450]}, tmp_path / "y", games=250, max_games=100)
     with pytest.raises(inputs.StudyError, match="one stopping rule"):
-        sweeps.sweep("coin", {"edge": [450]}, tmp_path / "y", precision=0.01, decide=True)
+        sweeps.sweep(load_game("coin"), {"edge": [450]}, tmp_path / "y", precision=0.01,
+                     decide=True)
     with pytest.raises(inputs.StudyError, match="without one, --games"):
-        studies.run_study("hal-difficulty", tmp_path / "z", games=10, max_games=100)
+        studies.run_study(*studies.check_study("hal-difficulty"), tmp_path / "z", games=10,
+                          max_games=100)
     assert not (tmp_path / "x").exists() and not (tmp_path / "y").exists()
     assert not (tmp_path / "z").exists()
 
@@ -196,13 +201,13 @@ def test_precision_run_stops_at_its_cap_and_contradictory_sizes_are_refused(tmp_
 def test_a_finished_sweep_run_again_is_shown_not_refused(tmp_path: Path):
     install()
     path = tmp_path / "again"
-    first = sweeps.sweep("coin", {"edge": [450, 550]}, path, games=200, jobs=1)
+    first = sweeps.sweep(load_game("coin"), {"edge": [450, 550]}, path, games=200, jobs=1)
     stamp = (path / "run.json").stat().st_mtime_ns
-    again = sweeps.sweep("coin", {"edge": [450, 550]}, path, games=200, jobs=1)
+    again = sweeps.sweep(load_game("coin"), {"edge": [450, 550]}, path, games=200, jobs=1)
     assert not first.reused and again.reused and again.games == 200
     assert (path / "run.json").stat().st_mtime_ns == stamp  # nothing played or rewritten
-    with pytest.raises(runs.RunError, match="already holds this run"):
-        sweeps.sweep("coin", {"edge": [450, 550]}, path, games=400, jobs=1)  # --resume
+    with pytest.raises(runs.RunError, match="already holds this run"):  # --resume
+        sweeps.sweep(load_game("coin"), {"edge": [450, 550]}, path, games=400, jobs=1)
 
 
 def test_study_for_a_missing_engine_says_so(monkeypatch):
@@ -213,11 +218,11 @@ def test_study_for_a_missing_engine_says_so(monkeypatch):
                         studies.Study("ghost-study", "ghost", {"x": [1, 2]}, "?"))
     try:
         with pytest.raises(inputs.StudyError, match="not available"):
-            studies.run_study("ghost-study")
+            studies.check_study("ghost-study")
     finally:
         games.unregister("ghost")
     with pytest.raises(inputs.StudyError, match="valid studies"):
-        studies.run_study("no-such-study")
+        studies.check_study("no-such-study")
 
 
 def test_parse_grid_and_pairing():
@@ -240,7 +245,7 @@ def test_fair_share_counts_the_possible_winners_and_none_against_fedor(tmp_path:
     1998 ISS has no fair share: its other possible winner is FEDOR, a bot, not a seat's
     equal (issue 26: a "fair share" of 50% was printed against it)."""
     path = tmp_path / "iss"
-    sweeps.sweep("iss", {"players": [1, 3]}, path, games=10, jobs=1)
+    sweeps.sweep(load_game("iss"), {"players": [1, 3]}, path, games=10, jobs=1)
     fair = dict(analysis.fair_shares(path).join(
         analysis.games_frame(path).select("variant", "players").unique(), on="variant")
         .select("players", "fair_share").iter_rows())
@@ -256,7 +261,8 @@ def test_fair_share_counts_the_possible_winners_and_none_against_fedor(tmp_path:
 
 def test_a_study_opens_with_a_short_answer(tmp_path: Path):
     # 40 games: at 30 the 2-player turns difference is not always detected (seed-dependent)
-    res = studies.run_study("iss-shuttle-removal", tmp_path / "st", games=40, jobs=1)
+    res = studies.run_study(*studies.check_study("iss-shuttle-removal"), tmp_path / "st", games=40,
+                            jobs=1)
     head = res.report.headline.splitlines()
     assert head[1].startswith("In short: All shuttles → 2 shuttles removed: lowers turns")
     assert "at every setting" in head[1]  # shorter games at every player count

@@ -13,6 +13,7 @@ from balancelab import analysis
 from balancelab.analysis import stats, verdicts
 from balancelab.questions import study as studies
 from balancelab.questions import sweep as sweeps
+from balancelab.questions.inputs import load_game
 
 
 def _normal(d: float, se: float):
@@ -73,12 +74,12 @@ def test_planning_numbers():
     assert verdicts.detectable_change(n, 1, variance=0.2) == pytest.approx(0.028, rel=0.01)
     with pytest.raises(ValueError, match="0.01 means 1 percentage point"):
         verdicts.games_for_change(1.5, 1)
-    q = sweeps.plan("odyssey", studies.STUDIES["hal-difficulty"].grid, 0.01,
+    q = sweeps.plan(load_game("odyssey"), studies.STUDIES["hal-difficulty"].grid, 0.01,
                      focus="hal_extra_turns")
     assert q == [{"option": "hal_extra_turns", "family_size": 6,
                   "games": verdicts.games_for_change(0.01, 6),
                   "games_at_10": verdicts.games_for_change(0.01, 6, variance=0.18)}]
-    iss = sweeps.plan("iss", studies.STUDIES["iss-shuttle-removal"].grid, 0.025,
+    iss = sweeps.plan(load_game("iss"), studies.STUDIES["iss-shuttle-removal"].grid, 0.025,
                        focus="remove_shuttles")
     assert iss[0]["family_size"] == 10  # 1 + 2 + 3 + 4 seats, not the player-count steps
 
@@ -194,7 +195,7 @@ def test_sequential_decision_is_valid_however_often_it_looks():
 
 def test_decide_stops_when_every_change_is_decided(tmp_path: Path):
     install()
-    res = sweeps.sweep("coin", {"edge": [300, 700]}, tmp_path / "dec", decide=True,
+    res = sweeps.sweep(load_game("coin"), {"edge": [300, 700]}, tmp_path / "dec", decide=True,
                         games=250, max_games=4000, jobs=1)
     assert res.rounds[-1]["reached"] and res.games < 4000
     comp = analysis.compare_variants(tmp_path / "dec", sequential=True)
@@ -209,7 +210,8 @@ def test_decide_stops_when_every_change_is_decided(tmp_path: Path):
 
 def test_precision_diff_stops_on_the_question_changes(tmp_path: Path):
     install()
-    res = sweeps.sweep("coin", {"edge": [450, 550]}, tmp_path / "pd", precision_diff=0.02,
+    res = sweeps.sweep(load_game("coin"), {"edge": [450, 550]}, tmp_path / "pd",
+                       precision_diff=0.02,
                         games=250, jobs=1)
     assert res.rounds[-1]["reached"] and len(res.rounds) >= 2
     st = analysis.sweeps.difference_status(tmp_path / "pd")

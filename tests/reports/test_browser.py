@@ -117,13 +117,14 @@ RUNS = {
 @pytest.fixture(scope="module")
 def reports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     from balancelab.questions import sweep as sweeps
+    from balancelab.questions.inputs import load_game
     from balancelab.reports import write_report
 
     root = tmp_path_factory.mktemp("browser")
     out = {}
     for game, grid in RUNS.items():
         run = root / game
-        sweeps.sweep(game, grid, run, games=30, jobs=1, seed=5)
+        sweeps.sweep(load_game(game), grid, run, games=30, jobs=1, seed=5)
         out[game] = write_report(run).html
     return out
 

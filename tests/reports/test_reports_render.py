@@ -10,6 +10,7 @@ from typer.testing import CliRunner
 
 from balancelab.questions import inputs
 from balancelab.questions import sweep as sweeps
+from balancelab.questions.inputs import load_game
 from balancelab.reports import words as W
 from balancelab.reports import write_report
 
@@ -18,7 +19,7 @@ from balancelab.reports import write_report
 def run_dir(tmp_path_factory) -> Path:
     install()
     path = tmp_path_factory.mktemp("runs") / "coin-report"
-    sweeps.sweep("coin", {"edge": [450, 990], "cap": [0, 30]}, path, base={"draw": 20},
+    sweeps.sweep(load_game("coin"), {"edge": [450, 990], "cap": [0, 30]}, path, base={"draw": 20},
                   games=500, jobs=1, seed=11)
     return path
 
@@ -89,7 +90,7 @@ def test_study_focus_keeps_the_headline_on_the_studied_option(tmp_path: Path):
 
     install()
     path = tmp_path / "focus"
-    sweeps.sweep("coin", {"edge": [450, 990], "cap": [0, 30]}, path, games=300, jobs=1,
+    sweeps.sweep(load_game("coin"), {"edge": [450, 990], "cap": [0, 30]}, path, games=300, jobs=1,
                   seed=5, study={"study": "t", "question": "q?", "pairing": "default",
                                  "focus": "edge", "measures": ["rounds"]})
     head = run_report.build_run_report(path).headline

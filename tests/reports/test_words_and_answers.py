@@ -17,6 +17,7 @@ import pytest
 from balancelab.games import get_game
 from balancelab.questions import study as studies
 from balancelab.questions import sweep as sweeps
+from balancelab.questions.inputs import load_game
 from balancelab.reports import words as W
 from balancelab.reports import write_report
 from balancelab.reports.answer import fits_two_lines
@@ -87,7 +88,7 @@ def test_measures_that_never_vary_are_left_out() -> None:
 
 
 def _small_run(game: str, grid: dict[str, list[object]], path: Path, games: int) -> Path:
-    sweeps.sweep(game, grid, path, games=games, jobs=1, seed=2)
+    sweeps.sweep(load_game(game), grid, path, games=games, jobs=1, seed=2)
     return path
 
 
@@ -145,7 +146,8 @@ def test_a_report_opens_with_the_question_and_its_answer(small_reports, name: st
 def test_the_iss_study_opens_with_the_findings_table(tmp_path: Path) -> None:
     """The README's findings table (turns, launches, winning score before → after per
     player count, and the seats' verdicts) is the study page's first table."""
-    res = studies.run_study("iss-shuttle-removal", tmp_path / "st", games=12, jobs=1)
+    res = studies.run_study(*studies.check_study("iss-shuttle-removal"), tmp_path / "st", games=12,
+                            jobs=1)
     assert res.report is not None
     md = res.report.markdown.read_text()
     lines = md.splitlines()

@@ -37,7 +37,7 @@ def response_figure(s: Session) -> Any:
 
     groups: dict[str, list[Point]] = {}
     for p in s.points:
-        g = _fmt_setting(s.cfg.game, {k.name: p.setting[k.name] for k in rest}) if rest else ""
+        g = _fmt_setting(s.cfg.game.name, {k.name: p.setting[k.name] for k in rest}) if rest else ""
         groups.setdefault(f"{p.phase}|{g}", []).append(p)
     gnames = sorted({k.split("|")[1] for k in groups})
     for key, pts in sorted(groups.items()):
@@ -60,22 +60,22 @@ def response_figure(s: Session) -> Any:
     ax.axhline(t.value, color="#444", linestyle="--", linewidth=1,
                label=f"target: {s.target_words()}")
     ax.axvline(xpos(knob.default), color="#999", linestyle=":", linewidth=1,
-               label=f"rulebook: {W.setting(s.cfg.game, knob.name, knob.default)}")
+               label=f"rulebook: {W.setting(s.cfg.game.name, knob.name, knob.default)}")
     if not numeric(knob.values[0]):
         ax.set_xticks(range(len(knob.values)), [format_value(v) for v in knob.values])
     elif len(knob.values) <= 16:
         ax.set_xticks([float(v) for v in knob.values], [format_value(v) for v in knob.values])
-    ax.set_xlabel(W.label(s.cfg.game, knob.name) + (" (what-if)" if knob.what_if else ""))
+    ax.set_xlabel(W.label(s.cfg.game.name, knob.name) + (" (what-if)" if knob.what_if else ""))
     if t.kind == "rate":
         plots._pct_axis(ax)
-        ax.set_ylabel(f"{hooks.word(s.cfg.game, t.name)}'s win rate")
+        ax.set_ylabel(f"{hooks.word(s.cfg.game.name, t.name)}'s win rate")
     elif t.kind == "mean":
-        ax.set_ylabel(f"mean {W.words(s.cfg.game, t.name)}")
+        ax.set_ylabel(f"mean {W.words(s.cfg.game.name, t.name)}")
     else:
         names = s.game.seats(s.base)
         n = len(names)
-        ax.set_ylabel(f"{W.contender(s.cfg.game, names[0], n)} minus "
-                      f"{W.contender(s.cfg.game, names[-1], n)} win share")
+        ax.set_ylabel(f"{W.contender(s.cfg.game.name, names[0], n)} minus "
+                      f"{W.contender(s.cfg.game.name, names[-1], n)} win share")
         plots._pct_axis(ax)
     ax.set_title("Response curve (95% intervals)")
     ax.legend(fontsize=7, loc="best")
@@ -95,19 +95,19 @@ def write_balance_report(s: Session, res: BalanceResult) -> page.ReportPaths:
             return f"{e:.3g} [{lo:.3g}, {hi:.3g}]"
         return f"{formatting.pct(e)} {formatting.interval(lo, hi)}"
 
-    metric_name = ("win rate of " + hooks.word(s.cfg.game, t.name) if t.kind == "rate" else
-                   f"mean {W.words(s.cfg.game, t.name)}" if t.kind == "mean" else
+    metric_name = ("win rate of " + hooks.word(s.cfg.game.name, t.name) if t.kind == "rate" else
+                   f"mean {W.words(s.cfg.game.name, t.name)}" if t.kind == "mean" else
                    "largest seat gap")
     seats = s.game.seats(s.base)
     stat_name = metric_name if t.kind != "equal" else (
-        f"{W.contender(s.cfg.game, seats[0], len(seats))} minus "
-        f"{W.contender(s.cfg.game, seats[-1], len(seats))}")
+        f"{W.contender(s.cfg.game.name, seats[0], len(seats))} minus "
+        f"{W.contender(s.cfg.game.name, seats[-1], len(seats))}")
     conf = [p for p in rows if p.phase == "confirm"]
     search = [p for p in rows if p.phase == "search"]
     blocks: list[str | page.Table | page.Image] = []
     if conf:
         blocks.append(page.Table("Confirmation on fresh seeds", pl.DataFrame({
-            "setting": [_fmt_setting(s.cfg.game, p.setting) for p in conf],
+            "setting": [_fmt_setting(s.cfg.game.name, p.setting) for p in conf],
             "games": [f"{p.n:,}" for p in conf],
             f"{metric_name} [95%]": [fmt(p, "metric") for p in conf],
             "target inside": ["yes" if s.reaches(p) else "no" for p in conf],
@@ -117,7 +117,7 @@ def write_balance_report(s: Session, res: BalanceResult) -> page.ReportPaths:
     if search:
         blocks.append(page.Table("Search (common seeds)", pl.DataFrame({
             "step": [str(i + 1) for i in range(len(search))],
-            "setting": [_fmt_setting(s.cfg.game, p.setting) for p in search],
+            "setting": [_fmt_setting(s.cfg.game.name, p.setting) for p in search],
             "games": [f"{p.n:,}" for p in search],
             f"{stat_name} [95%]": [fmt(p, "stat") for p in search],
             "decision": [p.note or "–" for p in search],
@@ -145,8 +145,8 @@ def write_balance_report(s: Session, res: BalanceResult) -> page.ReportPaths:
     prov = page.Table("Provenance", pl.DataFrame({
         "item": ["question", "game", "fixed options", "policies", "search seed",
                  "confirmation seed", "games played (all sessions)", "folder"],
-        "value": [s.question(), f"{s.cfg.game} (rules version {s.game.version})",
-                  W.variant(s.cfg.game, s.context()) if s.context() else "defaults",
+        "value": [s.question(), f"{s.cfg.game.name} (rules version {s.game.version})",
+                  W.variant(s.cfg.game.name, s.context()) if s.context() else "defaults",
                   json.dumps(s.cfg.policies) if s.cfg.policies
                   else "defaults", str(s.cfg.seed), str(s.cfg.seed + CONFIRM_SEED_OFFSET),
                   f"{res.games:,}", str(s.path)],

@@ -19,7 +19,6 @@ import polars as pl
 from scipy import stats as sps
 
 from balancelab import analysis
-from balancelab.games import get_game
 from balancelab.questions.balance.knobs import (
     BATCH,
     CONFIRM_BEST,
@@ -35,21 +34,25 @@ from balancelab.questions.balance.knobs import (
     Knob,
     Target,
     Unreachable,
+    parse_knob,
+    parse_target,
 )
 from balancelab.questions.balance.measure import Measured, Point, jsonable, measure
 from balancelab.reports import formatting, page
 from balancelab.reports import games as hooks
 from balancelab.reports import words as W
 from balancelab.simulate import runs
+from balancelab.simulate.core import Game
 from balancelab.simulate.options import format_value
 from balancelab.simulate.runs.plan import MAX_SPLIT
 
 
 @dataclass
 class BalanceConfig:
-    """Everything that fixes a balance run's answer."""
+    """Everything that fixes a balance run's answer (``game`` resolved from its name at the
+    edge; its name and rules version are what the run records)."""
 
-    game: str
+    game: Game
     base: dict[str, Any]
     knobs: list[Knob]
     target: Target
@@ -63,10 +66,33 @@ class BalanceConfig:
     #: games per chunk of every run (default: the game's ``chunk_games`` / 8)
     chunk: int | None = None
 
+    @classmethod
+    def from_text(cls, game: Game, values: dict[str, Any], knobs: list[str], target: str,
+                  **settings: Any) -> BalanceConfig:
+        """The question as the command line gives it: fixed rule options as given
+        (``{"crew": "3"}``), knobs (``["limit_lif=7..14"]``, :func:`parse_knob`) and a target
+        (``"crew=0.5"``, :func:`parse_target`); ``settings`` are the other fields
+        (``policies``, ``seed``, ``precision``…).
+
+        Raises:
+            BalanceError: a bad knob or target, a knob given twice or also held fixed.
+            OptionError: a bad rule option.
+        """
+        base = game.options_type.from_strings(values)
+        parsed = [parse_knob(game.options_type, base, k) for k in knobs]
+        names = [k.name for k in parsed]
+        if len(set(names)) < len(names):
+            raise BalanceError("a knob is given twice")
+        fixed = {k.replace("-", "_") for k in values}
+        clash = sorted(fixed & set(names))
+        if clash:
+            raise BalanceError(f"{clash[0]} is given both as a --knob and as a fixed option")
+        held = base.changed() | {k: v for k, v in base.as_dict().items() if k in fixed}
+        return cls(game, held, parsed, parse_target(game, base, target), **settings)
+
     def identity(self) -> str:
-        g = get_game(self.game)
         d = {
-            "game": self.game, "version": g.version,
+            "game": self.game.name, "version": self.game.version,
             "base": {k: format_value(v) for k, v in sorted(self.base.items())},
             "knobs": [[k.name, [format_value(v) for v in k.values]] for k in self.knobs],
             "target": self.target.text, "policies": dict(sorted(self.policies.items())),
@@ -82,7 +108,7 @@ class BalanceConfig:
         ctx = "".join(f"-{k}{format_value(v)}" for k, v in sorted(self.base.items())
                       if k not in {kb.name for kb in self.knobs})
         tgt = _slug(self.target.text)
-        return Path("runs") / f"balance-{self.game}{ctx}-{knobs}-{tgt}-seed{self.seed}"
+        return Path("runs") / f"balance-{self.game.name}{ctx}-{knobs}-{tgt}-seed{self.seed}"
 
 
 def _slug(text: str) -> str:
@@ -117,7 +143,7 @@ class Session:
         self.cfg = cfg
         self.path = Path(path)
         self.jobs, self.backend, self.progress = jobs, backend, progress
-        self.game = get_game(cfg.game)
+        self.game = cfg.game
         self.base = self.game.options_type.from_strings(cfg.base)
         self.chunk = cfg.chunk or max(1, self.game.chunk_games // MAX_SPLIT)
         self.points: list[Point] = []
@@ -141,7 +167,7 @@ class Session:
                     "choose another --out or pass --force to replace it")
         self.path.mkdir(parents=True, exist_ok=True)
         self.facts: dict[str, Any] = {
-            "kind": "balance", "identity": self.cfg.identity(), "game": self.cfg.game,
+            "kind": "balance", "identity": self.cfg.identity(), "game": self.cfg.game.name,
             "game_version": self.game.version, "question": self.question(),
             "base": {k: format_value(v) for k, v in self.cfg.base.items()},
             "knobs": [{"name": k.name, "values": [jsonable(v) for v in k.values],
@@ -158,7 +184,7 @@ class Session:
     def question(self) -> str:
         """The question in words: ``2001: A Space Odyssey: which limit of LIF (7 to 14) gives
         the crew a 50.0% win rate?``."""
-        g = self.cfg.game
+        g = self.cfg.game.name
         knobs = " and ".join(f"{W.words(g, k.name)} ({format_value(k.values[0])} to "
                              f"{format_value(k.values[-1])})" for k in self.cfg.knobs)
         return f"{self.game.title}: which {knobs} gives {self.target_words()}?"
@@ -166,7 +192,7 @@ class Session:
     def target_words(self) -> str:
         """The target in words: ``the crew a 50.0% win rate``, ``equal seats``, ``a mean
         turns of 40``."""
-        t, g = self.cfg.target, self.cfg.game
+        t, g = self.cfg.target, self.cfg.game.name
         if t.kind == "rate":
             return f"{hooks.word(g, t.name)} a {formatting.pct(t.value)} win rate"
         if t.kind == "mean":
@@ -176,7 +202,7 @@ class Session:
     def setting_words(self, setting: dict[str, Any]) -> str:
         """A setting in words (``3 tasks for the Queen``), as the game's words registry
         says it."""
-        return W.variant(self.cfg.game, self.label(setting))
+        return W.variant(self.cfg.game.name, self.label(setting))
 
     def save(self, **extra: Any) -> None:
         self.facts.update(extra)
@@ -202,8 +228,8 @@ class Session:
             planned = max(n, int(m["config"]["games"]))
             if m.get("complete") and int(m["config"]["games"]) >= n:
                 return self._read(sub, n)
-        config = runs.RunConfig(self.cfg.game, [opts], dict(self.cfg.policies), seed, planned,
-                                  chunk_games=self.chunk)
+        config = runs.RunConfig(self.cfg.game.name, [opts], dict(self.cfg.policies), seed,
+                                planned, chunk_games=self.chunk)
         name = f"{self.label(setting)} ({phase})"
 
         def tick(done: int, total: int) -> None:
@@ -406,10 +432,10 @@ class Session:
     def words(self, est: float, lo: float, hi: float) -> str:
         t = self.cfg.target
         if t.kind == "rate":
-            return (f"{hooks.word(self.cfg.game, t.name)} {formatting.pct(est)} "
+            return (f"{hooks.word(self.cfg.game.name, t.name)} {formatting.pct(est)} "
                     f"{formatting.interval(lo, hi)}")
         if t.kind == "mean":
-            return f"a mean {W.words(self.cfg.game, t.name)} of {est:.3g} [{lo:.3g}, {hi:.3g}]"
+            return f"a mean {W.words(self.cfg.game.name, t.name)} of {est:.3g} [{lo:.3g}, {hi:.3g}]"
         return (f"a largest seat gap of {100 * est:.1f} points [{100 * lo:.1f}, "
                 f"{100 * hi:.1f}]")
 
@@ -468,10 +494,10 @@ class Session:
         t = self.cfg.target
         ctx = self.context()
         whatif = [k.name for k in self.cfg.knobs if k.what_if]
-        tag = (f" (what-if: {', '.join(W.words(self.cfg.game, k) for k in whatif)} is not "
+        tag = (f" (what-if: {', '.join(W.words(self.cfg.game.name, k) for k in whatif)} is not "
                "in the rulebook)" if whatif else "")
         default_label = self.setting_words(base_pt.setting)
-        ctx = W.variant(self.cfg.game, ctx) if ctx else ""
+        ctx = W.variant(self.cfg.game.name, ctx) if ctx else ""
         first = (f"{self.setting_words(best.setting)} gives {self.said(best)}"
                  f"{' at ' + ctx if ctx else ''}; the rulebook ({default_label}) gives "
                  f"{self.said(base_pt)}{tag}.")
@@ -498,7 +524,7 @@ class Session:
             seats = [k for k in best.detail if not k.startswith("_")]
             n_seats = len(seats)
             lines.append("Seat win shares there: " + ", ".join(
-                f"{W.contender(self.cfg.game, s, n_seats)} {formatting.pct(best.detail[s])}"
+                f"{W.contender(self.cfg.game.name, s, n_seats)} {formatting.pct(best.detail[s])}"
                 for s in seats) + " (a shared first place "
                 "split between the seats that share it).")
         return lines
