@@ -77,8 +77,7 @@ def test_tune_is_reproducible_resumable_and_checks_on_fresh_seeds(tmp_path: Path
     from balancelab.questions import tune as T
 
     cfg = T.TuneConfig(get_game("odyssey"), "crew", "crew-team", budget=6, games_per_trial=2,
-                       seed=3,
-                       options={"hal_turn_every": 2}, fresh_games=4)
+                       seed=3, options={"hal_turn_every": 2}, fresh_games=4)
     a = T.tune(cfg, tmp_path / "a")
     b = T.tune(cfg, tmp_path / "b")
     assert a.params == b.params and a.after == b.after  # same seed, same study
@@ -167,9 +166,8 @@ def test_a_study_from_before_the_cap_penalty_resumes_only_without_it(tmp_path: P
     from balancelab.questions import tune as T
 
     cfg = T.TuneConfig(get_game("odyssey"), "crew", "crew-team", budget=2, games_per_trial=2,
-                       seed=3,
-                       fresh_games=2, cap_penalty=0.0)
-    old = json.loads(json.dumps(dataclasses.asdict(cfg)))
+                       seed=3, fresh_games=2, cap_penalty=0.0)
+    old = json.loads(json.dumps(cfg.record()))
     del old["cap_penalty"]
     (tmp_path / "t").mkdir()
     (tmp_path / "t" / "tune.json").write_text(json.dumps(old))
