@@ -11,6 +11,7 @@ from scipy import stats as sst
 
 from balancelab.analysis import replication
 from balancelab.questions import sweep as sweeps
+from balancelab.questions.inputs import load_game
 
 
 def test_cochran_q_by_hand():
@@ -31,7 +32,7 @@ def _two_seeds(tmp_path: Path) -> list[Path]:
     out = []
     for seed in (1, 2):
         path = tmp_path / f"s{seed}"
-        sweeps.sweep("coin", {"edge": [400, 600]}, path, seed=seed, games=600, jobs=1)
+        sweeps.sweep(load_game("coin"), {"edge": [400, 600]}, path, seed=seed, games=600, jobs=1)
         out.append(path)
     return out
 

@@ -220,10 +220,11 @@ def test_decide_adds_one_step_a_round_and_reads_the_look_that_decided(tmp_path: 
     each round adds one step (it grew ×1.5, a quarter of --decide's games), and the verdict
     is the sequential test's at the look that decided."""
     from balancelab.questions import sweep as sweeps
+    from balancelab.questions.inputs import load_game
 
     install()
-    res = sweeps.sweep("coin", {"edge": [480, 520]}, tmp_path / "d", decide=True, games=200,
-                       max_games=20_000, jobs=1, chunk_games=100)
+    res = sweeps.sweep(load_game("coin"), {"edge": [480, 520]}, tmp_path / "d", decide=True,
+                       games=200, max_games=20_000, jobs=1, chunk_games=100)
     sizes = [r["games"] for r in res.rounds]
     assert len(sizes) >= 2 and res.rounds[-1]["reached"]
     assert all(b - a == sweeps.DECIDE_STEP for a, b in zip(sizes, sizes[1:], strict=False))
@@ -242,10 +243,11 @@ def test_the_report_plans_at_80_percent_power_and_states_the_joint_error(tmp_pat
     at 80% power, the smallest margin that would make it equivalent, the smallest change
     the family detects and the family's joint error bound."""
     from balancelab.questions import sweep as sweeps
+    from balancelab.questions.inputs import load_game
     from balancelab.reports import build_run_report, to_markdown
 
     install()
-    sweeps.sweep("coin", {"edge": [480, 520]}, tmp_path / "s", games=100, jobs=1)
+    sweeps.sweep(load_game("coin"), {"edge": [480, 520]}, tmp_path / "s", games=100, jobs=1)
     comp = analysis.compare_variants(tmp_path / "s")
     row = comp.row(0, named=True)
     assert row["verdict"] == "inconclusive" and row["equivalent_within"] > row["margin"]
