@@ -315,7 +315,7 @@ class Session:
 
     def unreachable_message(self, best: Point) -> str:
         knobs = " and ".join(
-            f"{W.words(self.cfg.game, k.name)} from {format_value(k.values[0])} to "
+            f"{W.words(self.cfg.game.name, k.name)} from {format_value(k.values[0])} to "
             f"{format_value(k.values[-1])}" for k in self.cfg.knobs)
         self.save(complete=True, unreachable=True)
         return (f"no setting of {knobs} gives {self.target_words()}: the closest found is "
