@@ -432,19 +432,27 @@ def precision_tune_n(half_width: float) -> int:
 
 def summarize_many(frame: pl.DataFrame | pl.LazyFrame, columns: Sequence[str],
                    by: Sequence[str] = ()) -> list[pl.DataFrame]:
-    """:func:`summarize` of each column; a LazyFrame is read once, only ``by`` and
-    ``columns`` (text group columns as Categorical while they are grouped on)."""
+    """:func:`summarize` of each column; a LazyFrame is aggregated one column at a time by
+    the streaming engine (only ``by`` and that column are read; text group columns as
+    Categorical while they are grouped on, ``variant_label`` joined to ``variant`` after)."""
     if not isinstance(frame, pl.LazyFrame):
         return [summarize(frame, c, by) for c in columns]
     schema = frame.collect_schema()
     text = [b for b in by if schema[b] == pl.String]
+    plain = [b for b in by if b != "variant_label"]
+    if "variant_label" in text and "variant" in plain:
+        # the label names its variant: grouped on ``variant``, the label joined after
+        # (grouping a million label strings cost 75 MB)
+        labels = frame.group_by(plain).agg(pl.col("variant_label").first()).collect(
+            engine="streaming")
+        return [df.join(labels, on=plain).select(*by, *[c for c in df.columns if c not in by])
+                .sort(plain) for df in summarize_many(frame.select(*plain, *columns), columns,
+                                                      plain)]
     keys = [pl.col(b).cast(pl.Categorical) if b in text else pl.col(b) for b in by]
-    out = []
-    for i in range(0, len(columns), 8):  # eight columns in memory at a time
-        cols = list(columns[i:i + 8])
-        df = frame.select(*keys, *cols).collect()
-        out += [summarize(df, c, by).with_columns(pl.col(text).cast(pl.String)) for c in cols]
-    return out
+    # one column at a time, aggregated by the streaming engine straight from the scan: a
+    # million games' columns are never all in memory
+    return [_summary_query(frame.select(*keys, c), c, by).collect(engine="streaming")
+            .with_columns(pl.col(text).cast(pl.String)) for c in columns]
 
 
 def summarize(frame: pl.DataFrame | pl.LazyFrame, column: str, by: Sequence[str] = ()
@@ -464,7 +472,9 @@ def summarize(frame: pl.DataFrame | pl.LazyFrame, column: str, by: Sequence[str]
 
 
 def _summary_query(frame: pl.LazyFrame, column: str, by: Sequence[str]) -> pl.LazyFrame:
-    col = pl.col(column).cast(pl.Float64)
+    # cast once: each aggregation casting its own copy held several copies of a million games
+    frame = frame.with_columns(pl.col(column).cast(pl.Float64))
+    col = pl.col(column)
     aggs = [
         pl.lit(column).alias("measure"),
         col.count().cast(pl.Int64).alias("n"),
