@@ -432,11 +432,10 @@ def precision_tune_n(half_width: float) -> int:
 
 def summarize_many(frame: pl.DataFrame | pl.LazyFrame, columns: Sequence[str],
                    by: Sequence[str] = ()) -> list[pl.DataFrame]:
-    """:func:`summarize` of each column; a LazyFrame is aggregated one column at a time by
-    the streaming engine (only ``by`` and that column are read; text group columns as
+    """:func:`summarize` of each column; a LazyFrame is aggregated one column at a time
+    (only ``by`` and that column are read; text group columns as
     Categorical while they are grouped on, ``variant_label`` joined to ``variant`` after)."""
-    if not isinstance(frame, pl.LazyFrame):
-        return [summarize(frame, c, by) for c in columns]
+    frame = frame.lazy()  # a frame the same way as a scan: the same numbers to the last digit
     schema = frame.collect_schema()
     text = [b for b in by if schema[b] == pl.String]
     plain = [b for b in by if b != "variant_label"]
@@ -449,9 +448,10 @@ def summarize_many(frame: pl.DataFrame | pl.LazyFrame, columns: Sequence[str],
                 .sort(plain) for df in summarize_many(frame.select(*plain, *columns), columns,
                                                       plain)]
     keys = [pl.col(b).cast(pl.Categorical) if b in text else pl.col(b) for b in by]
-    # one column at a time, aggregated by the streaming engine straight from the scan: a
-    # million games' columns are never all in memory
-    return [_summary_query(frame.select(*keys, c), c, by).collect(engine="streaming")
+    # one column at a time, aggregated straight from the scan: a million games' columns are
+    # never all in memory (the in-memory engine: the streaming one's sd differs in the last
+    # digit from the frame's)
+    return [_summary_query(frame.select(*keys, c), c, by).collect()
             .with_columns(pl.col(text).cast(pl.String)) for c in columns]
 
 
