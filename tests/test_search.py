@@ -350,3 +350,21 @@ def test_the_obcy_search_expedition_completes_tasks_and_does_not_hide() -> None:
     recs = [play_one(config, 0, i).record for i in range(4)]
     assert sum(r.measures["tasks_completed"] for r in recs) >= 2
     assert all(r.end_reason != "cap" for r in recs)
+
+
+def test_scripted_factory_loads_the_policy_plugins_first() -> None:
+    """A search asked from the library before anything loaded the policy plug-ins rolls out
+    with the game's scripted default, not at random in silence (a fresh interpreter: in this
+    one the plug-ins are loaded already)."""
+    import os
+    import subprocess
+    import sys
+
+    code = ("from balancelab.policies import search\n"
+            "print(search.scripted_factory('odyssey', 'hal', 'hal-pressure').__name__)\n"
+            "print(search.scripted_factory('odyssey', 'hal', 'ismcts').__name__)")
+    env = {**os.environ, "BALANCELAB_PURE_PYTHON": "1"}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, env=env).stdout.split()
+    assert out[1] == "RandomPolicy"
+    assert out[0] != "RandomPolicy"

@@ -377,11 +377,17 @@ class _Uniforms:
 
 def scripted_factory(game: str, side: str, name: str) -> Callable[..., Policy]:
     """The registered factory of policy ``name`` for ``side`` of ``game``; the random policy
-    when the name is a searcher or is not registered for that side."""
-    if name not in SEARCHERS:
+    when the name is a searcher or is not registered for that side. The policy plug-ins are
+    loaded first when the name is not registered yet (a search run from the library, before
+    anything else loaded them, would otherwise roll out at random in silence)."""
+    if name in SEARCHERS:
+        return base.RandomPolicy
+    for attempt in range(2):
         for e in base._REGISTRY.get(name, []):
             if (e.games is None or game in e.games) and (e.sides is None or side in e.sides):
                 return e.factory
+        if attempt == 0:
+            base.load_plugins()
     return base.RandomPolicy
 
 
