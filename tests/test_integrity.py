@@ -356,7 +356,7 @@ def test_options_take_their_declared_types_exactly() -> None:
 
     o = OdysseyOptions(crew=np.int64(3))
     assert type(o.crew) is int and o.crew == 3
-    for bad, shown in ((3.0, "3.0 (float)"), (True, "true (bool)"), ("3", "3 (str)")):
+    for bad, shown in ((3.0, "3.0 (float)"), (True, "true (bool)"), ("3", "'3' (str)")):
         with pytest.raises(OptionError, match=rf"option 'crew' of game 'odyssey' takes an "
                            rf"integer \(one of 2, 3, 4\); got {re.escape(shown)}"):
             OdysseyOptions(crew=bad)
