@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from balancelab.cli import app
@@ -99,3 +100,19 @@ def test_compare_writes_its_own_folder_and_warns_about_other_games(tmp_path: Pat
         "compare-three-vs-solo", "compare-three-vs-removed", "compare-three-vs-both"}
     assert not (runs / "three" / "compare").exists()
     assert "solo" in (runs / "compare-three-vs-solo" / "report.md").read_text()
+
+
+def test_an_interruption_names_the_kept_folder_as_typed(monkeypatch: pytest.MonkeyPatch
+                                                         ) -> None:
+    """A run folder whose name holds brackets is printed as it is (not read as markup), with
+    how the question goes on; the exit is the interruption's."""
+    from balancelab.cli import common
+
+    monkeypatch.setattr(common, "TOLD", [])  # the console script's record stays untouched
+    for command, how in (("balancelab sweep iss --resume", ": balancelab sweep iss --resume"),
+                         (None, " the same command")):
+        with common.err.capture() as cap:
+            code = common.kept_and_exit(Path("runs/[bold]x[/]"), command).exit_code
+        assert code in (130, 143)
+        assert cap.get().strip() == (f"interrupted: finished chunks kept in runs/[bold]x[/]; "
+                                     f"continue with{how}")

@@ -94,6 +94,16 @@ def interrupted_exit() -> int:
     return 143 if TERMINATED else 130
 
 
+def kept_and_exit(path: object, command: str | None = None) -> typer.Exit:
+    """Tell that an interrupted question kept its finished chunks in ``path`` and how it goes
+    on (``command``, or the same command when None); return the exit to raise (130, or 143
+    for SIGTERM). The path and the command are printed as typed, never read as markup."""
+    how = f": {command}" if command is not None else " the same command"
+    err.print(f"[yellow]interrupted:[/] finished chunks kept in {escape(str(path))}; "
+              f"continue with{escape(how)}", highlight=False, soft_wrap=True)
+    return typer.Exit(interrupted_exit())
+
+
 def error_line(exc: BaseException) -> str:
     """An exception as one line (a multi-line library message keeps its first line)."""
     text = " ".join(str(exc).split()) or type(exc).__name__

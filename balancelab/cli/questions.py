@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.markup import escape
 
 from balancelab.cli.args import game_flags, parse_game_args, parse_policies
 from balancelab.cli.common import (
@@ -25,7 +24,7 @@ from balancelab.cli.common import (
     continue_with_resume_flag,
     domain_errors,
     err,
-    interrupted_exit,
+    kept_and_exit,
     named_progress,
     study_progress,
 )
@@ -177,9 +176,7 @@ def sweep(
                            max_games=max_games, jobs=jobs, force=force, resume=resume,
                            progress=progress)
     if res.interrupted:
-        err.print(f"[yellow]interrupted:[/] finished chunks kept in {escape(str(path))}; "
-                  f"continue with: {escape(continue_with_resume_flag())}", soft_wrap=True)
-        raise typer.Exit(interrupted_exit())
+        raise kept_and_exit(path, continue_with_resume_flag())
     if res.reused:
         err.print(f"{path} already holds these {res.games:,} games per variant (same grid, "
                   "options, policies and seed); showing them. Pass --force to play them again.")
@@ -314,9 +311,7 @@ def study(
                                 max_games=max_games, jobs=jobs, force=force, resume=resume,
                                 progress=progress, fixed=fixed)
     if res.interrupted or res.report is None:
-        err.print(f"[yellow]interrupted:[/] finished chunks kept in {escape(str(res.path))}; "
-                  f"continue with: {escape(continue_with_resume_flag())}", soft_wrap=True)
-        raise typer.Exit(interrupted_exit())
+        raise kept_and_exit(res.path, continue_with_resume_flag())
     console.print(res.report.headline, highlight=False, markup=False)
     console.print(f"Study: {res.path}\nMarkdown: {res.report.markdown}\n"
                   f"HTML: {res.report.html}")
@@ -338,9 +333,7 @@ def _skill_ladder(game: str | None, *, games: int | None, verdict_games: int | N
                                 budget_scale=budget_scale, jobs=jobs, force=force,
                                 resume=resume, progress=progress)
     if res.interrupted:
-        err.print(f"[yellow]interrupted:[/] finished chunks kept in {escape(str(res.path))}; "
-                  f"continue with: {escape(continue_with_resume_flag())}", soft_wrap=True)
-        raise typer.Exit(interrupted_exit())
+        raise kept_and_exit(res.path, continue_with_resume_flag())
     console.print(res.report.headline, highlight=False, markup=False)
     console.print(f"Study: {res.path}\nMarkdown: {res.report.markdown}\n"
                   f"HTML: {res.report.html}")
@@ -410,9 +403,7 @@ def balance(
                               force=force)
     except bal.Interrupted:
         path = out or cfg.default_folder()
-        err.print(f"[yellow]interrupted:[/] finished chunks kept in {path}; continue with "
-                  "the same command")
-        raise typer.Exit(interrupted_exit()) from None
+        raise kept_and_exit(path) from None
     console.print("\n".join(res.headline), highlight=False, markup=False)
     assert res.report is not None
     console.print(f"Games: {res.games:,}\nFolder: {res.path}\nMarkdown: "
@@ -471,9 +462,7 @@ def sensitivity(
             policies=parse_policies(policy or []), seed=seed, games=games, jobs=jobs,
             backend=backend, force=force, progress=progress)
     if res.interrupted:
-        err.print(f"[yellow]interrupted:[/] finished chunks kept in {res.path}; continue "
-                  "with the same command")
-        raise typer.Exit(interrupted_exit())
+        raise kept_and_exit(res.path)
     console.print("\n".join(res.headline), highlight=False, markup=False)
     assert res.report is not None
     console.print(f"Games: {res.games:,}\nRun: {res.path}\nMarkdown: {res.report.markdown}"
