@@ -7,26 +7,21 @@ from __future__ import annotations
 
 import numpy as np
 
+from balancelab.simulate.encoding import by_identity
 from balancelab.simulate.obcy.rules import ObcyOptions
 from balancelab.simulate.obcy.state import N_MISSIONS, ObcyState, ObcyView
 
-#: The set-up state of each rule setting (seed 0), the template every sampled world is
-#: copied from before the view's fields overwrite it: the same state as a fresh set-up, for
-#: the cost of a copy. Keyed by the options object's id (hashing a frozen dataclass reads
-#: every field), the options kept beside it so the id stays theirs.
-_SETUPS: dict[int, tuple[ObcyOptions, ObcyState]] = {}
-
 
 def _setup(options: ObcyOptions) -> ObcyState:
-    """The set-up state of ``options`` with seed 0 (kept; never played)."""
-    hit = _SETUPS.get(id(options))
-    if hit is not None and hit[0] is options:
-        return hit[1]
-    if len(_SETUPS) >= 64:  # a sweep over many settings: keep memory bounded
-        _SETUPS.clear()
-    s = ObcyState(options, np.random.default_rng(0))
-    _SETUPS[id(options)] = (options, s)
-    return s
+    """The set-up state of ``options`` with seed 0, the template every sampled world is
+    copied from before the view's fields overwrite it (the same state as a fresh set-up, for
+    the cost of a copy). Made once per options object (:func:`by_identity`) and never
+    played."""
+    return by_identity(options, _new_setup)
+
+
+def _new_setup(options: ObcyOptions) -> ObcyState:
+    return ObcyState(options, np.random.default_rng(0))
 
 
 def state_from_view(view: ObcyView, rng: np.random.Generator) -> ObcyState:
