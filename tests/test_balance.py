@@ -111,7 +111,8 @@ def test_balance_finds_the_known_setting(tmp_path: Path) -> None:
     a, b = conf[0].setting["bonus"], conf[1].setting["bonus"]
     assert b == a + 1  # two neighbouring integers bracket the target
     md = (res.path / "report" / "report.md").read_text()
-    assert md.count("bonus: ") > 3 and "bonus=" not in md
+    words = "\n".join(line for line in md.splitlines() if "balancelab sensitivity" not in line)
+    assert md.count("bonus: ") > 3 and "bonus=" not in words  # only the command to type
     assert (res.path / "report" / "response.png").stat().st_size > 1000
     m = json.loads((res.path / MANIFEST).read_text())
     assert m["complete"] and m["recommended"] == res.recommended
@@ -261,3 +262,29 @@ def test_cli_unreachable_is_an_error_with_the_closest(tmp_path: Path) -> None:
                       str(tmp_path / "u"), "-q"])
     assert code == 1
     assert "closest found is bonus: 10" in " ".join(out.split())
+
+
+def test_a_jumping_knob_says_the_jump_and_hands_off_to_sensitivity(tmp_path: Path) -> None:
+    # bonus 0 gives red 30%, bonus 300 gives 60%: both miss 50% by more than ±5 points
+    res = B.balance(_cfg(["bonus=0,300"], precision=0.05, batch=100), tmp_path / "j",
+                    backend="sequential")
+    text = "\n".join(res.headline)
+    assert "The knob jumps: bonus: 0 gives red 2" in text or "jumps: bonus: 0 gives red 3" in text
+    assert "no whole setting is within ±5 points of 50.0%" in text
+    # the other whole-number options, not the fixed edge nor the knob
+    assert "add --knob with one of draw (draw, rulebook 0), cap (cap, rulebook 0)." in text
+    assert res.recommended is not None
+    assert res.headline[-1] == (
+        "Next, which assumptions move this setting: balancelab sensitivity coin "
+        f"--at bonus={res.recommended['bonus']} --set edge=300")
+    md = (res.path / "report" / "report.md").read_text()
+    assert "balancelab sensitivity coin --at bonus=" in md
+
+
+def test_a_knob_that_reaches_the_target_says_no_jump(tmp_path: Path) -> None:
+    res = B.balance(_cfg(["bonus=150..250"], precision=0.05, batch=100), tmp_path / "n",
+                    backend="sequential")
+    text = "\n".join(res.headline)
+    assert "jumps" not in text and "second knob" not in text
+    assert res.headline[-1].startswith("Next, which assumptions move this setting: "
+                                       "balancelab sensitivity coin --at bonus=")

@@ -175,3 +175,18 @@ def test_the_headline_gives_the_setting_in_words(tmp_path: Path) -> None:
     text = " ".join(res.headline)
     assert "(the crew " in text and " at 3 crewmembers, HAL 0) rests most on" in text
     assert "crew=3" not in text
+
+
+def test_cli_sensitivity_runs_at_the_setting_given(tmp_path: Path) -> None:
+    from balancelab.cli import app
+
+    r = CliRunner().invoke(app, ["sensitivity", "coin", "--edge", "400", "--at", "bonus=100",
+                                 "--only", "draw", "--games", "200", "--backend", "sequential",
+                                 "--out", str(tmp_path / "a"), "-q"])
+    assert r.exit_code == 0, r.output
+    # the baseline is the setting given (red wins (400 + 100)/1000 of the games), not edge alone
+    assert "(red 5" in r.output.splitlines()[0] or "(red 4" in r.output.splitlines()[0]
+    assert "bonus: 100" in r.output.splitlines()[0]
+    r = CliRunner().invoke(app, ["sensitivity", "coin", "--at", "bonus", "--games", "10",
+                                 "--backend", "sequential", "--out", str(tmp_path / "b"), "-q"])
+    assert r.exit_code == 1 and r.output.startswith("error: --at takes OPTION=VALUE")

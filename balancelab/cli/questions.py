@@ -434,6 +434,9 @@ def sensitivity(
     backend: Backend = "loky",
     policy: PolicyOpts = None,
     set_: FixedOpts = None,
+    at: Annotated[list[str] | None, typer.Option(
+        "--at", help="Run at this setting OPTION=V instead of the rulebook's (repeatable; "
+        "balance prints the command for the setting it recommends).")] = None,
     out: Annotated[Path | None, typer.Option(help="Run folder (default: "
                                              "runs/sensitivity-<game>-…).")] = None,
     force: Annotated[bool, typer.Option(help="Replace an existing run folder.")] = False,
@@ -445,7 +448,7 @@ def sensitivity(
     Holm across rows, a tornado plot. Running the same command again continues an
     interrupted run.
 
-    Example: balancelab sensitivity odyssey --crew 3
+    Example: balancelab sensitivity odyssey --crew 3 --at limit_lif=5
     """
     from balancelab.questions import sensitivity as sens
     from balancelab.questions.inputs import load_game
@@ -453,7 +456,10 @@ def sensitivity(
 
     check_jobs(jobs)
     g = load_game(game)
-    values = parse_game_args(game_flags(ctx), set_ or [])
+    bad = next((a for a in at or [] if "=" not in a), None)
+    if bad is not None:
+        raise ValueError(f"--at takes OPTION=VALUE (e.g. limit_lif=5); got {bad!r}")
+    values = parse_game_args(game_flags(ctx), [*(set_ or []), *(at or [])])
     st = check_study(study)[0] if study is not None else None
     bar, progress = study_progress(quiet)
     with bar:

@@ -527,7 +527,55 @@ class Session:
                 f"{W.contender(self.cfg.game.name, s, n_seats)} {formatting.pct(best.detail[s])}"
                 for s in seats) + " (a shared first place "
                 "split between the seats that share it).")
+        return lines + self.jump_lines(confirmed) + [self.next_command(best.setting)]
+
+    def jump_lines(self, confirmed: list[Point]) -> list[str]:
+        """For one whole-number knob whose two neighbouring settings both miss the target by
+        more than the precision: the jump in words and the other whole-number options that
+        could be added as a second knob (``[]`` otherwise)."""
+        knob = self.cfg.knobs[0]
+        if len(self.cfg.knobs) != 1 or len(confirmed) != 2 or self.cfg.target.kind == "equal" \
+                or not all(isinstance(v, int) and not isinstance(v, bool) for v in knob.values):
+            return []
+        t, tol = self.cfg.target, self.cfg.target.tolerance(self.cfg.precision)
+        if any(abs(p.metric - t.value) <= tol for p in confirmed):
+            return []
+        a, b = sorted(confirmed, key=lambda p: p.setting[knob.name])
+        goal = formatting.pct(t.value) if t.kind == "rate" else f"{t.value:g}"
+        lines = [f"The knob jumps: {self.setting_words(a.setting)} gives {self.said(a)}, "
+                 f"{self.setting_words(b.setting)} gives {self.said(b)}: no whole setting is "
+                 f"within ±{self.tol_words()} of {goal}."]
+        others = self.second_knobs()
+        if others:
+            g = self.cfg.game.name
+            lines.append("A second knob can close the gap: add --knob with one of " + ", ".join(
+                f"{o} ({W.words(g, o)}, rulebook {format_value(v)})" for o, v in others[:6])
+                + (f" and {len(others) - 6} more (balancelab games {g} lists them)"
+                   if len(others) > 6 else "") + ".")
         return lines
+
+    def second_knobs(self) -> list[tuple[str, int]]:
+        """The game's whole-number rule options that are neither this run's knobs nor held
+        fixed nor key options (the setting itself): ``[(name, rulebook value), ...]``."""
+        used = {k.name for k in self.cfg.knobs} | set(self.cfg.base)
+        out = []
+        for f in dataclasses.fields(self.base):
+            v = f.default
+            if f.name in used or f.metadata.get("key") or isinstance(v, bool) \
+                    or not isinstance(v, int):
+                continue
+            out.append((f.name, v))
+        return out
+
+    def next_command(self, setting: dict[str, Any]) -> str:
+        """The command that asks which assumptions move ``setting`` (``balancelab sensitivity
+        … --at OPTION=V``, the fixed options and policies kept)."""
+        parts = ["balancelab sensitivity", self.cfg.game.name]
+        parts += [f"--at {k}={format_value(v)}" for k, v in setting.items()]
+        parts += [f"--set {k}={format_value(v)}" for k, v in self.cfg.base.items()
+                  if k not in setting]
+        parts += [f"--policy {k}={v}" for k, v in self.cfg.policies.items()]
+        return "Next, which assumptions move this setting: " + " ".join(parts)
 
 
 def _sd_of(p: Point, target: Target) -> float:
