@@ -106,5 +106,4 @@ def test_the_package_root_holds_only_the_edge_and_the_registry() -> None:
     holds the entry points (cli, api), the registry (games, plugins), the build check, the
     bench and the plug-in contract kit, nothing else (no module left at an old path)."""
     loose = {p.stem for p in PACKAGE.glob("*.py")}
-    assert loose == {"__init__", "__main__", "api", "bench", "build", "games", "plugins",
-                     "testing"}
+    assert loose == {"__init__", "__main__", "api", "build", "games", "plugins", "testing"}

@@ -370,7 +370,7 @@ def test_bench_prints_and_writes_every_figure(tmp_path: Path,
             raise ImportError("No module named 'balancelab.simulate.obcy'")
         return real(name)
 
-    monkeypatch.setattr("balancelab.bench.get_game", get_game)
+    monkeypatch.setattr("balancelab.bench.suite.get_game", get_game)
     out = tmp_path / "bench.json"
     res = cli.invoke(app, ["bench", GAME, "obcy", "--seconds", "0.2", "--jobs", "2",
                            "--memory-games", "200", "--json", str(out)])
