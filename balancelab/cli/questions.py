@@ -51,6 +51,11 @@ Detect = Annotated[float | None, typer.Option(
 Margin = Annotated[float | None, typer.Option(
     help="Equivalence margin in win-rate units (0.02 = ±2 percentage points); "
     "default per game: odyssey 0.02, iss and obcy 0.025.")]
+Blocks = Annotated[int, typer.Option(
+    min=1, max=20, help="Independent seed blocks: the design is played once per block, each "
+    "from its own seed (block 1 from --seed, the others derived from it); the report pools "
+    "them, shows each block's estimate and Cochran's Q, and states a change as a finding "
+    "only where no block decides the opposite.")]
 Pairs = Annotated[str | None, typer.Option(
     help="Compare the focus option's neighbouring settings (adjacent, the "
     "default) or every pair of settings (all).")]
@@ -131,6 +136,7 @@ def sweep(
         "is its own question).")] = None,
     pairs: Pairs = None,
     margin: Margin = None,
+    blocks: Blocks = 2,
     seed: Annotated[int, typer.Option(min=0, max=MAX_SEED, help="Run seed.")] = 0,
     jobs: Jobs = -1,
     policy: Annotated[
@@ -174,7 +180,7 @@ def sweep(
                            games=games, precision=precision, precision_diff=precision_diff,
                            decide=decide, focus=focus, pairs=pairs, margin=margin,
                            max_games=max_games, jobs=jobs, force=force, resume=resume,
-                           progress=progress)
+                           progress=progress, blocks=blocks)
     if res.interrupted:
         raise kept_and_exit(path, continue_with_resume_flag())
     if res.reused:
@@ -214,6 +220,7 @@ def study(
     detect: Detect = None,
     pairs: Pairs = None,
     margin: Margin = None,
+    blocks: Blocks = 2,
     policy: Annotated[
         list[str] | None,
         typer.Option("--policy", "-p", help="A policy pairing SIDE=POLICY[;SIDE=POLICY] "
@@ -309,7 +316,7 @@ def study(
                                 precision=precision, precision_diff=precision_diff,
                                 decide=decide, pairs=pairs, margin=margin,
                                 max_games=max_games, jobs=jobs, force=force, resume=resume,
-                                progress=progress, fixed=fixed)
+                                progress=progress, fixed=fixed, blocks=blocks)
     if res.interrupted or res.report is None:
         raise kept_and_exit(res.path, continue_with_resume_flag())
     console.print(res.report.headline, highlight=False, markup=False)

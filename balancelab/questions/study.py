@@ -25,7 +25,7 @@ import polars as pl
 
 from balancelab import analysis
 from balancelab.questions.inputs import StudyError, load_game, pairing_name, parse_pairing, slug
-from balancelab.questions.sweep import check_sizes, stopping_rule, sweep, write_study
+from balancelab.questions.sweep import check_blocks, check_sizes, stopping_rule, sweep, write_study
 from balancelab.reports import compare_report, formatting, page, run_report, sentences
 from balancelab.reports import games as hooks
 from balancelab.reports import words as W
@@ -193,6 +193,7 @@ def run_study(
     resume: bool = False,
     progress: Callable[[int, int], None] | None = None,
     fixed: dict[str, Any] | None = None,
+    blocks: int = 2,
 ) -> StudyResult:
     """Run a named study once per policy pairing and write its report.
 
@@ -209,6 +210,9 @@ def run_study(
             what-if that moves a game off the ceiling; one of the study's grid options other
             than its focus narrows the grid to that value (``{"crew": 4}``: the question at 4
             crew only, see :func:`narrowed`).
+        blocks: independent seed blocks each pairing plays (see :func:`sweep`; default 2):
+            the report states a change in its headline only where it holds on the blocks
+            pooled and no block decides the opposite.
 
     The study folder keeps one answer per policy pairing: the pairings it already answers
     (``<out>/study.json``) stay in its report beside the ones asked now, and a pairing's run
@@ -223,6 +227,7 @@ def run_study(
     """
     rule = stopping_rule(precision, precision_diff, decide)
     check_sizes(games, precision, max_games, precision_diff, decide)
+    check_blocks(blocks)
     if g.name != st.game:
         raise StudyError(f"study {st.name!r} is about {st.game}, not {g.name}")
     name = st.name
@@ -245,7 +250,7 @@ def run_study(
                              precision=precision, precision_diff=precision_diff,
                              decide=decide, pairs=pairs, margin=margin, max_games=max_games,
                              jobs=jobs, backend=backend, force=force, resume=resume,
-                             progress=progress)
+                             progress=progress, blocks=blocks)
 
 
 def _run_pairings(st: Study, g: Game, folder: Path, setting: dict[str, Any],
@@ -255,7 +260,7 @@ def _run_pairings(st: Study, g: Game, folder: Path, setting: dict[str, Any],
                   precision_diff: float | None, decide: bool, pairs: str | None,
                   margin: float | None, max_games: int | None, jobs: int, backend: str,
                   force: bool, resume: bool, progress: Callable[[int, int], None] | None,
-                  ) -> StudyResult:
+                  blocks: int = 2) -> StudyResult:
     """:func:`run_study` once its input is checked: each pairing's sweep, then the report."""
     name = st.name
     folder.mkdir(parents=True, exist_ok=True)
@@ -266,7 +271,7 @@ def _run_pairings(st: Study, g: Game, folder: Path, setting: dict[str, Any],
                     precision=precision, precision_diff=precision_diff, decide=decide,
                     focus=st.focus, pairs=pairs, margin=margin, max_games=max_games,
                     jobs=jobs, backend=backend, force=force, resume=resume, progress=progress,
-                    study={"study": name, "question": st.question, "pairing": pname,
+                    blocks=blocks, study={"study": name, "question": st.question, "pairing": pname,
                            "focus": st.focus, "measures": list(st.measures)})
         runs[pname] = path
         if res.interrupted:  # nothing to report yet is not an error: the study resumes
@@ -361,8 +366,10 @@ def verdict_table(runs: dict[str, Path], contenders: Sequence[str] | None = None
     merged: pl.DataFrame | None = None
     for pname, path in runs.items():
         q = _question(path, st)
-        comp = analysis.compare_variants(path, focus=q["focus"], pairs=q["pairs"],
-                                         margin=q["margin"], sequential=q["sequential"])
+        source, n_blocks = run_report.question_games(path)
+        comp = analysis.compare_variants(source, focus=q["focus"], pairs=q["pairs"],
+                                         margin=q["margin"],
+                                         sequential=q["sequential"] and n_blocks == 1)
         if contenders is not None:
             comp = comp.filter(pl.col("contender").is_in(list(contenders)))
         rows = comp.to_dicts()

@@ -93,6 +93,7 @@ def sweep(
     resume: bool = False,
     progress: Callable[[int, int], None] | None = None,
     study: dict[str, Any] | None = None,
+    blocks: int = 1,
 ) -> SweepResult:
     """Play every combination of ``grid`` in one run (paired across variants by seed).
 
@@ -121,6 +122,13 @@ def sweep(
             :func:`~balancelab.simulate.runs.run`.
         progress: called with (games written, total) after each chunk.
         study: extra facts recorded in ``<run>/study.json``.
+        blocks: independent seed blocks (1 to :data:`MAX_BLOCKS`): block 1 is the run at
+            ``path`` from ``seed`` (the same parquet as a one-block sweep); block k >= 2 is a
+            run of the same design at :func:`block_folder` from :func:`block_seeds`'s k-th
+            seed, played at the first block's final size once its stopping rule (if any) has
+            stopped. The blocks are recorded in ``<run>/study.json`` (``blocks``) and the
+            report reads the question pooled over them, each block's estimate and Cochran's Q
+            (:func:`balancelab.analysis.replicate`).
 
     Returns:
         A :class:`SweepResult`.
@@ -132,6 +140,7 @@ def sweep(
     """
     rule = stopping_rule(precision, precision_diff, decide)
     cap = check_sizes(games, precision, max_games, precision_diff, decide)
+    check_blocks(blocks)
     variants = grid_variants(game, grid, base)
     if focus is not None and focus not in grid:
         raise ValueError(f"--focus {focus!r} is not a --grid option; grid: {', '.join(grid)}")
@@ -149,19 +158,30 @@ def sweep(
             facts[k] = v
     if decide:
         facts["decide"] = True
+    seeds = block_seeds(seed, blocks)
+    if blocks > 1:
+        facts["blocks"] = [{"folder": block_folder(path, k).name, "seed": s}
+                           for k, s in enumerate(seeds[1:], start=2)]
     rounds: list[dict[str, Any]] = []
     if rule is None and not (force or resume) and runs.holds_finished(config, path):
+        if not _play_blocks(config, path, seeds, jobs=jobs, backend=backend,
+                            progress=progress, force=force, resume=resume):
+            return SweepResult(path, config.games, rounds, True)
         write_study(path, facts)  # the question (focus, pairs, margin) may be asked anew
         return SweepResult(path, config.games, rounds, reused=True)
     first = True
     target = precision if precision is not None else precision_diff
     while True:
         summary = runs.run(config, path, jobs=jobs, backend=backend, progress=progress,
-                             force=force and first, resume=resume or not first)
+                             force=force and first, resume=resume or not first,
+                             planned=not first)
         first = False
         if summary.interrupted:
             return SweepResult(path, config.games, rounds, True)
         if rule is None:
+            if not _play_blocks(config, path, seeds, jobs=jobs, backend=backend,
+                                progress=progress, force=force, resume=resume):
+                return SweepResult(path, config.games, rounds, True)
             write_study(path, facts)
             return SweepResult(path, config.games, rounds)
         q_focus = focus or facts.get("focus")
@@ -186,6 +206,9 @@ def sweep(
             facts.update({"target": target, "precision": target})
         write_study(path, facts)
         if reached or config.games >= cap:
+            if not _play_blocks(config, path, seeds, jobs=jobs, backend=backend,
+                                progress=progress, force=force, resume=resume):
+                return SweepResult(path, config.games, rounds, True)
             return SweepResult(path, config.games, rounds)
         assert config.chunk_games is not None
         if rule == "decide":
@@ -202,6 +225,60 @@ def default_folder(game: Game, variants: Sequence[RuleOptions], policies: dict[s
     runner's name for a run of these variants, policies and seed)."""
     return Path("runs") / runs.RunConfig(game.name, list(variants), policies, seed,
                                          1).default_run_name()
+
+
+#: The most seed blocks a sweep or study may play.
+MAX_BLOCKS = 20
+
+
+def check_blocks(blocks: int) -> None:
+    """Refuse a number of seed blocks outside 1 to :data:`MAX_BLOCKS`.
+
+    Raises:
+        ValueError: in one line.
+    """
+    if isinstance(blocks, bool) or not isinstance(blocks, int) or not 1 <= blocks <= MAX_BLOCKS:
+        raise ValueError(f"--blocks is the number of independent seed blocks, 1 to "
+                         f"{MAX_BLOCKS}; got {blocks!r}")
+
+
+def block_seeds(seed: int, blocks: int) -> list[int]:
+    """The run seed of each seed block: block 1 plays from ``seed`` itself (so a sweep's
+    first block is the run a one-block sweep writes), block k >= 2 from the k-th child of
+    ``numpy.random.SeedSequence(seed).spawn(blocks)`` (a 63-bit int from its state):
+    independent of each other and of ``seed``'s games, and the same on every machine.
+
+    Returns:
+        ``blocks`` ints in [0, 2**63).
+    """
+    import numpy as np
+
+    kids = np.random.SeedSequence(seed).spawn(blocks)[1:]
+    return [seed, *(int(k.generate_state(1, np.uint64)[0]) >> 1 for k in kids)]
+
+
+def block_folder(path: Path, k: int) -> Path:
+    """Seed block ``k`` (>= 2) of the run at ``path``: ``<path>-block<k>``, beside it."""
+    path = Path(path)
+    return path.parent / f"{path.name}-block{k}"
+
+
+def _play_blocks(config: runs.RunConfig, path: Path, seeds: Sequence[int], *, jobs: int,
+                 backend: str, progress: Callable[[int, int], None] | None, force: bool,
+                 resume: bool) -> bool:
+    """Play seed blocks 2.. of the run at ``path`` (its design and size, another seed
+    each); False when interrupted."""
+    for k, s in enumerate(seeds[1:], start=2):
+        cfg = runs.RunConfig(config.game, config.variants, config.policies, s, config.games,
+                             config.rotate, None if config.chunk_auto else config.chunk_games)
+        where = block_folder(path, k)
+        if not force and runs.holds_finished(cfg, where):
+            continue
+        summary = runs.run(cfg, where, jobs=jobs, backend=backend, progress=progress,
+                           force=force, resume=resume)
+        if summary.interrupted:
+            return False
+    return True
 
 
 def stopping_rule(precision: float | None, precision_diff: float | None,

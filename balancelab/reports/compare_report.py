@@ -22,6 +22,7 @@ from balancelab.reports.run_report import (
     varying_measures,
 )
 from balancelab.reports.sentences import (
+    REPLICATION_RULE,
     and_words,
     comparison_sentence,
     family_sentence,
@@ -122,10 +123,7 @@ def replication_section(frames: list[pl.DataFrame], game: str, level: float,
     rep = analysis.replicate(frames, level, margin=margin)
     return [Section("Replication on independent seed blocks", [
         "The runs play one design from different seeds: each is an independent seed block "
-        "of the same question. Each change pooled over the blocks (verdicts as in the "
-        "comparison), each block's estimate and verdict, and Cochran's Q for their agreement; a "
-        "change is a finding when the pooled games decide it and no block decides the "
-        "opposite.",
+        "of the same question (verdicts as in the comparison). " + REPLICATION_RULE,
         *[replication_sentence(r, game) for r in rep.iter_rows(named=True)],
     ])]
 

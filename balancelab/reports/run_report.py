@@ -20,13 +20,17 @@ from balancelab.reports.answer import answer_blocks, short_answer
 from balancelab.reports.formatting import pct
 from balancelab.reports.page import Image, Report, Section, Table, figure
 from balancelab.reports.sentences import (
+    REPLICATION_RULE,
     and_words,
     comparison_sentence,
     family_sentence,
     measure_sentence,
+    not_replicated_sentence,
     pairing_sentence,
     possessive,
+    replication_sentence,
     seat_sentences,
+    second_look_sentence,
     stopping_sentence,
     variant_sentence,
     warnings_for,
@@ -137,6 +141,27 @@ def read_study(path: Path) -> dict[str, Any] | None:
     data: dict[str, Any] = json.loads(f.read_text())
     return data
 
+def block_runs(path: Path, study: dict[str, Any] | None = None) -> list[Path]:
+    """The run folders of a run's independent seed blocks: the run itself, then each block
+    its ``study.json`` records (``blocks``, written by a sweep of several blocks) that
+    exists beside it."""
+    path = Path(path)
+    facts = study if study is not None else (read_study(path) or {})
+    more = [path.parent / str(b["folder"]) for b in facts.get("blocks") or []]
+    return [path, *[b for b in more if (b / runs.MANIFEST).is_file()]]
+
+
+def question_games(path: Path) -> tuple[Path | pl.DataFrame, int]:
+    """The games a run's question is read on, and the number of seed blocks: the run
+    folder itself (1), or the games of all its seed blocks in one frame
+    (:func:`block_runs`; pairing stays within a seed)."""
+    blocks = block_runs(path)
+    if len(blocks) == 1:
+        return Path(path), 1
+    return pl.concat([analysis.games_frame(b) for b in blocks],
+                     how="diagonal_relaxed"), len(blocks)
+
+
 def build_run_report(path: Path, level: float = stats.LEVEL) -> Report:
     """Analyse one run folder into a :class:`Report`: the question, the answer (a compact
     table, a plot), then the details.
@@ -165,11 +190,17 @@ def build_run_report(path: Path, level: float = stats.LEVEL) -> Report:
     # summaries and the length histogram read the run folder lazily, column by column
     scan = runs.scan_games(path)
     varying = varying_measures(scan)
-    comps = analysis.compare_variants(df, level, focus=focus, pairs=st.get("pairs"),
-                                      margin=margin, sequential=bool(st.get("decide"))) \
+    source, n_blocks = question_games(path) if n_var > 1 else (df, 1)
+    pooled = df if n_blocks == 1 else source
+    sequential = bool(st.get("decide")) and n_blocks == 1
+    comps = analysis.compare_variants(pooled, level, focus=focus, pairs=st.get("pairs"),
+                                      margin=margin, sequential=sequential) \
         if n_var > 1 else None
+    rep = analysis.replicate(pooled, level, focus=focus, pairs=st.get("pairs"),
+                             margin=margin) if n_blocks > 1 else None
     wanted = [m for m in st.get("measures", []) if m in df.columns] or None
-    mcomps = analysis.compare_measures(df, wanted or ["rounds", *varying], level, focus=focus,
+    mcomps = analysis.compare_measures(pooled, wanted or ["rounds", *varying], level,
+                                       focus=focus,
                                        pairs=st.get("pairs")) if n_var > 1 else None
     sb = analysis.seat_balance(df, level, margin)
     extra = hooks.extra_sections(game, df, seats)
@@ -194,6 +225,11 @@ def build_run_report(path: Path, level: float = stats.LEVEL) -> Report:
     if stop:
         headline.append(stop)
     warns = warnings_for(rates, outs, game)
+    looks = [e for b in ([path] if n_blocks == 1 else block_runs(path, st))
+             for e in runs.read_manifest(b, check=False).get("extensions") or []
+             if not e.get("planned")]
+    if looks:
+        warns.append(second_look_sentence(looks))
     if manifest.get("cheats"):
         warns.insert(0, f"CHEAT: {', '.join(manifest['cheats'])} sees the true state (every "
                      "hand, and the deck order unless it says sees=hands), not its seat's "
@@ -213,6 +249,12 @@ def build_run_report(path: Path, level: float = stats.LEVEL) -> Report:
                        f"wins{says_length}{', at ' + held if held else ''}?")
         short = short_answer(game, mine, mcomps, shown, team)
         answer = answer_blocks(game, mine, mcomps, shown, team)
+        if rep is not None:
+            theirs = rep.filter(pl.col("contender") == prim) if team and prim else rep
+            against = theirs.filter(~pl.col("holds") & (pl.col("verdict") != "inconclusive"))
+            if against.height:  # no headline that a seed block contradicts
+                short = not_replicated_sentence(against.to_dicts(), game, n_blocks)
+                warns.append(short)
     else:
         question = str(st.get("question") or f"{title}: who wins, and how often?")
         short = headline[0] if n_var == 1 and headline else ""
@@ -225,6 +267,14 @@ def build_run_report(path: Path, level: float = stats.LEVEL) -> Report:
         if s.answer:
             answer[1:1] = [Table(t, as_text(f, game)) for t, f in s.tables]
     sections: list[Section] = [Section("Every answer in words", list(headline))]
+    if rep is not None:
+        sections.append(Section("Replication on independent seed blocks", [
+            f"The run played its design in {n_blocks} independent seed blocks (the run and "
+            f"{and_words([b.name for b in block_runs(path, st)[1:]])}, each from its own "
+            "seed). The comparisons between variants in this report are pooled over the "
+            "blocks (the win rates and seats are the first block's). " + REPLICATION_RULE,
+            *[replication_sentence(r, game) for r in rep.iter_rows(named=True)],
+        ]))
     sec = Section("Win rates", [
         f"Win rate of each side or seat per variant, with {int(level * 100)}% Wilson score "
         "intervals. Draws and capped games are kept apart: wins + draws + losses + capped = "
@@ -259,14 +309,14 @@ def build_run_report(path: Path, level: float = stats.LEVEL) -> Report:
     if comps is not None:
         method = (analysis.verdicts.SEQUENTIAL_METHOD + "; the interval beside each verdict "
                   "is the fixed-sample one at the look that decided, at Bonferroni's level"
-                  ) if st.get("decide") else (
+                  ) if sequential else (
             "Newcombe's paired score interval where games share seeds, else Newcombe's hybrid "
             "score")
         cs = Section("Comparisons between variants", [
             "Each change of an option between neighbouring settings (every pair with --pairs "
             "all), the others held fixed; the difference of the side's or seat's win rate "
             f"(after − before) by {method}. " + (analysis.verdicts.SEQUENTIAL_RULE
-                                                if st.get("decide") else analysis.verdicts.RULE),
+                                                if sequential else analysis.verdicts.RULE),
             *family_sentence(comps, game),
             pairing_sentence(comps) if comps.height else "",
             Table("Differences in win rate", comparison_table(comps, game)),

@@ -102,6 +102,43 @@ def comparison_sentence(r: dict[str, Any], game: str) -> str:
     return f"Changing {body}" if r["option"] != "run" else body
 
 
+#: How a change read on seed blocks becomes a finding (run, study and comparison reports).
+REPLICATION_RULE = (
+    "Each change pooled over the blocks, each block's estimate and verdict, and Cochran's Q "
+    "for their agreement; a change is a finding when the pooled games decide it and no "
+    "block decides the opposite.")
+
+
+def not_replicated_sentence(rows: list[dict[str, Any]], game: str, blocks: int) -> str:
+    """What the report says instead of a headline a seed block contradicts: ``Does not
+    replicate: HAL 0 → HAL +1 (harder) raises HAL's win rate pooled over 2 seed blocks, but
+    seed 7 decides the opposite; no headline is stated (see Replication on independent seed
+    blocks).``"""
+    parts = []
+    for r in rows:
+        against = analysis.replication.OPPOSITE.get(r["verdict"], set())
+        seeds = [str(s) for s, v in zip(r["block_seeds"], r["block_verdicts"], strict=True)
+                 if v in against]
+        who = W.who(game, r["contender"], r.get("label_a") or "")
+        at = f" at {W.variant(game, r['context'])}" if r.get("context") else ""
+        parts.append(f"{change_words(game, r['option'], r['value_a'], r['value_b'])}{at} "
+                     f"{r['verdict']} {possessive(who)} win rate pooled, but seed "
+                     f"{and_words(seeds)} decides the opposite")
+    return (f"Does not replicate on {blocks} seed blocks: " + "; ".join(parts)
+            + "; no headline is stated (see Replication on independent seed blocks).")
+
+
+def second_look_sentence(extensions: list[dict[str, Any]]) -> str:
+    """The warning of a run extended after it had finished: ``A second look: the run was
+    extended after it had finished (300 → 510 games per variant): …``."""
+    steps = ", ".join(f"{e['from']:,} → {e['to']:,}" for e in extensions)
+    return (f"A second look: the run was extended after it had finished ({steps} games per "
+            "variant). Its intervals and verdicts are read at the second look, so their "
+            "stated error rates hold only if the decision to play more did not depend on what "
+            "the first look showed; a design that plans its looks is a stopping rule "
+            "(--precision, --precision-diff, --decide).")
+
+
 def replication_sentence(r: dict[str, Any], game: str) -> str:
     """One change read on independent seed blocks (:func:`balancelab.analysis.replicate`):
     ``Changing HAL 0 → HAL +1 (harder) raises HAL's win rate pooled over 2 seed blocks (+4.1
@@ -339,6 +376,11 @@ def capped_warning(outcomes: pl.DataFrame, game: str) -> str | None:
             f"({where}). They count as neither win nor loss; a policy may be stalling.")
 
 
+def rounds_words(rounds: list[Any]) -> str:
+    """``1 round``, ``3 rounds``."""
+    return f"{len(rounds)} round{'' if len(rounds) == 1 else 's'}"
+
+
 def stopping_sentence(study: dict[str, Any]) -> str:
     """What a run that grew in rounds guarantees: its stopping rule and target, the rounds,
     and whether the target was reached ("" for a fixed-size run)."""
@@ -354,8 +396,9 @@ def stopping_sentence(study: dict[str, Any]) -> str:
         text = (f"Sequential decision (--decide): stopped at {last['games']:,} games per "
                 f"variant, when every change of the question was decided (raises, lowers or "
                 f"equivalent) by sequential probability ratio tests on the paired games, "
-                f"looked at every {analysis.verdicts.DECIDE_LOOK} games ({len(rounds)} "
-                f"rounds: {sizes} games). Sequential: the verdicts of the question's changes, "
+                f"looked at every {analysis.verdicts.DECIDE_LOOK} games "
+                f"({rounds_words(rounds)}: {sizes} games). Sequential: the verdicts of the "
+                "question's changes, "
                 "each read at the look that decided it, with the interval at that look. "
                 "Fixed-sample: every other number in this report (win rates, measures, "
                 "seats, outcomes), read as if the run had been planned at its final size; "
@@ -368,7 +411,7 @@ def stopping_sentence(study: dict[str, Any]) -> str:
     else:
         what = "every win rate's 95% Wilson interval was within"
     text = (f"Precision: stopped at {last['games']:,} games per variant, when {what} "
-            f"±{pct(last['max_half_width'])} (target ±{pct(target)}; {len(rounds)} rounds: "
+            f"±{pct(last['max_half_width'])} (target ±{pct(target)}; {rounds_words(rounds)}: "
             f"{sizes} games). The rule looks only at the intervals' widths, which hardly "
             "depend on the results, so the printed intervals keep their level (simulated "
             "coverage 94–96% for 95% intervals).")

@@ -102,3 +102,120 @@ def test_seat_games_of_two_seeds_are_counted_once():
     assert analysis.contender_rows(df).height == 2 * 30 * 2
     rates = analysis.win_rates(df)
     assert rates["games"].to_list() == [60, 60] and rates["wins"].to_list() == [30, 30]
+
+
+# -- seed blocks of a sweep or study (issue 26, item 1) --------------------------------------
+
+
+def test_block_seeds_are_spawned_from_the_run_seed():
+    """Block 1 plays from the run seed itself; the others from SeedSequence(seed).spawn."""
+    seeds = sweeps.block_seeds(7, 3)
+    kids = np.random.SeedSequence(7).spawn(3)
+    assert seeds[0] == 7 and len(set(seeds)) == 3
+    assert seeds[1:] == [int(k.generate_state(1, np.uint64)[0]) >> 1 for k in kids[1:]]
+    assert seeds == sweeps.block_seeds(7, 3) and sweeps.block_seeds(8, 3)[1:] != seeds[1:]
+    assert all(0 <= s < 2**63 for s in seeds)
+    with pytest.raises(ValueError, match="--blocks is the number of independent seed blocks"):
+        sweeps.check_blocks(0)
+
+
+def _blocks(tmp_path: Path, blocks: int = 2, games: int = 300) -> Path:
+    install()
+    path = tmp_path / "run"
+    sweeps.sweep(load_game("coin"), {"edge": [400, 600]}, path, seed=3, games=games, jobs=1,
+                 blocks=blocks)
+    return path
+
+
+def test_a_sweep_in_two_blocks_keeps_the_first_and_reports_them_pooled(tmp_path: Path):
+    from balancelab.reports import build_run_report, to_markdown
+    from balancelab.simulate import runs
+
+    path = _blocks(tmp_path)
+    one = tmp_path / "one"
+    sweeps.sweep(load_game("coin"), {"edge": [400, 600]}, one, seed=3, games=300, jobs=1)
+    block2 = tmp_path / "run-block2"
+    m1, m2, m_one = (runs.read_manifest(p) for p in (path, block2, one))
+    # the first block is the run a one-block sweep writes: the same games (bar the folder's
+    # name, the run id), the same configuration
+    from balancelab.analysis import games_frame
+
+    assert games_frame(path).drop("run_id").equals(games_frame(one).drop("run_id"))
+    assert m1["identity"] == m_one["identity"]
+    assert m2["config"]["seed"] == sweeps.block_seeds(3, 2)[1]
+    assert m2["config"]["games"] == 300 and m2["config"]["variants"] == m1["config"]["variants"]
+    rep = build_run_report(path)
+    md = " ".join(to_markdown(rep).split())
+    assert "Replication on independent seed blocks" in md
+    assert "The run played its design in 2 independent seed blocks (the run and run-block2" in md
+    assert "seed 3: " in md and f"seed {m2['config']['seed']}: " in md
+    assert "pooled over 2 seed blocks" in md and "Cochran's Q" in md
+    # the comparisons are the pooled games': 600 a setting, not the first block's 300
+    pooled = replication.replicate([path, block2]).row(0, named=True)
+    assert pooled["n_a"] == 600 and pooled["holds"]
+    assert f"{100 * pooled['diff']:+.1f} points" in md
+    assert not rep.short.startswith("Does not replicate")
+
+
+def test_no_headline_when_a_block_decides_the_opposite(tmp_path: Path, monkeypatch):
+    """A change decided pooled that a block decides the other way is not the report's
+    answer: "In short" says it does not replicate, naming the block's seed."""
+    from balancelab import analysis
+    from balancelab.reports import build_run_report
+
+    path = _blocks(tmp_path)
+    real = analysis.replicate
+
+    def contradicted(*a, **k):
+        rep = real(*a, **k)
+        return rep.with_columns(pl.lit(False).alias("holds"),
+                                pl.lit(["raises", "lowers"]).alias("block_verdicts"))
+
+    monkeypatch.setattr(analysis, "replicate", contradicted)
+    rep = build_run_report(path)
+    seed2 = sweeps.block_seeds(3, 2)[1]
+    assert rep.short.startswith("Does not replicate on 2 seed blocks: ")
+    assert f"raises red's win rate pooled, but seed {seed2} decides the opposite" in rep.short
+    assert rep.short in rep.warnings
+
+
+def test_a_run_extended_after_it_finished_is_a_second_look(tmp_path: Path):
+    """A second sweep with more games on the same folder (not a stopping rule's round) is
+    recorded in the manifest and the report says the intervals are from a second look."""
+    from balancelab.reports import build_run_report
+    from balancelab.simulate import runs
+
+    install()
+    path = tmp_path / "run"
+    sweeps.sweep(load_game("coin"), {"edge": [400, 600]}, path, seed=3, games=200, jobs=1)
+    assert "extensions" not in runs.read_manifest(path)
+    assert not any("second look" in w for w in build_run_report(path).warnings)
+    sweeps.sweep(load_game("coin"), {"edge": [400, 600]}, path, seed=3, games=300, jobs=1, resume=True)
+    assert runs.read_manifest(path)["extensions"] == [
+        {"from": 200, "to": 300, "planned": False}]
+    warns = build_run_report(path).warnings
+    assert any(w.startswith("A second look: the run was extended after it had finished "
+                            "(200 → 300 games per variant)") for w in warns)
+
+
+def test_a_stopping_rules_rounds_are_planned_looks(tmp_path: Path):
+    from balancelab.reports import build_run_report
+    from balancelab.simulate import runs
+
+    install()
+    path = tmp_path / "run"
+    res = sweeps.sweep(load_game("coin"), {"edge": [500, 510]}, path, seed=3, games=100,
+                       precision=0.045, max_games=400, jobs=1)
+    assert len(res.rounds) >= 2
+    ext = runs.read_manifest(path)["extensions"]
+    assert ext and all(e["planned"] for e in ext)
+    assert not any("second look" in w for w in build_run_report(path).warnings)
+
+
+def test_one_stopping_round_is_one_round():
+    from balancelab.reports.sentences import stopping_sentence
+
+    text = stopping_sentence({"stop": "precision", "target": 0.05,
+                              "rounds": [{"games": 1000, "max_half_width": 0.03,
+                                          "reached": True}]})
+    assert "1 round: 1,000 games" in text and "1 rounds" not in text

@@ -106,6 +106,7 @@ def run(
     progress: Callable[[int, int], None] | None = None,
     force: bool = False,
     resume: bool = False,
+    planned: bool = False,
 ) -> RunSummary:
     """Play a run (or the part of it not yet written) and stream it to ``path``.
 
@@ -120,6 +121,10 @@ def run(
         resume: continue an existing run of the same configuration (also used to extend
             ``config.games``); chunk files found missing, truncated or foreign are played
             again, stray files moved to ``<run>/set-aside/``.
+        planned: an extension of a finished run that its design planned (a stopping rule's
+            next round). Any extension of a finished run is recorded in the manifest's
+            ``extensions`` (``from`` and ``to`` games per variant, ``planned``): one that was
+            not planned is a second look at games already read, and the report says so.
 
     Returns:
         A :class:`RunSummary`. On Ctrl-C the finished chunks are kept and ``interrupted`` is
@@ -152,7 +157,7 @@ def run(
         with RunLock(path):
             return _run_locked(config, path, game, data_files, jobs=jobs, backend=backend,
                                scheduler=scheduler, progress=progress, force=force,
-                               resume=resume)
+                               resume=resume, planned=planned)
     except BaseException as exc:
         # a rejected run leaves no folder: one this call made and that holds no game yet
         # (a dask scheduler that cannot be reached fails after the manifest is written); a
@@ -168,7 +173,7 @@ def run(
 def _run_locked(config: RunConfig, path: Path, game: Game, data_files: list[dict[str, Any]],
                 *, jobs: int, backend: str, scheduler: str | None,
                 progress: Callable[[int, int], None] | None, force: bool,
-                resume: bool) -> RunSummary:
+                resume: bool, planned: bool = False) -> RunSummary:
     """:func:`run`, holding the folder's lock."""
     import joblib
 
@@ -176,6 +181,7 @@ def _run_locked(config: RunConfig, path: Path, game: Game, data_files: list[dict
     repaired: list[str] = []
     set_aside: list[str] = []
     old: dict[str, Any] | None = None
+    extensions: list[dict[str, Any]] = []
     if (path / MANIFEST).exists() and not force:
         try:
             old = read_manifest(path, check=False)
@@ -243,6 +249,9 @@ def _run_locked(config: RunConfig, path: Path, game: Game, data_files: list[dict
                     rec["start"], rec["stop"]):
                 records[key] = dict(rec)
         created = old.get("created")
+        extensions = list(old.get("extensions") or [])
+        if old["complete"] and config.games > old_cfg.games:
+            extensions.append({"from": old_cfg.games, "to": config.games, "planned": planned})
     else:
         if force:
             try:
@@ -300,6 +309,7 @@ def _run_locked(config: RunConfig, path: Path, game: Game, data_files: list[dict
         "decisions": 0 if old is None else old["decisions"],
         "wall_seconds": 0.0 if old is None else old["wall_seconds"],
         "complete": n_todo == 0,
+        **({"extensions": extensions} if extensions else {}),
     }
     try:
         write_json_atomic(path / MANIFEST, manifest)
