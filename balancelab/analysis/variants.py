@@ -197,7 +197,11 @@ def compare_variants(source: Source, level: float = stats.LEVEL,
     question): its steps within each setting of the other options, which are held fixed and
     not compared with each other. Team games get one row per change, for the first side
     (HAL, the expedition), with the other side's change beside it (its mirror apart from
-    draws and capped games); seat games one row per seat.
+    draws and capped games); seat games one row per seat, except where the change is
+    between two-seat settings (2 players, or solo against a bot): there the second seat's
+    change is the first's mirror apart from shared wins and capped games, so it is one test
+    of the family (Holm counts it once), the first seat's row with the second's change beside
+    it, as for a team game.
 
     Args:
         source: a run folder or games frame with several variants (a sweep).
@@ -259,19 +263,21 @@ def compare_variants(source: Source, level: float = stats.LEVEL,
     for opt, va, vb, ctx in variant_pairs(df, adjacent):
         if opt not in wanted:
             continue
-        for c in names:
-            a, b = groups.get((va, c)), groups.get((vb, c))
-            if a is None or b is None:
-                continue
+        here = [c for c in names if (va, c) in groups and (vb, c) in groups]
+        twin = here[1] if not team and len(here) == 2 else None
+        for c in here[:1] if twin else here:
+            a, b = groups[(va, c)], groups[(vb, c)]
             d, left, paired = _diff_one(a, b, level)
             od, dc = (float("nan"), 0.0)
-            if other is not None and (va, other) in groups and (vb, other) in groups:
-                od, dc = _other_change(groups[(va, other)], groups[(vb, other)])
+            beside = twin or other
+            if beside is not None and (va, beside) in groups and (vb, beside) in groups:
+                od, dc = _other_change(groups[(va, beside)], groups[(vb, beside)])
             rows.append({
                 "_d": d, "_x": paired, "family": f"{opt} ({how})", "option": opt,
                 "value_a": _fmt(values[va][opt]), "value_b": _fmt(values[vb][opt]),
                 "variant_a": va, "variant_b": vb, "label_a": labels[va], "label_b": labels[vb],
-                "context": ctx, "contender": c, "games_left_out": left, "other": other,
+                "context": ctx, "contender": c, "games_left_out": left,
+                "other": twin or other,
                 "other_diff": od, "draws_capped": dc,
             })
     return _finish(rows, level, margin if margin is not None else verdicts.margin_for(_game(df)),

@@ -30,6 +30,7 @@ from balancelab.reports import compare_report, formatting, page, run_report, sen
 from balancelab.reports import games as hooks
 from balancelab.reports import words as W
 from balancelab.reports.answer import fits_two_lines
+from balancelab.reports.run_report import REPLICATION
 from balancelab.simulate.core import Game
 from balancelab.simulate.runs import MANIFEST, load_games
 from balancelab.simulate.runs.folder import left_as_found
@@ -443,7 +444,8 @@ def undecided_note(vt: pl.DataFrame, pairings: Sequence[str]) -> str:
 def build_study_report(st: Study, runs: dict[str, Path]) -> page.Report:
     """The study's page: its question, "In short", the answer table of each policy pairing
     (the run reports' own) with a link to each run's full report, then under "Details" the
-    verdicts side by side, every answer in words and each pairing's win rates."""
+    verdicts side by side, every answer in words, each pairing's replication on its seed
+    blocks (pooled verdict, each block's estimate, Cochran's Q) and its win rates."""
     hook = hooks.hook_for(st.game)
     first = next(iter(runs.values()))
     df0 = load_games(first)
@@ -474,6 +476,9 @@ def build_study_report(st: Study, runs: dict[str, Path]) -> page.Report:
             headline.append(f"With policies {pname}:")
         headline.extend(rep.headline)
         warns.extend(f"[{pname}] {w}" if many else w for w in rep.warnings)
+        details.extend(page.Section(f"{s.title} with policies {pname}" if many else s.title,
+                                    s.blocks)
+                       for s in rep.sections if s.title == REPLICATION)
         details.append(page.Section(
             f"Win rates with policies {pname}" if many else "Win rates",
             [link, *[b for s in rep.sections if s.title == "Win rates" for b in s.blocks

@@ -326,7 +326,8 @@ def plan(g: Game, grid: Mapping[str, Sequence[Any]], change: float, *,
 
     A question is the focus option (default: every grid option, each its own): its steps
     (neighbouring values, or every pair with ``pairs="all"``) within each setting of the
-    other options; one change per step for two-sided games, one per seat for seat games.
+    other options; one change per step for two-sided games and two-seat settings, one per
+    seat for seat games of three or more seats.
 
     Returns:
         One dict per question: ``option``, ``family_size``, ``games`` (worst case: rates
@@ -351,7 +352,8 @@ def plan(g: Game, grid: Mapping[str, Sequence[Any]], change: float, *,
         for v in variants:
             if str(getattr(v, opt)) != str(variants[0].__getattribute__(opt)):
                 continue  # one variant per stratum of the other options
-            seats = 1 if team else len(g.seats(v))
+            n_seats = len(g.seats(v))
+            seats = 1 if team or n_seats == 2 else n_seats  # two seats: one test
             size += steps * seats
         size = max(1, size)
         out.append({"option": opt, "family_size": size,

@@ -107,7 +107,9 @@ def _md_table(t: Table) -> str:
     return "\n".join(lines)
 
 
-def _md_blocks(blocks: list[str | Table | Image]) -> list[str]:
+def md_blocks(blocks: list[str | Table | Image]) -> list[str]:
+    """A section's blocks as Markdown lines (a table under its bold title, an image by its
+    file name, text as a paragraph)."""
     out: list[str] = []
     for b in blocks:
         if isinstance(b, Table):
@@ -119,7 +121,8 @@ def _md_blocks(blocks: list[str | Table | Image]) -> list[str]:
     return out
 
 
-def _in_short(text: str) -> str:
+def in_short(text: str) -> str:
+    """``text`` opening with "In short: " (once)."""
     return text if text.startswith("In short") else f"In short: {text}"
 
 
@@ -140,19 +143,19 @@ def to_markdown(report: Report) -> str:
         out = [f"# {report.title}", ""]
     if report.answer:
         if report.short:
-            out += [_in_short(report.short), ""]
-        out += _md_blocks(report.answer)
+            out += [in_short(report.short), ""]
+        out += md_blocks(report.answer)
         out += [f"> **Warning.** {w}\n" for w in report.warnings]
         out += ["## Details", ""]
         for s in report.sections:
-            out += [f"### {s.title}", ""] + _md_blocks(s.blocks)
+            out += [f"### {s.title}", ""] + md_blocks(s.blocks)
         return "\n".join(out).rstrip() + "\n"
     out += ["## Answers", ""]
     out += [f"- {h}" for h in report.headline] or ["- (no games)"]
     if report.warnings:
         out += ["", "## Warnings", ""] + [f"- **Warning.** {w}" for w in report.warnings]
     for s in report.sections:
-        out += ["", f"## {s.title}", ""] + _md_blocks(s.blocks)
+        out += ["", f"## {s.title}", ""] + md_blocks(s.blocks)
     return "\n".join(out).rstrip() + "\n"
 
 
@@ -295,7 +298,7 @@ def write(report: Report, out: Path) -> ReportPaths:
     md.write_text(to_markdown(report), encoding="utf-8")
     page = out / "report.html"
     page.write_text(to_html(report), encoding="utf-8")
-    first = ([report.question, _in_short(report.short)] if report.short else
+    first = ([report.question, in_short(report.short)] if report.short else
              [report.question]) if report.answer else report.headline
     head = "\n".join(first + [f"Warning: {w}" for w in report.warnings])
     return ReportPaths(head, md, page, figs)

@@ -52,6 +52,8 @@ from balancelab.simulate import runs
 #: File written by studies into a run folder (precision rounds, study name).
 STUDY_FILE = "study.json"
 MAX_HEADLINE_VARIANTS = 12
+#: The title of the section that reads the question on the run's seed blocks.
+REPLICATION = "Replication on independent seed blocks"
 
 
 def varying_measures(games: pl.DataFrame | pl.LazyFrame) -> list[str]:
@@ -268,7 +270,7 @@ def build_run_report(path: Path, level: float = stats.LEVEL) -> Report:
             answer[1:1] = [Table(t, as_text(f, game)) for t, f in s.tables]
     sections: list[Section] = [Section("Every answer in words", list(headline))]
     if rep is not None:
-        sections.append(Section("Replication on independent seed blocks", [
+        sections.append(Section(REPLICATION, [
             f"The run played its design in {n_blocks} independent seed blocks (the run and "
             f"{and_words([b.name for b in block_runs(path, st)[1:]])}, each from its own "
             "seed). The comparisons between variants in this report are pooled over the "

@@ -260,3 +260,19 @@ def test_the_report_plans_at_80_percent_power_and_states_the_joint_error(tmp_pat
             "most 5% of a wrong 'raises' or 'lowers' and at most 5% of a wrong 'equivalent'."
             ) in md
     assert "| equivalent within |" in md
+
+
+def test_a_change_between_two_seat_settings_is_one_test():
+    """Seat games: a change between 2-player settings is one test of the family (the second
+    seat's change beside the first's), not two Holm counts; three seats stay three."""
+    from balancelab.questions import sweep as sweeps
+
+    two = analysis.compare_variants(_seat_games(1000, 2, variants=3, skew=10))
+    assert two.height == 2 and set(two["contender"]) == {"seat0"}
+    assert set(two["family_size"]) == {2} and set(two["other"]) == {"seat1"}
+    # the second seat's change is beside it: seat 1 lost what seat 0 gained (no draws)
+    assert two["other_diff"].to_list() == pytest.approx([-d for d in two["diff"]])
+    three = analysis.compare_variants(_seat_games(900, 3, variants=2, skew=10))
+    assert three.height == 3 and set(three["family_size"]) == {3}
+    assert sweeps.plan("iss", {"players": [2], "remove_shuttles": [False, True]}, 0.05,
+                       focus="remove_shuttles")[0]["family_size"] == 1
