@@ -15,6 +15,7 @@ Errors are those of :func:`~balancelab.questions.study.run_study`.
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -38,13 +39,13 @@ class Finding:
 
 #: The README's findings: each built-in study at the scripted default players, and
 #: hal-difficulty at ``hal_turn_every=2`` (off the ceiling). Games per variant in each of
-#: the seed blocks, sized so that the whole set plays in about 20 minutes on 2 busy cores
-#: (compiled).
+#: the seed blocks, sized so that the whole set plays in about 20 minutes in pure Python on
+#: 2 cores shared with other work (load about 18).
 FINDINGS: tuple[Finding, ...] = (
-    Finding("hal-difficulty", 1000),
-    Finding("hal-difficulty", 1000, {"hal_turn_every": 2}),
-    Finding("iss-shuttle-removal", 600),
-    Finding("queen-variants", 1000),
+    Finding("hal-difficulty", 400),
+    Finding("hal-difficulty", 400, {"hal_turn_every": 2}),
+    Finding("iss-shuttle-removal", 200),
+    Finding("queen-variants", 400),
 )
 
 
@@ -63,7 +64,8 @@ def write_findings(out: Path, runs_dir: Path, *, findings: Sequence[Finding] = F
     Args:
         out: the Markdown file to write (e.g. ``docs/findings.md``).
         runs_dir: where the studies' folders go (``<runs_dir>/study-<name>…-seed<seed>``;
-            a folder already holding the same finished runs is read, not played again).
+            a folder already holding the same runs is read, an interrupted one completed;
+            more games than it holds extend it, which its report calls a second look).
         findings: the studies (default :data:`FINDINGS`).
         blocks: independent seed blocks per study (at least 2 for a finding).
         seed: the run seed of the first block (the others are derived from it).
@@ -89,7 +91,7 @@ def write_findings(out: Path, runs_dir: Path, *, findings: Sequence[Finding] = F
         t0 = time.perf_counter()
         res = studies.run_study(st, Path(runs_dir) / f"study-{st.name}{tag}-seed{seed}",
                                 seed=seed, games=f.games, jobs=jobs, blocks=blocks,
-                                fixed=dict(f.fixed), progress=progress)
+                                fixed=dict(f.fixed), progress=progress, resume=True)
         if res.interrupted:
             raise KeyboardInterrupt
         rep = studies.build_study_report(studies.narrowed(st, f.fixed), res.runs)
@@ -142,7 +144,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=Path("docs/findings.md"))
     ap.add_argument("--runs", type=Path, default=Path("runs/findings"))
     a = ap.parse_args(argv)
-    path = write_findings(a.out, a.runs, blocks=a.blocks, seed=a.seed, jobs=a.jobs,
-                          games=a.games)
+    try:
+        path = write_findings(a.out, a.runs, blocks=a.blocks, seed=a.seed, jobs=a.jobs,
+                              games=a.games)
+    except KeyboardInterrupt:
+        print("interrupted: the games played are kept; run the same command again to "
+              "continue", file=sys.stderr)
+        return 130
     print(f"Findings: {path}")
     return 0

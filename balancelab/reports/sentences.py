@@ -64,6 +64,19 @@ def _decide_hint(r: dict[str, Any]) -> str:
         text += f"; it would count as equivalent within ±{100 * eq:.1f} points"
     return text
 
+def other_whose(game: str, others: list[str | None]) -> str | None:
+    """Whose change is printed beside each row's (the ``other`` column of the comparisons):
+    ``HAL's`` when every row names the same side or seat, ``the other seat's`` when only
+    some rows have one (seat games: the changes between two-seat settings), None when no
+    row has one."""
+    named = {o for o in others if o}
+    if not named:
+        return None
+    if len(named) == 1 and all(others):
+        return possessive(W.contender(game, next(iter(named))))
+    return "the other seat's"
+
+
 def possessive(name: str) -> str:
     """``HAL's``, ``the ALIENS'``."""
     return name + ("'" if name.endswith(("s", "S")) else "'s")
@@ -190,9 +203,11 @@ def family_sentence(comp: pl.DataFrame, game: str, what: str = "win rate") -> li
         text = f"Family {family_words(game, fam)}: {n} change{'s' if n != 1 else ''}"
         if who:
             text += f" of {possessive(and_words(who))} {what}"
-        if "other" in sub.columns and sub["other"][0]:
+        whose = other_whose(game, sub["other"].to_list()) if "other" in sub.columns else None
+        if whose:
             dc = float(sub["draws_capped"].max() or 0.0)  # type: ignore[arg-type]
-            text += (f" ({possessive(W.contender(game, sub['other'][0]))} change mirrors it"
+            two = "" if sub["other"].null_count() == 0 else " at two seats"
+            text += (f" ({whose} change mirrors it{two}"
                      + (f", apart from draws and capped games, up to {pct(dc)} of games)"
                         if dc > 0 else " exactly: no draws or capped games)"))
         sequential = ("method" in sub.columns

@@ -11,7 +11,12 @@ import polars as pl
 from balancelab import analysis
 from balancelab.reports import words as W
 from balancelab.reports.formatting import interval, level_text, num, pct, points, pvalue
-from balancelab.reports.sentences import change_text, possessive, seat_word, verdict_word
+from balancelab.reports.sentences import (
+    change_text,
+    other_whose,
+    seat_word,
+    verdict_word,
+)
 
 #: column names of the analysis frames as a report's table headers
 HEADERS = {"variant_label": "variant", "contender": "side / seat", "end_reason": "end reason",
@@ -114,7 +119,7 @@ def comparison_table(comp: pl.DataFrame, game: str) -> pl.DataFrame:
     (its level in the column), the games that would decide an inconclusive change, the other
     side's change (two-sided games) and what pairing saved."""
     rows = comp.to_dicts()
-    team = any(r.get("other") for r in rows)
+    whose = other_whose(game, [r.get("other") for r in rows])
     return pl.DataFrame({
         "change": [change_text(r, game) for r in rows],
         "held fixed": [_fixed(r, game) for r in rows],
@@ -130,9 +135,9 @@ def comparison_table(comp: pl.DataFrame, game: str) -> pl.DataFrame:
             f"±{100 * r['equivalent_within']:.1f} points" if r["verdict"] == "inconclusive"
             and r.get("equivalent_within") is not None
             and not math.isnan(r["equivalent_within"]) else "–" for r in rows],
-        **({f"{possessive(W.contender(game, rows[0]['other']))} change": [
+        **({f"{whose} change": [
             f"{100 * r['other_diff']:+.1f} points" if r.get("other_diff") is not None
-            and not math.isnan(r["other_diff"]) else "–" for r in rows]} if team else {}),
+            and not math.isnan(r["other_diff"]) else "–" for r in rows]} if whose else {}),
         "paired (correlation, games saved)": [
             f"yes (r {r['correlation']:+.2f}, {100 * r['games_saved']:.0f}%)" if r["paired"]
             else "no" for r in rows],

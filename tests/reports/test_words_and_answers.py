@@ -146,8 +146,8 @@ def test_a_report_opens_with_the_question_and_its_answer(small_reports, name: st
 def test_the_iss_study_opens_with_the_findings_table(tmp_path: Path) -> None:
     """The README's findings table (turns, launches, winning score before → after per
     player count, and the seats' verdicts) is the study page's first table."""
-    res = studies.run_study(*studies.check_study("iss-shuttle-removal"), tmp_path / "st", games=12,
-                            jobs=1)
+    res = studies.run_study(*studies.check_study("iss-shuttle-removal"), tmp_path / "st",
+                            games=12, jobs=1, blocks=1)
     assert res.report is not None
     md = res.report.markdown.read_text()
     lines = md.splitlines()
