@@ -86,10 +86,10 @@ def write_findings(out: Path, runs_dir: Path, *, findings: Sequence[Finding] = F
     total = 0.0
     for f in findings:
         f = Finding(f.study, games or f.games, f.fixed)
-        st, _ = studies.check_study(f.study)
+        st, g = studies.check_study(f.study)
         tag = "".join(f"-{k}{v}" for k, v in sorted(f.fixed.items()))
         t0 = time.perf_counter()
-        res = studies.run_study(st, Path(runs_dir) / f"study-{st.name}{tag}-seed{seed}",
+        res = studies.run_study(st, g, Path(runs_dir) / f"study-{st.name}{tag}-seed{seed}",
                                 seed=seed, games=f.games, jobs=jobs, blocks=blocks,
                                 fixed=dict(f.fixed), progress=progress, resume=True)
         if res.interrupted:

@@ -190,7 +190,8 @@ def test_a_run_extended_after_it_finished_is_a_second_look(tmp_path: Path):
     sweeps.sweep(load_game("coin"), {"edge": [400, 600]}, path, seed=3, games=200, jobs=1)
     assert "extensions" not in runs.read_manifest(path)
     assert not any("second look" in w for w in build_run_report(path).warnings)
-    sweeps.sweep(load_game("coin"), {"edge": [400, 600]}, path, seed=3, games=300, jobs=1, resume=True)
+    sweeps.sweep(load_game("coin"), {"edge": [400, 600]}, path, seed=3, games=300, jobs=1,
+                 resume=True)
     assert runs.read_manifest(path)["extensions"] == [
         {"from": 200, "to": 300, "planned": False}]
     warns = build_run_report(path).warnings
@@ -228,7 +229,7 @@ def test_a_study_plays_two_seed_blocks_and_shows_them(tmp_path: Path):
     install()
     st = studies.Study(name="coin-edge", game="coin", grid={"edge": [400, 600]},
                        question="Coin: does red's edge move red's win rate?", focus="edge")
-    res = studies.run_study(st, tmp_path / "study", games=300, jobs=1)
+    res = studies.run_study(st, load_game("coin"), tmp_path / "study", games=300, jobs=1)
     run = res.runs["defaults"] if "defaults" in res.runs else next(iter(res.runs.values()))
     assert (run.parent / f"{run.name}-block2" / "run.json").is_file()
     rep = studies.build_study_report(st, res.runs)

@@ -274,5 +274,7 @@ def test_a_change_between_two_seat_settings_is_one_test():
     assert two["other_diff"].to_list() == pytest.approx([-d for d in two["diff"]])
     three = analysis.compare_variants(_seat_games(900, 3, variants=2, skew=10))
     assert three.height == 3 and set(three["family_size"]) == {3}
-    assert sweeps.plan("iss", {"players": [2], "remove_shuttles": [False, True]}, 0.05,
+    from balancelab.questions.inputs import load_game
+
+    assert sweeps.plan(load_game("iss"), {"players": [2], "remove_shuttles": [False, True]}, 0.05,
                        focus="remove_shuttles")[0]["family_size"] == 1
