@@ -204,9 +204,6 @@ def run_study(
         out: the study folder (default ``runs/study-<name>-seed<seed>``); each pairing's run is
             a sub-folder, an ordinary run that ``report`` and polars can read.
         policies: policy pairings, each ``"SIDE=POLICY;SIDE=POLICY"``; none = the defaults.
-        seed, games, precision, precision_diff, decide, pairs, margin, max_games, jobs,
-            backend, force, resume: as for :func:`sweep` (``games`` defaults to 2000 per
-            variant without a stopping rule); the question's focus is the study's.
         fixed: rule options held fixed for every variant (``{"hal_turn_every": 2}``), e.g. a
             what-if that moves a game off the ceiling; one of the study's grid options other
             than its focus narrows the grid to that value (``{"crew": 4}``: the question at 4
@@ -214,6 +211,11 @@ def run_study(
         blocks: independent seed blocks each pairing plays (see :func:`sweep`; default 2):
             the report states a change in its headline only where it holds on the blocks
             pooled and no block decides the opposite.
+
+    The other arguments (``seed``, ``games``, ``precision``, ``precision_diff``, ``decide``,
+    ``pairs``, ``margin``, ``max_games``, ``jobs``, ``backend``, ``force``, ``resume``) are as
+    for :func:`sweep` (``games`` defaults to 2000 per variant without a stopping rule); the
+    question's focus is the study's.
 
     The study folder keeps one answer per policy pairing: the pairings it already answers
     (``<out>/study.json``) stay in its report beside the ones asked now, and a pairing's run
