@@ -30,7 +30,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "docs" / "examples"
-WIDTH = 100
+WIDTH = 80
 
 
 @dataclass(frozen=True)
@@ -122,7 +122,7 @@ def _normalise(text: str) -> str:
 
 
 def _output(args: list[str], folder: str) -> tuple[int, str]:
-    """Run ``python ARGS`` in ``folder`` as a user's terminal would, 100 columns wide: the
+    """Run ``python ARGS`` in ``folder`` as a user's terminal would, 80 columns wide: the
     exit code and what it printed (stdout and stderr in the order printed)."""
     # BALANCELAB_PURE_PYTHON=1 at run time only hides the note that an install is pure Python
     env = {**os.environ, "COLUMNS": str(WIDTH), "NO_COLOR": "1", "TERM": "dumb",
