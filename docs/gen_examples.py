@@ -46,6 +46,7 @@ class Example:
     tail: int = 0
     files: tuple[tuple[str, str], ...] = ()  # (name, text) written into the folder first
     page: str = ""  # instead of steps: run the first ```python block of this docs page
+    report: tuple[str, int] = ("", 0)  # then show the first lines of this file the steps wrote
 
 
 
@@ -88,7 +89,8 @@ EXAMPLES: tuple[Example, ...] = (
                             '--policy "aliens=random" -q',
                             "study queen-variants --games 20 --out runs/st -q",
                             "study queen-variants --games 20 --out runs/st --seed 3 -q")),
-    Example("sweep", ("sweep iss --grid remove_shuttles=false,true --games 200 -q",)),
+    Example("sweep", ("sweep iss --grid remove_shuttles=false,true --games 200 --out runs/sw -q",),
+            report=("runs/sw/report/report.md", 24)),
     Example("compare", ("compare runs/iss-3p runs/iss-3p-removed",
                         "compare runs/iss-3p runs/iss-solo"),
             hidden=("simulate iss --players 3 --games 300 --seed 5 --out runs/iss-3p -q",
@@ -158,6 +160,10 @@ def run(example: Example) -> str:
                 end = lines[len(lines) - example.tail:] if example.tail else []
                 output = "\n".join([*lines[:example.head], "...", *end])
             parts.append(f"$ balancelab {step}\n{output}".rstrip())
+        path, lines = example.report
+        if path:
+            head = Path(folder, path).read_text().splitlines()[:lines]
+            parts.append(f"$ head -n {lines} {path}\n" + "\n".join(head).rstrip())
     return "\n".join(parts) + "\n"
 
 
