@@ -89,8 +89,8 @@ EXAMPLES: tuple[Example, ...] = (
                             '--policy "aliens=random" -q',
                             "study queen-variants --games 20 --out runs/st -q",
                             "study queen-variants --games 20 --out runs/st --seed 3 -q")),
-    Example("sweep", ("sweep iss --grid remove_shuttles=false,true --games 200 --out runs/sw -q",),
-            report=("runs/sw/report/report.md", 24)),
+    Example("sweep", ("sweep iss --set players=3 --grid remove_shuttles=false,true --games 150 "
+                      "--out runs/sw -q",), report=("runs/sw/report/report.md", 24)),
     Example("compare", ("compare runs/iss-3p runs/iss-3p-removed",
                         "compare runs/iss-3p runs/iss-solo"),
             hidden=("simulate iss --players 3 --games 300 --seed 5 --out runs/iss-3p -q",
