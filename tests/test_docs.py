@@ -25,7 +25,8 @@ def _gen() -> ModuleType:
 def test_every_included_output_is_generated_and_every_generated_one_is_included() -> None:
     gen = _gen()
     include = re.compile(r'^\s*--8<-- "docs/examples/([\w-]+)\.txt"$', re.M)
-    included = {m for page in (ROOT / "docs").rglob("*.md") for m in include.findall(page.read_text())}
+    pages = (ROOT / "docs").rglob("*.md")
+    included = {m for page in pages for m in include.findall(page.read_text())}
     generated = {e.name for e in gen.EXAMPLES}
     assert included == generated
     assert {p.stem for p in (ROOT / "docs" / "examples").glob("*.txt")} == generated
