@@ -27,7 +27,7 @@ def _simulate(game: str, out: Path, *args: str) -> str:
 def test_simulate_warns_when_more_than_one_percent_of_games_are_capped(tmp_path: Path) -> None:
     text = _simulate("odyssey", tmp_path / "capped", "--games", "20", "--max-rounds", "5")
     assert "warning: Capped games: more than 1.0% of games hit the round cap (100.0% at " \
-        "3 crewmembers, HAL 0, max rounds 5)" in text
+        "3 crewmembers, HAL's extra opening turns: 0, max rounds: 5)" in text
     text = _simulate("odyssey", tmp_path / "plain", "--games", "20")
     assert "round cap" in text and "Capped games" not in text  # 0/20 capped: no warning
     res = runner.invoke(app, ["resume", str(tmp_path / "capped"), "--games", "25", "--jobs",

@@ -74,7 +74,7 @@ def test_flags_and_set_make_the_variant(tmp_path: Path) -> None:
                               "-q"], env=WIDE)
     assert res.exit_code == 0, res.output
     # the summary speaks the variant's words; the run records the options
-    assert "2 crewmembers, HAL +1 (harder)" in " ".join(res.output.split())
+    assert "2 crewmembers, HAL's extra opening turns: +1 (harder)" in " ".join(res.output.split())
     assert "crew=2,hal_extra_turns=1,pod_strict=false" in (out / "run.json").read_text()
     res = runner.invoke(app, ["simulate", "odyssey", "--crew", "2", "--set", "crew=3"])
     assert res.exit_code == 1 and "crew is given twice" in res.output

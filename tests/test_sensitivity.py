@@ -173,7 +173,8 @@ def test_the_headline_gives_the_setting_in_words(tmp_path: Path) -> None:
                 only=["whitehead_remote_repair"],
                 games=20, backend="sequential")
     text = " ".join(res.headline)
-    assert "(the crew " in text and " at 3 crewmembers, HAL 0) rests most on" in text
+    assert "(the crew " in text
+    assert " at 3 crewmembers, HAL's extra opening turns: 0) rests most on" in text
     assert "crew=3" not in text
 
 

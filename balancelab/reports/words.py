@@ -174,13 +174,18 @@ def fmt(v: Any) -> str:
 
 def variant(game: str, label: str) -> str:
     """A variant label in words: ``"players=2,remove_shuttles=true"`` → ``"2 players, 2
-    shuttles removed"``; ``"default"`` → ``"the rulebook's rules"``."""
+    shuttles removed"``; ``"default"`` → ``"the rulebook's rules"``. An option that does not
+    apply under the label's other settings (:attr:`Words.only_when`) is left out."""
     if label in ("", "default"):
         return "the rulebook's rules"
+    pieces = [piece.partition("=") for piece in split_label(label)]
+    given = {k: v for k, eq, v in pieces if eq}
     parts = []
-    for piece in split_label(label):
-        k, eq, v = piece.partition("=")
-        parts.append(setting(game, k, v) if eq else piece)
+    for k, eq, v in pieces:
+        cond = entry(game, k).only_when if eq else None
+        if cond is not None and cond[0] in given and given[cond[0]] != cond[1]:
+            continue  # it does not apply under this setting ("3 tasks" with the die roll)
+        parts.append(setting(game, k, v) if eq else k)
     return ", ".join(parts)
 
 

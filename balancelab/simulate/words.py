@@ -20,9 +20,13 @@ class Words:
         values: a value's words (as the value prints: ``"true"``, ``"2"``, ``"seat0"``).
             For seats whose words depend on how many seats play, ``"seat0/1"`` is the words
             of ``seat0`` in a game of one seat.
+        only_when: for a rule option that matters only under another option's value,
+            ``(option, value)`` (``("queen_variant", "tasks")``): a variant's words leave it
+            out when that option is set otherwise.
     """
 
     words: str
     unit: str = ""
     meaning: str = ""
     values: Mapping[str, str] = field(default_factory=dict)
+    only_when: tuple[str, str] | None = None

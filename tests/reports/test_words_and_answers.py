@@ -59,7 +59,15 @@ def test_words_lookups() -> None:
         "the solo player (against FEDOR)"
     assert W.who("iss", "seat0", "players=3") == "seat 1 (start player)"
     assert W.contender("odyssey", "crew") == "the crew"
-    assert W.variant("odyssey", "crew=3,hal_extra_turns=1") == "3 crewmembers, HAL +1 (harder)"
+    assert W.variant("odyssey", "crew=3,hal_extra_turns=1") == \
+        "3 crewmembers, HAL's extra opening turns: +1 (harder)"
+    # the rulebook's level reads as a count of turns, not as a score ("HAL 0")
+    assert W.variant("odyssey", "crew=3,hal_extra_turns=0") == \
+        "3 crewmembers, HAL's extra opening turns: 0"
+    # the die-roll variant uses no task count: it is not named
+    assert W.variant("obcy", "queen_variant=roll,queen_tasks=3") == "Variant 1 (die roll)"
+    assert W.variant("obcy", "queen_variant=tasks,queen_tasks=3") == \
+        "Variant 2 (tasks), 3 tasks for the Queen"
     assert W.variant("iss", "default") == "the rulebook's rules"
     assert W.value("iss", "end_reason", "last_shuttle") == \
         "the last shuttle of a nation was placed"

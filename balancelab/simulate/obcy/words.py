@@ -23,7 +23,7 @@ WORDS: dict[str, Words] = {
     "queen_tasks": Words("tasks to kill the Queen (Variant 2)", "tasks",
                          "tasks needed to kill the Queen in Variant 2",
                          {str(n): f"{n} task{'s' if n != 1 else ''} for the Queen"
-                          for n in range(1, 11)}),
+                          for n in range(1, 11)}, only_when=("queen_variant", "tasks")),
     # measures
     "tasks_completed": Words("tasks completed", "tasks", "mission tasks the expedition "
                              "completed"),

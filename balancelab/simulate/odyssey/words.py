@@ -29,9 +29,11 @@ WORDS: dict[str, Words] = {
     "crew": Words("crewmembers", "crewmembers", "number of crewmembers (HAL is the other "
                   "player)", {"2": "2 crewmembers", "3": "3 crewmembers",
                               "4": "4 crewmembers"}),
-    "hal_extra_turns": Words("HAL difficulty (extra opening turns)", "turns",
+    "hal_extra_turns": Words("HAL's extra opening turns", "turns",
                              "Difficulty Levels: −1 easier, +1 harder",
-                             {"-1": "HAL −1 (easier)", "0": "HAL 0", "1": "HAL +1 (harder)"}),
+                             {"-1": "HAL's extra opening turns: −1 (easier)",
+                              "0": "HAL's extra opening turns: 0",
+                              "1": "HAL's extra opening turns: +1 (harder)"}),
     "hal_turn_every": Words("crew turns per HAL turn", "turns", "what-if: HAL plays after "
                             "every k-th crew turn (rulebook: 1)"),
     "crew_talk": Words("crew announcements", "", "what-if: what the crew announce (HAL hears "
