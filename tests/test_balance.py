@@ -269,7 +269,8 @@ def test_a_jumping_knob_says_the_jump_and_hands_off_to_sensitivity(tmp_path: Pat
     res = B.balance(_cfg(["bonus=0,300"], precision=0.05, batch=100), tmp_path / "j",
                     backend="sequential")
     text = "\n".join(res.headline)
-    assert "The knob jumps: bonus: 0 gives red 2" in text or "jumps: bonus: 0 gives red 3" in text
+    assert "The knob jumps between neighbours: bonus: 0 gives red " in text
+    assert "Neighbouring settings bracket" not in text  # said once, as the jump
     assert "no whole setting is within ±5 points of 50.0%" in text
     # the other whole-number options, not the fixed edge nor the knob
     assert "add --knob with one of draw (draw, rulebook 0), cap (cap, rulebook 0)." in text

@@ -509,7 +509,10 @@ class Session:
                  f"({best.n:,} games on fresh seeds, interval within ±{self.tol_words()}"
                  f"{'' if not best.note else '; ' + best.note}).",
                  ]
-        if len(self.cfg.knobs) == 1 and len(confirmed) == 2:
+        jump = self.jump_lines(confirmed)
+        if jump:
+            lines += jump  # the neighbours in words, and what to add
+        elif len(self.cfg.knobs) == 1 and len(confirmed) == 2:
             a, b = confirmed
             lines.append(f"Neighbouring settings bracket the target: "
                          f"{self.setting_words(a.setting)} gives {self.said(a)}, "
@@ -527,7 +530,7 @@ class Session:
                 f"{W.contender(self.cfg.game.name, s, n_seats)} {formatting.pct(best.detail[s])}"
                 for s in seats) + " (a shared first place "
                 "split between the seats that share it).")
-        return lines + self.jump_lines(confirmed) + [self.next_command(best.setting)]
+        return [*lines, self.next_command(best.setting)]
 
     def jump_lines(self, confirmed: list[Point]) -> list[str]:
         """For one whole-number knob whose two neighbouring settings both miss the target by
@@ -542,7 +545,8 @@ class Session:
             return []
         a, b = sorted(confirmed, key=lambda p: p.setting[knob.name])
         goal = formatting.pct(t.value) if t.kind == "rate" else f"{t.value:g}"
-        lines = [f"The knob jumps: {self.setting_words(a.setting)} gives {self.said(a)}, "
+        lines = [f"The knob jumps between neighbours: {self.setting_words(a.setting)} gives "
+                 f"{self.said(a)}, "
                  f"{self.setting_words(b.setting)} gives {self.said(b)}: no whole setting is "
                  f"within ±{self.tol_words()} of {goal}."]
         others = self.second_knobs()
