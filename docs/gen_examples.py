@@ -2,10 +2,11 @@
 
 Every example output on the docs site is produced here, from small runs with fixed seeds, so it
 cannot go stale: ``python docs/gen_examples.py`` (re)writes ``docs/examples/NAME.txt`` for
-each example below, and ``python docs/gen_examples.py --check`` (run by ``.ci/run`` before
-``mkdocs build --strict``) fails, naming the examples, when a committed output differs from
-what the code prints now. The pages include the files with pymdownx.snippets
-(``--8<-- "docs/examples/NAME.txt"``).
+each example below, and ``python docs/gen_examples.py --check`` fails, naming the examples and
+showing the difference, when a committed output differs from what the code prints now.
+``.ci/run`` runs ``--check --write`` before ``mkdocs build --strict``: the site it builds shows
+what the code prints, and a committed copy that lags is named as a warning. The pages include
+the files with pymdownx.snippets (``--8<-- "docs/examples/NAME.txt"``).
 
 Each example runs in one fresh temporary folder of its own (its run folders are relative,
 ``runs/…``), with the same terminal width, no colour and the pure-Python note hidden; only
@@ -160,10 +161,10 @@ def run(example: Example) -> str:
                 end = lines[len(lines) - example.tail:] if example.tail else []
                 output = "\n".join([*lines[:example.head], "...", *end])
             parts.append(f"$ balancelab {step}\n{output}".rstrip())
-        path, lines = example.report
+        path, count = example.report
         if path:
-            head = Path(folder, path).read_text().splitlines()[:lines]
-            parts.append(f"$ head -n {lines} {path}\n" + "\n".join(head).rstrip())
+            head = Path(folder, path).read_text().splitlines()[:count]
+            parts.append(f"$ head -n {count} {path}\n" + "\n".join(head).rstrip())
     return "\n".join(parts) + "\n"
 
 
@@ -171,6 +172,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true",
                         help="fail if a committed output differs from a fresh one")
+    parser.add_argument("--write", action="store_true",
+                        help="with --check: write the fresh outputs and only warn (CI: the site "
+                             "shows what the code prints even when a committed copy lags)")
     parser.add_argument("--only", action="append", default=[], metavar="NAME")
     args = parser.parse_args(argv)
     names = {e.name for e in EXAMPLES}
@@ -193,14 +197,16 @@ def main(argv: list[str] | None = None) -> int:
                     old.splitlines(True), text.splitlines(True), f"{path} (committed)",
                     f"{path} (now)"))
             print(f"{example.name}: {'differs' if old != text else 'same'} ({took:.1f} s)")
-        else:
+        if args.write or not args.check:
             OUT.mkdir(parents=True, exist_ok=True)
             path.write_text(text)
-            print(f"{example.name}: wrote {path.relative_to(ROOT)} ({took:.1f} s)")
+            if not args.check:
+                print(f"{example.name}: wrote {path.relative_to(ROOT)} ({took:.1f} s)")
     if stale:
-        print(f"stale example output(s): {', '.join(stale)}; "
-              "regenerate with: python docs/gen_examples.py", file=sys.stderr)
-        return 1
+        print(f"{'warning' if args.write else 'error'}: stale example output(s): "
+              f"{', '.join(stale)}; regenerate with: python docs/gen_examples.py and commit",
+              file=sys.stderr)
+        return 0 if args.write else 1
     return 0
 
 
