@@ -18,7 +18,8 @@ from balancelab.simulate.core import Game
 
 
 def _change_words(game: str) -> pl.Expr:
-    """The comparison's change in words (``HAL −1 (easier) → HAL 0``), as column ``change``."""
+    """The comparison's change in words (``HAL's extra opening turns: −1 (easier) → 0``), as
+    column ``change``."""
     return pl.struct("option", "value_a", "value_b").map_elements(
         lambda r: sentences.change_words(game, r["option"], r["value_a"], r["value_b"]),
         return_dtype=pl.String).alias("change")

@@ -367,7 +367,7 @@ def ranked(table: pl.DataFrame) -> pl.DataFrame:
 def headline_lines(g: Game, base: RuleOptions, who: str, table: pl.DataFrame,
                    verdicts: pl.DataFrame | None, games: int, st: Any) -> list[str]:
     name = hooks.word(g.name, who)
-    ctx = W.variant(g.name, base.label())  # "3 crewmembers, HAL 0", not crew=3,…
+    ctx = W.variant(g.name, base.label())  # "3 crewmembers, LIF limit: 5", not crew=3,…
     if st is not None and st.focus:  # the headline speaks of the base's own focus value
         table = table.filter(pl.col("focus") == format_value(getattr(base, st.focus)))
     t0 = table.row(0, named=True)

@@ -31,7 +31,7 @@ def change_text(r: dict[str, Any], game: str = "") -> str:
 
 
 def change_words(game: str, option: str, a: Any, b: Any) -> str:
-    """``HAL −1 (easier) → HAL 0``; an option without words for its values:
+    """``HAL's extra opening turns: −1 (easier) → 0``; an option without words for its values:
     ``crew turns per HAL turn: 1 → 2``."""
     sa, sb = W.setting(game, option, a), W.setting(game, option, b)
     name = W.words(game, option) + ":"
