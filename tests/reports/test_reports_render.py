@@ -31,7 +31,7 @@ def test_report_numbers_equal_raw_parquet(run_dir: Path, tmp_path: Path):
         columns=["variant_label", "winner"]).to_pylist()
     counts: dict[tuple[str, str], int] = {}
     totals: dict[str, int] = {}
-    for r in table:  # the report names a variant in words: "edge 450, cap 0, draw 20"
+    for r in table:  # the report names a variant in words: "edge: 450, cap: 0, draw: 20"
         label = W.variant("coin", r["variant_label"])
         counts[(label, r["winner"])] = counts.get((label, r["winner"]), 0) + 1
         totals[label] = totals.get(label, 0) + 1
@@ -163,7 +163,7 @@ def test_report_tables_speak_words_not_column_names(run_dir: Path, tmp_path: Pat
                                for raw in ("variant_label", "contender", "end_reason",
                                            "fair_share", "| lo |", "| hi |"))
     # end reasons: games per reason add up to each variant's games, shares in percent
-    rows = re.findall(r"^\| (edge \d+, [^|]+) \| [^|]+ \| [^|]+ \| ([\d,]+) \| ([\d.]+)% \|$",
+    rows = re.findall(r"^\| (edge: \d+, [^|]+) \| [^|]+ \| [^|]+ \| ([\d,]+) \| ([\d.]+)% \|$",
                       md, re.M)
     per_variant: dict[str, int] = {}
     for label, games, _share in rows:
