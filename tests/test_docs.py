@@ -36,11 +36,14 @@ def test_timings_temporary_folders_and_progress_bars_are_normalised() -> None:
     gen = _gen()
     text = ("games ━━━━━━━━━━ 400/400 0:00:10 0:00:00\n"
             "wrote 400 games to runs/r in 9.9 s, 40 games/s\n"
+            "wrote 2,000 games to runs/odyssey-crew3-hal_extra_turns1-seed7 in 35.1 s, 57\n"
+            "games/s\n"
             "Played in 3.9 minutes (wall time of its runs).\n"
             "balancelab.simulate.runs.write: /tmp/balancelab-qknxlafm/odyssey-seed1: playing\n"
             "HAL wins 99.2% [98.7, 99.5]   \n")
     assert gen._normalise(text) == (
         "wrote 400 games to runs/r in …\n"
+        "wrote 2,000 games to runs/odyssey-crew3-hal_extra_turns1-seed7 in …\n"
         "Played in … (wall time of its runs).\n"
         "balancelab.simulate.runs.write: /tmp/balancelab-…/odyssey-seed1: playing\n"
         "HAL wins 99.2% [98.7, 99.5]")
