@@ -118,7 +118,19 @@ def compact_games_frame(source: str | Path, per_game_measures: bool = True) -> p
     # the full-width types of a whole run are never in memory at once
     df = pl.concat([runs.scan_files(files[i:i + _BATCH]).select(exprs).collect().rechunk()
                     for i in range(0, len(files), _BATCH)], rechunk=False)
-    return _with_first_seats(df, path)
+    return _with_first_seats(_constants_as_scalars(df), path)
+
+
+def _constants_as_scalars(df: pl.DataFrame) -> pl.DataFrame:
+    """``df`` with each column that holds one value in every row (no nulls) stored as that
+    one value (a scalar column of the same dtype): the same frame to every query, but the
+    options a run holds fixed, its game and its policies cost nothing per game."""
+    if df.height < 2:
+        return df
+    same = df.select(((pl.col(c).null_count() == 0) & (pl.col(c) == pl.col(c).first()).all())
+                     .alias(c) for c in df.columns).row(0)
+    return df.with_columns(pl.lit(df.get_column(c)[0], dtype=df.schema[c]).alias(c)
+                           for c, one in zip(df.columns, same, strict=True) if one)
 
 
 def _with_first_seats(df: pl.DataFrame, path: str | Path) -> pl.DataFrame:
@@ -192,7 +204,11 @@ def varying_options(df: pl.DataFrame) -> list[str]:
     A column that varies within a variant (a per-game value written in an option column) is
     not a variant's option and is left out.
     """
-    cols = [c for c in option_columns(df) if df.get_column(c).n_unique() > 1]
+    opts = option_columns(df)
+    # counted by expressions, not on each column's Series: a fixed option stored once
+    # (a scalar column) is not spelled out a million times to be counted
+    counts = df.select(pl.col(c).n_unique() for c in opts).row(0) if opts else ()
+    cols = [c for c, k in zip(opts, counts, strict=True) if k > 1]
     if not cols or "variant" not in df.columns:
         return cols
     per = df.group_by("variant").agg(pl.col(c).n_unique() for c in cols)

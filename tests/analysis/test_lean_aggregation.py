@@ -51,3 +51,16 @@ def test_sorted_games_are_recognised_without_a_copy() -> None:
     assert not _sorted(GAMES.reverse())
     swapped = GAMES.with_columns(pl.Series("game_index", [0, 2, 1, 0, 1, 2, 3]))
     assert not _sorted(swapped)
+
+
+def test_a_column_with_one_value_is_stored_once() -> None:
+    from balancelab.analysis.frames import _constants_as_scalars
+    df = GAMES.with_columns(pl.Series("crew", [3] * 7, dtype=pl.Int8),
+                            pl.lit("hal-lif").cast(pl.Categorical).alias("policy_hal"))
+    lean = _constants_as_scalars(df)
+    assert_frame_equal(lean, df)  # the same values and dtypes, whatever the storage
+    # a fixed option costs nothing per game; a column that varies or holds a null is kept
+    assert lean.select("crew").estimated_size() < df.select("crew").estimated_size()
+    assert lean.select("policy_hal").estimated_size() < df.select("policy_hal").estimated_size()
+    for c in ("rounds", "lif", "game_index"):
+        assert lean.select(c).estimated_size() == df.select(c).estimated_size()
