@@ -273,7 +273,8 @@ def test_a_study_opens_with_a_short_answer(tmp_path: Path):
     assert "| 1 → 2 players |" not in md and "solo (against FEDOR) → 2 players" not in md
     run_md = (res.runs["default"] / "report" / "report.md").read_text()
     assert "solo (against FEDOR) → 2 players" not in run_md  # the focus option only
-    assert "Family shuttle removal (Setup 7) (neighbouring settings): 10 changes" in run_md
+    # 9 seat changes: solo 1, 2 players 1 (the other seat mirrors it), 3 players 3, 4 players 4
+    assert "Family shuttle removal (Setup 7) (neighbouring settings): 9 changes" in run_md
     assert ("Family shuttle removal (Setup 7) measures (neighbouring settings): 12 changes"
             in run_md)  # turns, launches and winning score at 4 player counts
     assert "At 40 games per setting the smallest change it detects with 80% power" in run_md
