@@ -113,6 +113,7 @@ MACHINE_DEPENDENT = (
     # (a speed may wrap onto the next line: "in 9.9 s, 44\ngames/s")
     (re.compile(r" in \d[\d.,]* ?(s|seconds|minutes?|min)\b(,\s+[\d,.]+\s+games/s)?"), " in …"),
     (re.compile(r"\b(Played|played) in \d[\d.,]* (s|seconds|minutes?)"), r"\1 in …"),
+    (re.compile(r"; \d[\d.,]* ?(s|minutes?)$", re.M), "; …"),  # tune's closing wall time
     (re.compile(r"/\S*/balancelab-[a-z0-9_]+/"), "/tmp/balancelab-…/"),  # a temporary folder
 )
 
