@@ -277,7 +277,8 @@ def test_a_study_opens_with_a_short_answer(tmp_path: Path):
     assert "Family shuttle removal (Setup 7) (neighbouring settings): 9 changes" in run_md
     assert ("Family shuttle removal (Setup 7) measures (neighbouring settings): 12 changes"
             in run_md)  # turns, launches and winning score at 4 player counts
-    assert "At 40 games per setting the smallest change it detects with 80% power" in run_md
+    # two seed blocks of 40 games, pooled
+    assert "At 80 games per setting the smallest change it detects with 80% power" in run_md
 
 
 def test_the_compact_frame_gives_the_same_numbers_in_less_memory(coin_sweep: Path):
