@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol
 
 from balancelab.simulate.core import Action, View
 from balancelab.simulate.options import RuleOptions
@@ -42,9 +42,11 @@ class ActionEncodingError(ValueError):
     """An action or id outside a game's finite action space."""
 
 
-@runtime_checkable
 class ActionEncoding(Protocol):
-    """The optional part of the Game contract that numbers actions (see the module docstring)."""
+    """The optional part of the Game contract that numbers actions (see the module docstring).
+
+    Not ``@runtime_checkable``: this module is compiled with mypyc, which refuses it at import;
+    :func:`encoding_of` checks the three methods instead."""
 
     def num_distinct_actions(self, options: RuleOptions) -> int:
         """The size of the id space for ``options`` (ids are ``0 .. size-1``)."""
@@ -68,17 +70,22 @@ class ActionEncoding(Protocol):
         ...
 
 
+#: the methods of :class:`ActionEncoding`
+_ENCODING_METHODS = ("num_distinct_actions", "encode_action", "decode_action")
+
+
 def encoding_of(game: Any) -> ActionEncoding:
     """``game`` as an :class:`ActionEncoding`.
 
     Raises:
         TypeError: the game has no finite action encoding (the message names the methods).
     """
-    if not isinstance(game, ActionEncoding):
+    if not all(callable(getattr(game, m, None)) for m in _ENCODING_METHODS):
         name = getattr(game, "name", type(game).__name__)
         raise TypeError(f"game {name!r} has no finite action encoding (num_distinct_actions, "
                         "encode_action, decode_action): see balancelab.simulate.encoding")
-    return game
+    codec: ActionEncoding = game
+    return codec
 
 
 def encode_actions(codec: ActionEncoding, view: View, actions: Sequence[Action]) -> list[int]:
