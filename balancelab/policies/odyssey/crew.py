@@ -1,52 +1,27 @@
-"""Scripted policies for *2001: A Space Odyssey* (HAL and crew), reading only their seat's view.
-
-HAL policies:
-
-* ``hal-pressure`` (default): every card scored against the position: a winning malfunction
-  first, LIF pushed toward its limit, systems near their limit topped up, the POD BAY Doors
-  closed when LIF is under attack and nobody is on the POD, doors closed where they lengthen
-  the crew's way to the Core, Target/Scan at the crewmember closest to a Disconnect; reveals its
-  least valuable cards (Lipread first, to silence the crew) and discards the least valuable,
-  never a revealed Lipread it can spare (``lipread_keep``: face up, it blocks every GIVE and
-  all talk, LIPREAD CARD). Its weights are parameters, tuned with ``balancelab tune`` (rules
-  version 3; the values before tuning are ``hal-pressure:preset=classic``).
-* ``hal-lif``: races Life Support: LIF malfunctions whenever it holds one, else the POD BAY
-  Doors, else the pressure scores.
-* ``hal-spread``: spreads malfunctions over GRV, MEM and COM for the three-systems win (LIF
-  weighted low), doors on the crew's route to the Core.
-
-Crew policies (each crewmember decides from its own hand and public information; they
-coordinate only through a public convention and what ``crew_talk`` lets them announce, which
-HAL hears too):
-
-* ``crew-team`` (default): a division of labour fixed by public conventions (HAL knows them
-  too): Bowman is the *carrier* (he may also ask for cards): the others give him their Logic
-  cards (never anything he would hand back) and he carries each complete sequence to the
-  Core; the others are *repairers*: they repair LIF at the POD from ``lif_alarm`` LIF
-  malfunctions and the GRV/MEM/COM system nearest its limit within reach when they hold a
-  fitting card, otherwise everybody draws at the *camp*, the one Picturephone nearest to the
-  Core (``camp_shared``), where they meet to give. A crewmember cut off from its goal by
-  closed doors heads for the door whose opening reconnects it, or draws at a reachable
-  Picturephone (``detour``); one holding a Manual Override opens the door that cuts the camp
-  off from the Core (``door_duty``) and keeps its Overrides while the POD BAY Doors are closed
-  (``keep_override``). At POD BAY or the Core it cancels a revealed LIF (or terminating)
-  malfunction, and Lipread, which blocks the giving the plan lives on (``cancel_lipread``).
-  It recovers the most useful card and discards the least useful. Each convention is a
-  parameter (``crew-team:door_duty=false`` …) so that its worth can be measured.
-* ``crew-rush``: the Logic plan only (each keeps its own Logic cards and carries its own runs;
-  repairs only when standing on a system with a fitting card anyway, never detours to repair;
-  none of the conventions above).
-
-Speed: a decision reads a handful of view fields; Logic holdings are bitmasks (bit n = Logic n
-held), windows and distances come from per-options caches.
-"""
+"""The crew's scripted players (2001): ``crew-team`` and ``crew-rush``."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any, ClassVar, Final
 
-from balancelab.policies.base import Policy, PolicyError, RngSource, register
+from balancelab.policies.base import PolicyError, RngSource, register
+from balancelab.policies.odyssey.shared import (
+    _ALL_KINDS,
+    _CAMP,
+    _LOGIC_PARTS,
+    _NO_LOGIC,
+    L1,
+    _hand_total,
+    _logic_best,
+    _logic_mask,
+    _OdysseyPolicy,
+    _put_back,
+    _shared,
+    _take,
+    _windows,
+    _worth,
+)
 from balancelab.simulate.core import Action, Game, View
 from balancelab.simulate.odyssey import cards as C
 from balancelab.simulate.odyssey.cards import COM, GRV, LIF, MEM
@@ -62,15 +37,9 @@ from balancelab.simulate.odyssey.state import (
     OP_REPAIR,
     PAIR,
     POOLE,
-    REV,
     SPECIALITY,
     T_ACT,
     T_ASK_GIVE,
-    T_HAL_DISCARD,
-    T_HAL_PLAY,
-    T_HAL_REVEAL,
-    T_HAL_SCAN,
-    T_HAL_TARGET,
     T_LIMIT,
     T_MOVE,
     T_RECOVER_TAKE,
@@ -79,365 +48,8 @@ from balancelab.simulate.odyssey.state import (
     Ctx,
     OdysseyView,
     _has_run,
-    ctx_for,
 )
 from balancelab.simulate.options import RuleOptions
-
-L1: Final = C.C_LOGIC1
-_POP: Final = tuple(bin(i).count("1") for i in range(256))
-#: (k1, k2) of a two-card hand-limit discard argument ``PAIR + k1 * 32 + k2``
-_PAIR_KINDS: Final = tuple(divmod(arg - PAIR, 32) if arg >= PAIR else (arg, arg)
-                    for arg in range(PAIR + 32 * 32))
-
-
-def _windows(v: OdysseyView, ctx: Ctx) -> tuple[int, ...]:
-    """Lowest numbers of the Logic windows still possible (no member in the crew TRASH)."""
-    gone = v.logic_trashed
-    w = ctx.windows_cache.get(gone)
-    if w is None:
-        L = ctx.L
-        w = ctx.windows_cache[gone] = tuple(
-            low for low in range(1, 14 - L) if not any(gone >> (low + i) & 1 for i in range(L)))
-    return w
-
-
-def _logic_mask(hand: Sequence[int]) -> int:
-    """Bit n set when Logic n is held (a crew hand: counts per kind)."""
-    m = 0
-    bit = 2
-    for k in range(L1, L1 + 12):
-        if hand[k]:
-            m |= bit
-        bit <<= 1
-    return m
-
-
-#: _logic_best's tables by (sequence length, Logic trashed, Logic held, gain) packed in an int
-_BEST: Final[dict[int, tuple[int, ...]]] = {}
-
-
-def _logic_best(ctx: Ctx, trashed: int, lm: int, gain: bool) -> tuple[int, ...]:
-    """Per Logic number n (index 1..12): the most cards held (counting n itself when
-    ``gain``) in a still-possible window through n; 0 when no window through n remains.
-    ``trashed`` and ``lm`` are Logic masks (bit n = Logic n)."""
-    key = ((ctx.L * 2 + gain) << 28) | (trashed << 14) | lm
-    out = _BEST.get(key)
-    if out is None:
-        L = ctx.L
-        full = (1 << L) - 1
-        wins = [low for low in range(1, 14 - L) if not (trashed >> low) & full]
-        res = [0] * 13
-        for n in range(1, 13):
-            for low in wins:
-                if low <= n < low + L:
-                    held = _POP[(lm >> low) & full]
-                    if gain and not lm >> n & 1:
-                        held += 1
-                    if held > res[n]:
-                        res[n] = held
-        if len(_BEST) > 20_000:
-            _BEST.clear()
-        out = _BEST[key] = tuple(res)
-    return out
-
-
-def _worth(base: list[float], logic: tuple[float, ...], k: int, c: int) -> float:
-    """The worth of ``c`` cards of kind ``k`` in a hand: ``base[k]`` each for a card that is
-    not a Logic card; ``logic`` by Logic number - 1 for the first copy of a Logic card, and
-    0.5 for each further copy (it adds nothing to a sequence)."""
-    if not c:
-        return 0.0
-    if k < L1:
-        return base[k] * c
-    return logic[k - L1] + 0.5 * (c - 1)
-
-
-def _hand_total(base: list[float], logic: tuple[float, ...], hand: Sequence[int],
-                kinds: Sequence[int], bonus: float) -> float:
-    """A hand's worth: the :func:`_worth` of each kind held, summed in increasing kind order,
-    plus ``bonus``. ``kinds``: the kinds that may be held, in increasing order (the others
-    count 0)."""
-    total = 0.0
-    for k in kinds:
-        c = hand[k]
-        if c:
-            total += _worth(base, logic, k, c)
-    if bonus:
-        total += bonus
-    return total
-
-
-#: every crew card kind, in order (:func:`_hand_total` of any hand)
-_ALL_KINDS: Final = tuple(range(C.N_CREW_KINDS))
-def _take(hand: list[int], arg: int, pairs: bool, lm: int) -> tuple[int, int, int]:
-    """Take a discard's cards out of ``hand`` (counts per kind): ``arg`` is one kind, or
-    with ``pairs`` ``PAIR + k1 * 32 + k2``. Returns (k1, k2, the Logic mask ``lm`` of what
-    is left); ``k1 == k2`` for one card."""
-    if pairs:
-        k1, k2 = _PAIR_KINDS[arg]
-        hand[k1] -= 1
-        hand[k2] -= 1
-    else:
-        k1 = k2 = arg
-        hand[k1] -= 1
-    if k1 >= L1 and not hand[k1]:
-        lm &= ~(2 << (k1 - L1))
-    if k2 >= L1 and not hand[k2]:
-        lm &= ~(2 << (k2 - L1))
-    return k1, k2, lm
-
-
-def _put_back(hand: list[int], k1: int, k2: int, pairs: bool) -> None:
-    """Undo :func:`_take`."""
-    hand[k1] += 1
-    if pairs:
-        hand[k2] += 1
-
-
-#: no Logic worths (:func:`_worth` of a card that is not a Logic card never reads them)
-_NO_LOGIC: Final[tuple[float, ...]] = ()
-
-
-#: a cache that outlives one game (policies are built per game): per Ctx, the camp by the
-#: closed doors (a function of the options and the board only)
-_CAMP: Final[dict[Any, dict[int, int]]] = {}
-
-
-#: per Ctx and the parameters a Logic card's worth depends on: :meth:`CrewTeam._logic_part`'s
-#: results (a function of those and of the position's Logic facts only)
-_LOGIC_PARTS: Final[dict[Any, dict[int, tuple[tuple[float, ...], float]]]] = {}
-
-
-def _shared(table: dict[Any, Any], key: Any) -> Any:
-    d = table.get(key)
-    if d is None:
-        d = table[key] = {}
-    return d
-
-
-class _OdysseyPolicy(Policy):
-    """Shared set-up: the options' constants (board, limits), computed once."""
-
-    def __init__(self, game: Game, options: RuleOptions, seat: int, rng: RngSource,
-                 **params: Any) -> None:
-        super().__init__(game, options, seat, rng, **params)
-        ctx = self.ctx = ctx_for(self.options)  # type: ignore[arg-type]
-        self.pps = ctx.picturephones
-        self.full = (1 << ctx.L) - 1
-        #: distances with every door open (never change)
-        self.free = ctx.dist_mask(0)
-
-
-# =============================================================================================
-# HAL
-# =============================================================================================
-
-
-class HalPressure(_OdysseyPolicy):
-    """Scores each HAL card against the position (see the module docstring)."""
-
-    name = "hal-pressure"
-    #: the tuned set (``balancelab tune``; presets ``tuned`` and, for the values before
-    #: tuning, ``classic``: :mod:`balancelab.policies.presets`)
-    params: ClassVar[dict[str, Any]] = {"lif_weight": 1.244, "door7_weight": 0.564,
-                                        "sys_weight": 1.095, "down_weight": 0.4567,
-                                        "door_gain": 3.203, "target_weight": 1.378,
-                                        "scan_weight": 0.6376, "lipread_keep": 3.21}
-    param_ranges: ClassVar[dict[str, tuple[float, float]]] = {
-        "lif_weight": (0.0, 8.0), "door7_weight": (0.0, 4.0), "sys_weight": (0.0, 4.0),
-        "down_weight": (0.0, 4.0), "door_gain": (0.0, 4.0), "target_weight": (0.0, 3.0),
-        "scan_weight": (0.0, 2.0), "lipread_keep": (-2.0, 20.0)}
-    plan = "pressure"
-
-    def __init__(self, game: Game, options: RuleOptions, seat: int, rng: RngSource,
-                 **params: Any) -> None:
-        super().__init__(game, options, seat, rng, **params)
-        cfg = self.cfg
-        self.lif_w = float(cfg["lif_weight"]) if self.plan != "spread" else 0.5
-        self.sys_w = 2.0 if self.plan == "spread" else float(cfg["sys_weight"])
-        self.down_w = float(cfg["down_weight"])
-        self.door_gain = float(cfg["door_gain"])
-        self.door7_w = float(cfg["door7_weight"])
-        self.target_w = float(cfg["target_weight"])
-        self.scan_w = float(cfg["scan_weight"])
-        #: worth of a *revealed* Lipread when HAL must discard (it blocks every GIVE and all
-        #: talk while it lies face up: LIPREAD CARD)
-        self.lipread_keep = float(cfg["lipread_keep"])
-        self.sys_to_win = self.ctx.systems_to_win
-
-    def act(self, view: View, actions: Sequence[Action]) -> Action:
-        v: OdysseyView = view  # type: ignore[assignment]
-        legal: Sequence[int] = actions  # type: ignore[assignment]
-        ph = v.phase
-        ctx = self.ctx
-        if ph == T_HAL_PLAY:
-            best = legal[0]
-            best_score = -1e9
-            down = self._down(v)
-            for a in legal:
-                arg = a - 9000  # OP_HAL_PLAY
-                if arg >= REV:
-                    sc = self.card_value(v, ctx, arg - REV, down) + 0.25  # shows a card less
-                else:
-                    sc = self.card_value(v, ctx, arg, down)
-                if sc > best_score:
-                    best, best_score = a, sc
-            return best
-        if ph == T_HAL_REVEAL:
-            # reveal the card least worth keeping hidden (Lipread first: it silences the crew)
-            down = self._down(v)
-            best = legal[0]
-            best_c = 1e18
-            for a in legal:
-                c = self.reveal_cost(v, ctx, a - 12000, down)  # OP_REVEAL
-                if c < best_c:
-                    best, best_c = a, c
-            return best
-        if ph == T_HAL_DISCARD:
-            down = self._down(v)
-            best = legal[0]
-            best_c = 1e18
-            for a in legal:
-                arg = a % 1000
-                if arg == REV + C.H_LIPREAD:
-                    c = self.lipread_keep  # active: keep silencing the crew
-                elif arg >= REV:
-                    c = self.card_value(v, ctx, arg - REV, down) + 0.5
-                else:
-                    c = self.card_value(v, ctx, arg, down) + 0.0
-                if c < best_c:
-                    best, best_c = a, c
-            return best
-        if ph == T_HAL_SCAN:
-            best = legal[0]
-            best_t = -1e18
-            for a in legal:
-                t = self.threat(v, ctx, a % 1000)
-                if t > best_t:
-                    best, best_t = a, t
-            return best
-        if ph == T_HAL_TARGET:
-            return self.target(v, ctx, legal)
-        return legal[int(self.rng.integers(len(legal)))]
-
-    # -- evaluation ------------------------------------------------------------------------
-    def _down(self, v: OdysseyView) -> int:
-        mal = v.malfunctions
-        lim = self.ctx.limits
-        return (mal[0] >= lim[0]) + (mal[1] >= lim[1]) + (mal[2] >= lim[2]) + (mal[3] >= lim[3])
-
-    def card_value(self, v: OdysseyView, ctx: Ctx, k: int, down: int) -> float:
-        mal = v.malfunctions
-        lim = ctx.limits
-        if k <= LIF:
-            if k == LIF:
-                if mal[LIF] + 1 >= lim[LIF]:
-                    return 1000.0
-                return 4.0 + self.lif_w * mal[LIF]
-            if mal[k] < lim[k] and down + 1 >= self.sys_to_win:
-                return 1000.0  # the third system (or a step towards it when two are down)
-            if mal[k] >= lim[k]:
-                return 1.5  # buffer against a repair
-            return 3.0 + self.sys_w * mal[k] + self.down_w * down
-        if k < C.H_TARGET:
-            return self.door_value(v, ctx, k - C.H_DOOR1 + 1)
-        if k == C.H_TARGET:
-            return 3.0 + self.target_w * v.sequences
-        if k == C.H_SCAN:
-            return 2.0 + self.scan_w * max(v.hand_n[1:])
-        return -1.0  # Lipread: worth more revealed than played
-
-    def door_value(self, v: OdysseyView, ctx: Ctx, d: int) -> float:
-        pos = v.pos
-        if d == 7:
-            if ctx.pod in pos:
-                return 0.5
-            return self.door7_w * (2.0 + 1.2 * v.malfunctions[LIF])
-        before = ctx.dist_mask(v.closed_mask)
-        after = ctx.dist_mask(v.closed_mask | 1 << d)
-        core = ctx.core
-        gain = 0
-        for i in range(1, len(pos)):
-            p = pos[i]
-            gain += min(after[p][core], 8) - min(before[p][core], 8)
-        return 1.0 + self.door_gain * gain
-
-    def reveal_cost(self, v: OdysseyView, ctx: Ctx, k: int, down: int) -> float:
-        if k == C.H_LIPREAD:
-            return -10.0
-        if k <= LIF:
-            return 5.0 + (3.0 if k == LIF else 0.0)
-        return self.card_value(v, ctx, k, down)
-
-    def threat(self, v: OdysseyView, ctx: Ctx, seat: int) -> float:
-        dist = ctx.dist_mask(v.closed_mask)
-        return v.hand_n[seat] - 0.3 * min(dist[v.pos[seat]][ctx.core], 6)
-
-    def target(self, v: OdysseyView, ctx: Ctx, legal: Sequence[int]) -> Action:
-        wins = _windows(v, ctx)
-        L = ctx.L
-        # what the crew said (crew_talk): name a Logic card of the best announced run
-        best = None
-        best_sc = -1.0
-        for s in range(1, len(v.pos)):
-            said = v.talk[s]
-            if not said or v.roles[s] < 0:
-                continue
-            held = set(said)
-            for low in wins:
-                run = [L1 + low - 1 + i for i in range(L)]
-                have = [k for k in run if k in held]
-                if have:
-                    sc = len(have) + (0.5 if v.pos[s] == ctx.core else 0.0)
-                    if sc > best_sc:
-                        best_sc, best = sc, (s, have[0])
-        if best is None:
-            seat = max(range(1, len(v.pos)), key=lambda s: self.threat(v, ctx, s))
-            # no information: the Logic number in the most still-possible windows
-            counts = [0] * 13
-            for low in wins:
-                for i in range(L):
-                    counts[low + i] += 1
-            n = max(range(1, 13), key=lambda x: counts[x])
-            best = (seat, L1 + n - 1)
-        a = 10 * 1000 + best[0] * 32 + best[1]
-        return a if a in legal else legal[0]
-
-
-#: hal-pressure's values before tuning (preset ``classic``; hal-lif and hal-spread keep them)
-HAL_CLASSIC: Final[dict[str, Any]] = {"lif_weight": 3.0, "door7_weight": 1.0,
-                                      "sys_weight": 1.0, "down_weight": 1.5, "door_gain": 1.0,
-                                      "target_weight": 0.5, "scan_weight": 0.4,
-                                      "lipread_keep": 8.0}
-
-
-class HalLif(HalPressure):
-    """Races Life Support (see the module docstring)."""
-
-    name = "hal-lif"
-    params: ClassVar[dict[str, Any]] = dict(HAL_CLASSIC)
-    plan = "lif"
-
-    def card_value(self, v: OdysseyView, ctx: Ctx, k: int, down: int) -> float:
-        if k == LIF:
-            return 100.0
-        if k == C.hal_door(7):
-            return 50.0
-        return super().card_value(v, ctx, k, down)
-
-
-class HalSpread(HalPressure):
-    """Spreads malfunctions over GRV, MEM and COM (see the module docstring)."""
-
-    name = "hal-spread"
-    params: ClassVar[dict[str, Any]] = dict(HAL_CLASSIC)
-    plan = "spread"
-
-
-# =============================================================================================
-# crew
-# =============================================================================================
-
 
 #: crew-team's numeric choices (parameters; see :class:`CrewTeam`) and their ranges
 _CREW_NUMBERS: Final[dict[str, Any]] = {
@@ -1009,16 +621,7 @@ class CrewRush(CrewTeam):
     param_ranges: ClassVar[dict[str, tuple[float, float]]] = {}
 
 
-register("hal-pressure", HalPressure, games=["odyssey"], sides=["hal"],
-         help="scores every card against the position: wins, LIF, systems near limit, doors")
-register("hal-lif", HalLif, games=["odyssey"], sides=["hal"],
-         help="races Life Support, then the POD BAY Doors")
-register("hal-spread", HalSpread, games=["odyssey"], sides=["hal"],
-         help="spreads malfunctions over GRV/MEM/COM for the three-systems win")
 register("crew-team", CrewTeam, games=["odyssey"], sides=["crew"],
          help="Bowman carries Logic to the Core, the others repair and feed him")
 register("crew-rush", CrewRush, games=["odyssey"], sides=["crew"],
          help="the Logic plan only: draw, carry sequences to the Core")
-
-__all__ = ["HAL_CLASSIC", "CrewRush", "CrewTeam", "HalLif", "HalPressure", "HalSpread",
-           "OP_RECOVER"]
