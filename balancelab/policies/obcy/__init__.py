@@ -36,8 +36,11 @@ The ALIENS player never sees open mission cards (its view hides them); policies 
 only and use the public map tables of :mod:`balancelab.simulate.obcy.board`.
 """
 
-from balancelab.policies.obcy.aliens import AliensPolicy, AmbushPolicy
+# importing registers the policies: the expedition's first, then the ALIENS'
+# isort: off
 from balancelab.policies.obcy.expedition import DashPolicy, ExpeditionPolicy
+from balancelab.policies.obcy.aliens import AliensPolicy, AmbushPolicy
+# isort: on
 from balancelab.policies.obcy.tables import PolicyTables, _queen_table, _stores_of, policy_tables
 
 __all__ = ["AliensPolicy", "AmbushPolicy", "DashPolicy", "ExpeditionPolicy", "PolicyTables",

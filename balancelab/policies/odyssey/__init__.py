@@ -41,8 +41,11 @@ Speed: a decision reads a handful of view fields; Logic holdings are bitmasks (b
 held), windows and distances come from per-options caches.
 """
 
-from balancelab.policies.odyssey.crew import CrewRush, CrewTeam
+# importing registers the policies: HAL's first, then the crew's
+# isort: off
 from balancelab.policies.odyssey.hal import HAL_CLASSIC, HalLif, HalPressure, HalSpread
+from balancelab.policies.odyssey.crew import CrewRush, CrewTeam
+# isort: on
 from balancelab.policies.odyssey.shared import _BEST, _CAMP, _LOGIC_PARTS, _PAIR_KINDS
 
 __all__ = ["HAL_CLASSIC", "CrewRush", "CrewTeam", "HalLif", "HalPressure", "HalSpread",
