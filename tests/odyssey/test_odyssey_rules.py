@@ -511,7 +511,7 @@ def test_action_text() -> None:
     start_hal_turn(s)
     assert s.action_text(9000 + C.H_COM) == "HAL plays COM Malfunction (4th: COM terminated)"
     start_crew_turn(s, 1)
-    assert s.action_text(move("PICTUREPHONE_1")) == "Bowman moves to PICTUREPHONE_1"
+    assert s.action_text(move("PICTUREPHONE_1")) == "Bowman moves to Picturephone 1"
 
 
 def test_hand_limit_discards_two_cards_in_one_decision() -> None:
