@@ -31,7 +31,22 @@ def _env() -> dict[str, str]:
     return env
 
 
+def _default_sigint(then: object = None) -> object:
+    """A child's pre-exec step: SIGINT at its default action (a terminal's foreground process),
+    then ``then``. A shell starting a background job without job control sets SIGINT to be
+    ignored, and an ignored signal is inherited across exec: a Ctrl-C sent before the command
+    installs its handler would be lost, whatever the command does."""
+
+    def step() -> None:
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        if callable(then):
+            then()
+
+    return step
+
+
 def _start(*args: str, preexec_fn: object = None) -> subprocess.Popen[str]:
+    preexec_fn = _default_sigint(preexec_fn)
     return subprocess.Popen([sys.executable, "-m", "balancelab", *args], cwd=ROOT, env=_env(),
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True, preexec_fn=preexec_fn)  # type: ignore[arg-type]
@@ -371,11 +386,12 @@ def test_a_ctrl_c_while_the_command_line_is_parsed_is_told(
     """A Ctrl-C while a game's command is being built (its modules imported: 1.0-1.5 s
     into ``simulate``) exits 130 with one line; typer exited 130 without a word (issue 30)."""
     from balancelab import cli
+    from balancelab.cli.options import GameCommands
 
     def interrupted(name: str) -> object:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(cli.GameCommands, "command_for", staticmethod(interrupted))
+    monkeypatch.setattr(GameCommands, "command_for", staticmethod(interrupted))
     monkeypatch.setattr(cli, "_TOLD", [], raising=False)
     monkeypatch.setattr(sys, "argv", ["balancelab", "simulate", "odyssey", "--games", "5"])
     handlers = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)

@@ -81,7 +81,7 @@ def test_planning_numbers():
                   "games_at_10": verdicts.games_for_change(0.01, 6, variance=0.18)}]
     iss = sweeps.plan(load_game("iss"), studies.STUDIES["iss-shuttle-removal"].grid, 0.025,
                        focus="remove_shuttles")
-    assert iss[0]["family_size"] == 10  # 1 + 2 + 3 + 4 seats, not the player-count steps
+    assert iss[0]["family_size"] == 9  # 1 + 1 + 3 + 4 seats (two seats are one test)
 
 
 def test_detect_prints_the_plan_without_playing(tmp_path: Path):
