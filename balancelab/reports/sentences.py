@@ -130,15 +130,22 @@ def not_replicated_sentence(rows: list[dict[str, Any]], game: str, blocks: int) 
     parts = []
     for r in rows:
         against = analysis.replication.OPPOSITE.get(r["verdict"], set())
-        seeds = [str(s) for s, v in zip(r["block_seeds"], r["block_verdicts"], strict=True)
-                 if v in against]
+        seeds = [block_label(k, s) for k, (s, v) in enumerate(
+            zip(r["block_seeds"], r["block_verdicts"], strict=True), 1) if v in against]
         who = W.who(game, r["contender"], r.get("label_a") or "")
         at = f" at {W.variant(game, r['context'])}" if r.get("context") else ""
         parts.append(f"{change_words(game, r['option'], r['value_a'], r['value_b'])}{at} "
-                     f"{r['verdict']} {possessive(who)} win rate pooled, but seed "
+                     f"{r['verdict']} {possessive(who)} win rate pooled, but "
                      f"{and_words(seeds)} decides the opposite")
     return (f"Does not replicate on {blocks} seed blocks: " + "; ".join(parts)
             + "; no headline is stated (see Replication on independent seed blocks).")
+
+
+def block_label(k: int, seed: int) -> str:
+    """A seed block in words: ``seed 3`` for a seed a person chose (below a million), else
+    ``block 2`` (the k-th block, 1-based), since a derived block seed is a 19-digit number
+    that says nothing to a reader (its run folder records it)."""
+    return f"seed {seed}" if 0 <= seed < 1_000_000 else f"block {k}"
 
 
 def second_look_sentence(extensions: list[dict[str, Any]]) -> str:
@@ -161,9 +168,10 @@ def replication_sentence(r: dict[str, Any], game: str) -> str:
     at = f"At {W.variant(game, r['context'])}, " if r.get("context") else ""
     change = change_words(game, r["option"], r["value_a"], r["value_b"])
     word = verdict_word(r["verdict"], None, r["margin"])
-    each = ", ".join(f"seed {s}: {100 * d:+.1f} points ({verdict_word(v, None, r['margin'])})"
-                     for s, d, v in zip(r["block_seeds"], r["block_diffs"],
-                                        r["block_verdicts"], strict=True))
+    each = ", ".join(f"{block_label(k, s)}: {100 * d:+.1f} points "
+                     f"({verdict_word(v, None, r['margin'])})"
+                     for k, (s, d, v) in enumerate(zip(r["block_seeds"], r["block_diffs"],
+                                                       r["block_verdicts"], strict=True), 1))
     agree = ("the blocks agree" if r["q_p"] >= 0.05 else "the blocks disagree")
     if r["holds"]:
         tail = "it holds"
