@@ -86,15 +86,16 @@ from balancelab.simulate.runs import write
 _cache = {}
 
 
-def fake(game, options, specs, rotate, seed, start, stop, labels, driver_pid=0):
+def fake(game, options, specs, rotate, seed, start, stop, labels, driver_pid=0,
+         registrations=()):
     if "t" not in _cache:
         _cache["t"] = worker.play_chunk(game, options, specs, rotate, seed, 0, stop - start,
                                         labels)
-    games, seats, decisions = _cache["t"]
+    games, seats, decisions, cpu = _cache["t"]
     n = stop - start
     out = {k: list(v[:n]) for k, v in games.items()}
     out["game_index"] = list(range(start, stop))
-    return out, seats, decisions
+    return out, seats, decisions, cpu
 
 
 write.play_chunk = fake

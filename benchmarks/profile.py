@@ -59,7 +59,7 @@ def main(argv: list[str] | None = None) -> None:
         return
     prof = cProfile.Profile()
     prof.enable()
-    _, _, decisions = play_chunk(*args, 0, a.games, labels)
+    _, _, decisions, _ = play_chunk(*args, 0, a.games, labels)
     prof.disable()
     print(f"{a.games} games of {a.game} ({a.policy}): {a.games / plain:,.0f} games/s, "
           f"{decisions / plain:,.0f} decisions/s without the profiler")

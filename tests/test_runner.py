@@ -9,7 +9,15 @@ import polars as pl
 import pytest
 
 from balancelab.games import get_game
-from balancelab.simulate.runs import RunConfig, RunError, load_games, read_manifest, replay, run
+from balancelab.simulate.runs import (
+    RunConfig,
+    RunError,
+    core_seconds_per_game,
+    load_games,
+    read_manifest,
+    replay,
+    run,
+)
 
 
 def _config(games: int = 60, **opts: object) -> RunConfig:
@@ -59,6 +67,18 @@ def test_games_table_columns_and_manifest(tmp_path: Path) -> None:
     assert m["complete"] is True and m["games_written"] == 30
     assert m["chunks_done"] == ["0:0", "0:1"]
     assert m["versions"]["polars"] == pl.__version__
+    # the workers' CPU time: positive, and on one in-process worker at most the wall time
+    assert 0 < m["cpu_seconds"] <= m["wall_seconds"] + 0.05
+    assert core_seconds_per_game(m) == pytest.approx(m["cpu_seconds"] / 30)
+    assert core_seconds_per_game({**m, "cpu_seconds": 0.0}) is None  # a run from before
+
+
+def test_resume_adds_the_cpu_seconds_of_each_session(tmp_path: Path) -> None:
+    path = tmp_path / "r"
+    run(_config(games=25), path, jobs=1, backend="sequential")
+    first = read_manifest(path)["cpu_seconds"]
+    run(_config(games=50), path, jobs=1, backend="sequential", resume=True)
+    assert read_manifest(path)["cpu_seconds"] > first > 0
 
 
 def test_resume_completes_to_the_same_parquet(tmp_path: Path) -> None:

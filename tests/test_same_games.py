@@ -47,7 +47,7 @@ def test_the_same_seed_plays_the_same_games(game: str, sets: dict[str, str],
     options = g.options_type.from_strings(sets)
     specs = RunConfig(game=game, variants=[options], policies=policies, games=n
                       ).seat_specs(options)
-    cols, _, _ = play_chunk(game, options.as_dict(), specs, True, 2001, 0, n, {})
+    cols, _, _, _ = play_chunk(game, options.as_dict(), specs, True, 2001, 0, n, {})
     rows = list(zip(*(cols[c] for c in ("game_index", "winner", "end_reason", "rounds",
                                          "decisions")), strict=True))
     assert len(rows) == n

@@ -26,7 +26,7 @@ for name, opts, n in (("odyssey", {}, 3), ("iss", {"players": "4"}, 2), ("obcy",
     g = get_game(name)
     o = g.options_type.from_strings(opts)
     specs = [base.resolve(g, g.side_of_seat(o, k), "default") for k in range(len(g.seats(o)))]
-    games, seats, _ = play_chunk(name, opts, specs, True, 5, 0, n, {"run_id": "t"})
+    games, seats, _, _ = play_chunk(name, opts, specs, True, 5, 0, n, {"run_id": "t"})
     for cols in (games, seats or {}):
         types |= {type(v).__name__ for col in cols.values() for v in col}
 heavy = sorted({m.split(".")[0] for m in sys.modules} & set(sys.argv[1].split(",")))
@@ -53,7 +53,7 @@ import json, sys
 from joblib.externals.loky import get_reusable_executor
 from balancelab.simulate.worker import play_chunk
 ex = get_reusable_executor(max_workers=1)
-games, _, _ = ex.submit(play_chunk, "odyssey", {}, ["random"] * 4, True, 1, 0, 2, {}).result()
+games, _, _, _ = ex.submit(play_chunk, "odyssey", {}, ["random"] * 4, True, 1, 0, 2, {}).result()
 assert len(games["winner"]) == 2
 mods = ex.submit(eval, "sorted(__import__('sys').modules)").result()
 ex.shutdown()

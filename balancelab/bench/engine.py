@@ -47,7 +47,7 @@ def single_worker(game_name: str, policies: dict[str, str], *, seconds: float = 
         n = batch if games is None else min(batch, games - done)
         if n <= 0:
             break
-        _, _, d = play_chunk(game_name, opts, specs, config.rotate, seed, done, done + n, labels)
+        _, _, d, _ = play_chunk(game_name, opts, specs, config.rotate, seed, done, done + n, labels)
         done += n
         decisions += d
         elapsed = time.perf_counter() - t0

@@ -212,12 +212,14 @@ def play_chunk(
     labels: dict[str, Any],
     driver_pid: int = 0,
     registrations: tuple[plugins.Registration, ...] = (),
-) -> tuple[Columns, Columns | None, int]:
+) -> tuple[Columns, Columns | None, int, float]:
     """Play games ``[start, stop)`` of one variant (runs in a worker).
 
     Returns:
         (games columns, seats columns or None when the game has no seats table, decisions
-        made). Each columns dict holds one list per column of :func:`games_columns` /
+        made, CPU seconds this call took in its process: ``time.process_time``, so a loaded
+        machine does not inflate it as it does wall time). Each columns dict holds one
+        list per column of :func:`games_columns` /
         :func:`seats_columns`, in that order, with ``stop - start`` values (one per seat and
         game for the seats): Python ``str``/``int``/``bool``/``float``, ``None`` for a value
         the game did not report (or a label not given). The driver turns them into frames
@@ -228,6 +230,7 @@ def play_chunk(
     code registered (:func:`balancelab.plugins.shipment`), replayed here once per process;
     installed plug-ins (entry points) are found by the worker itself.
     """
+    cpu0 = time.process_time()
     _leave_ctrl_c_to_the_driver()
     watch_driver(driver_pid)
     plugins.install(registrations, {"game": games.register, "policy": policies.register})
@@ -272,7 +275,7 @@ def play_chunk(
                     "policy": assigned[k],
                     **sr,
                 })
-    return games_cols, seats_cols, total_decisions
+    return games_cols, seats_cols, total_decisions, time.process_time() - cpu0
 
 
 def _append_row(columns: Columns, row: dict[str, Any]) -> None:

@@ -116,7 +116,7 @@ def test_games_on_each_alternative_map_play_to_the_end(alt: str) -> None:
     for variant in ("tasks", "roll"):
         o = ObcyOptions(map_file=path, queen_variant=variant)
         specs = RunConfig(game="obcy", variants=[o], policies={}, games=4).seat_specs(o)
-        cols, _, _ = play_chunk("obcy", o.as_dict(), specs, True, 3, 0, 4, {})
+        cols, _, _, _ = play_chunk("obcy", o.as_dict(), specs, True, 3, 0, 4, {})
         assert len(cols["winner"]) == 4
         for w, why in zip(cols["winner"], cols["end_reason"], strict=True):
             assert w in ("expedition", "aliens", "draw") or why == "cap"

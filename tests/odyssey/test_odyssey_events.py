@@ -21,7 +21,7 @@ def test_events_include_setup_and_are_consumed() -> None:
 
 
 def test_crew_names_is_a_measure_and_option_column_constant() -> None:
-    cols, _, _ = play_chunk("odyssey", {"crew": "3"}, ["random"] * 4, False, 3, 0, 12, {})
+    cols, _, _, _ = play_chunk("odyssey", {"crew": "3"}, ["random"] * 4, False, 3, 0, 12, {})
     assert set(cols["crew_members"]) == {"random"}
     names = cols["crew_names"]
     assert all(n.startswith("bowman,") and n.count(",") == 2 for n in names)

@@ -53,7 +53,7 @@ a caller of runs needs; the rest is imported from its module.
 from balancelab.simulate.errors import RunError
 from balancelab.simulate.runs.folder import MANIFEST
 from balancelab.simulate.runs.integrity import holds_finished, verify_run
-from balancelab.simulate.runs.manifest import read_manifest
+from balancelab.simulate.runs.manifest import core_seconds_per_game, read_manifest
 from balancelab.simulate.runs.plan import RunConfig, plan_chunks
 from balancelab.simulate.runs.read import (
     load_games,
@@ -73,6 +73,7 @@ __all__ = [
     "RunConfig",
     "RunError",
     "RunSummary",
+    "core_seconds_per_game",
     "holds_finished",
     "load_games",
     "load_seats",

@@ -102,6 +102,16 @@ class Manifest(Strict):
     complete: bool
 
 
+def core_seconds_per_game(manifest: dict[str, Any]) -> float | None:
+    """CPU seconds the workers spent per game written (``cpu_seconds / games_written`` of a
+    manifest, as :func:`read_manifest` returns it): what a game costs on one core, whatever
+    the machine's load or number of workers. None for a run written before runs recorded CPU
+    time (``cpu_seconds`` absent or 0) or with no games."""
+    cpu = float(manifest.get("cpu_seconds", 0.0) or 0.0)
+    games = int(manifest.get("games_written", 0) or 0)
+    return cpu / games if cpu > 0 and games > 0 else None
+
+
 def read_manifest(path: Path, check: bool = True) -> dict[str, Any]:
     """The manifest of a run folder, validated.
 

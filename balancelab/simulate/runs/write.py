@@ -308,6 +308,8 @@ def _run_locked(config: RunConfig, path: Path, game: Game, data_files: list[dict
         "data_files": data_files,
         "decisions": 0 if old is None else old["decisions"],
         "wall_seconds": 0.0 if old is None else old["wall_seconds"],
+        # CPU seconds the workers spent playing (time.process_time; absent in older runs)
+        "cpu_seconds": 0.0 if old is None else float(old.get("cpu_seconds", 0.0)),
         "complete": n_todo == 0,
         **({"extensions": extensions} if extensions else {}),
     }
@@ -373,7 +375,7 @@ def _run_locked(config: RunConfig, path: Path, game: Game, data_files: list[dict
             log.info("%s: playing %d chunk(s) of %d games on %d %s worker(s)", path, n_todo,
                      config.chunk_games, n_jobs, be)
             results = executors.results(parallel, be, n_jobs, task, todo, driver)
-            for c, (games_cols, seats_cols, decisions) in results:
+            for c, (games_cols, seats_cols, decisions, cpu) in results:
                 # the worker sent plain columns; the frames are built here, in the driver
                 games_df = chunk_frame(games_cols, schemas[c.variant])
                 seats_df = None if seats_cols is None else chunk_frame(seats_cols, seat_schema)
@@ -393,6 +395,7 @@ def _run_locked(config: RunConfig, path: Path, game: Game, data_files: list[dict
                     records[c.key] = done_rec
                     written += c.stop - c.start
                     manifest["decisions"] += int(decisions)
+                    manifest["cpu_seconds"] = round(manifest["cpu_seconds"] + cpu, 3)
                     flush(final=written == total)
                 except OSError as exc:
                     raise RunError(_disk_error(exc, c, path, written)) from None
