@@ -31,6 +31,8 @@ ALIENS (seat 1):
     one (nearer the characters, within its reach) moves first to clear the way (9.2 sets no
     order).
     (Default: ``hunter``.)
+    ``hunter-search`` ``hunter``, with the flat Monte Carlo search deciding the hatching only:
+               the fast strong ALIENS (:mod:`balancelab.policies.obcy.hunter_search`).
 
 The ALIENS player never sees open mission cards (its view hides them); policies read the view
 only and use the public map tables of :mod:`balancelab.simulate.obcy.board`.
@@ -40,8 +42,10 @@ only and use the public map tables of :mod:`balancelab.simulate.obcy.board`.
 # isort: off
 from balancelab.policies.obcy.expedition import DashPolicy, ExpeditionPolicy
 from balancelab.policies.obcy.aliens import AliensPolicy, AmbushPolicy
+from balancelab.policies.obcy.hunter_search import HunterSearchPolicy
 # isort: on
 from balancelab.policies.obcy.tables import PolicyTables, _queen_table, _stores_of, policy_tables
 
-__all__ = ["AliensPolicy", "AmbushPolicy", "DashPolicy", "ExpeditionPolicy", "PolicyTables",
+__all__ = ["AliensPolicy", "AmbushPolicy", "DashPolicy", "ExpeditionPolicy", "HunterSearchPolicy",
+           "PolicyTables",
            "_queen_table", "_stores_of", "policy_tables"]
