@@ -64,6 +64,7 @@ from balancelab.policies.search import (
     MAX_BUDGET,
     MAX_DEPTH,
     choice_param,
+    determinizer,
     int_param,
     number_param,
     scripted_factory,
@@ -113,6 +114,9 @@ class IsmctsPolicy(Policy):
             visited ``n`` times considers only the first ``widen + floor(sqrt(n) / 2)``
             legal actions of the scripted default's ranking (``Policy.ranked``: its choice
             first, then its scores' order where it scores them).
+        belief: how each iteration's world deals what the seat cannot see: one of the game's
+            ``beliefs`` (``uniform``: at random; 2001's crew also ``hal-model``, HAL's hand
+            weighted by its public plays: :mod:`balancelab.policies.odyssey.belief`).
 
     Raises:
         PolicyError: a bad parameter value (at construction).
@@ -127,7 +131,8 @@ class IsmctsPolicy(Policy):
                        help="decisions per iteration below the root (0: to the end)"),
         "c": 0.7, "teammates": "tree", "reuse": True, "bias": 0.0,
         "widen": Param(0, low=0, high=MAX_BUDGET,
-                       help="progressive widening's first candidates (0: every action)")}
+                       help="progressive widening's first candidates (0: every action)"),
+        "belief": "uniform"}
 
     def __init__(self, game: Game, options: RuleOptions, seat: int, rng: RngSource,
                  **params: Any) -> None:
@@ -138,6 +143,7 @@ class IsmctsPolicy(Policy):
         self.bias = number_param(self.name, self.cfg, "bias")
         self.widen = int_param(self.name, self.cfg, "widen", low=0)
         self.teammates = choice_param(self.name, self.cfg, "teammates", ("tree", "default"))
+        self._determinize = determinizer(self.name, game, self.cfg)
         if not isinstance(self.cfg["reuse"], bool):
             raise PolicyError(f"{self.name}: reuse must be true or false; "
                               f"got {self.cfg['reuse']!r}")
@@ -184,7 +190,7 @@ class IsmctsPolicy(Policy):
         return self._search(legal, order, lambda rng: self._world_from_view(view, rng))
 
     def _world_from_view(self, view: View, rng: np.random.Generator) -> State:
-        world = self.game.determinize(view, rng)
+        world = self._determinize(view, rng)
         if world.current_seat != self.seat:
             raise RuntimeError(
                 f"{self.game.name}.determinize gave a world where seat {world.current_seat} "

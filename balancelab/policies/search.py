@@ -73,6 +73,7 @@ Budgets are counted in playouts, never in seconds, so results do not depend on m
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Sequence
 from typing import Any, TypeAlias
@@ -136,6 +137,9 @@ class SearchPolicy(Policy):
         z: evidence needed to depart from the favourite: the chosen action's mean paired gain
             over the favourite (on the worlds both were played in) must exceed ``z`` standard
             errors (needs >= 2 common worlds). ``0`` departs on any positive gain.
+        belief: how worlds deal what the seat cannot see: one of the game's ``beliefs``
+            (``uniform``: at random; 2001's crew also ``hal-model``, HAL's hand weighted by
+            its public plays: :mod:`balancelab.policies.odyssey.belief`).
 
     Raises:
         PolicyError: a bad parameter value (at construction).
@@ -149,7 +153,7 @@ class SearchPolicy(Policy):
     params = {"rollouts": Param(200, low=1, high=MAX_BUDGET, help="playouts per decision"),
               "depth": Param(40, low=0, high=MAX_DEPTH,
                              help="decisions per playout after the candidate (0: to the end)"),
-              "rollout": "random", "opponents": "same", "z": 0.0}
+              "rollout": "random", "opponents": "same", "z": 0.0, "belief": "uniform"}
 
     def __init__(
         self,
@@ -166,6 +170,7 @@ class SearchPolicy(Policy):
         self.rollout = choice_param("search", self.cfg, "rollout", ("random", "default"))
         self.z = number_param("search", self.cfg, "z")
         self.opponents = choice_param("search", self.cfg, "opponents", ("same", "random"))
+        self._determinize = determinizer("search", game, self.cfg)
         self.side = game.side_of_seat(options, seat)
         self.seat_name = game.seats(options)[seat]
         self._n_seats = len(game.seats(options))
@@ -275,7 +280,7 @@ class SearchPolicy(Policy):
         from the real ones."""
         # the two children of SeedSequence(entropy).spawn(2): the world, the rollouts
         entropy = int(self.rng.integers(2**63))
-        world = self.game.determinize(view, seeded_generator(entropy, (0,)))
+        world = self._determinize(view, seeded_generator(entropy, (0,)))
         if world.current_seat != self.seat:
             raise RuntimeError(
                 f"{self.game.name}.determinize gave a world where seat {world.current_seat} "
@@ -416,6 +421,20 @@ def int_param(policy: str, cfg: dict[str, Any], key: str, low: int) -> int:
     if isinstance(v, bool) or not isinstance(v, int) or v < low:
         raise PolicyError(f"{policy}: {key} must be an integer >= {low}; got {v!r}")
     return v
+
+
+def determinizer(policy: str, game: Game, cfg: dict[str, Any]
+                 ) -> Callable[[View, np.random.Generator], State]:
+    """The world sampler of a search policy: ``game.determinize`` with the policy's
+    ``belief`` (one of ``game.beliefs``; ``uniform``, every game's first, passes none).
+
+    Raises:
+        PolicyError: a belief the game does not offer (the message names those it does).
+    """
+    belief = choice_param(policy, cfg, "belief", game.beliefs)
+    if belief == game.beliefs[0]:
+        return game.determinize
+    return functools.partial(game.determinize, belief=belief)  # type: ignore[call-arg]
 
 
 def choice_param(policy: str, cfg: dict[str, Any], key: str, choices: tuple[str, ...]) -> str:

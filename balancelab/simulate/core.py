@@ -221,6 +221,9 @@ class Game(abc.ABC):
         round_cap: True for a game that may stop a game at a round (or turn) cap, with
             ``winner`` ``""``; reports then show the share of such games even at 0 (a game
             without a cap shows it only if one was capped).
+        beliefs: the ways :meth:`determinize` can deal what a seat cannot see, the first
+            (``uniform``: at random) the default; a game offering more takes the others as its
+            ``belief`` keyword (2001: ``hal-model``, HAL's hand weighted by its public plays).
     """
 
     name: ClassVar[str]
@@ -235,6 +238,7 @@ class Game(abc.ABC):
     chunk_games: ClassVar[int] = 500
     default_policies: ClassVar[dict[str, str]]
     round_cap: ClassVar[bool] = False
+    beliefs: ClassVar[tuple[str, ...]] = ("uniform",)
 
     @abc.abstractmethod
     def seats(self, options: RuleOptions) -> tuple[str, ...]:

@@ -5,6 +5,8 @@ the search policies' world sampler. Compiled (mypyc): the searches call it once 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from balancelab.simulate.odyssey import cards as C
@@ -12,11 +14,31 @@ from balancelab.simulate.odyssey.state import OdysseyState, OdysseyView, ctx_for
 from balancelab.simulate.seeding import seeded_generator
 
 
-def state_from_view(view: OdysseyView, rng: np.random.Generator) -> OdysseyState:
+def hal_unseen(view: OdysseyView) -> list[int]:
+    """Counts per HAL kind (length 14) of the HAL cards a crewmember cannot place: the deck
+    minus the HAL TRASH, the revealed row, the malfunctions beside the board and the cards
+    seen going into the HAL Discard since its last reshuffle (``hal_discard_seen``). HAL's
+    hidden hand, its Draw pile and the unseen part of its Discard hold exactly these."""
+    out = [0] * C.N_HAL_KINDS
+    for k in ctx_for(view.options).hal_deck:
+        out[k] += 1
+    for k in range(C.N_HAL_KINDS):
+        out[k] -= view.hal_trash[k] + view.hal_discard_seen[k]
+    for k in view.hal_revealed:
+        out[k] -= 1
+    for k in range(4):
+        out[k] -= view.malfunctions[k]
+    return out
+
+
+def state_from_view(view: OdysseyView, rng: np.random.Generator,
+                    hal_hidden: Sequence[int] | None = None) -> OdysseyState:
     """A full state consistent with ``view``, every card the seat cannot see re-dealt from
     ``rng`` (see :meth:`OdysseyGame.determinize
     <balancelab.simulate.odyssey.game.OdysseyGame.determinize>`); the state's own Generator
-    is seeded from ``rng``."""
+    is seeded from ``rng``. ``hal_hidden`` (counts per HAL kind, a crew seat only) sets HAL's
+    hidden hand instead of dealing it uniformly from the unseen HAL cards (a belief: it must
+    be drawn from :func:`hal_unseen` and hold the view's hidden count)."""
     ctx = ctx_for(view.options)
     n = ctx.n
     s = OdysseyState.__new__(OdysseyState)
@@ -75,28 +97,31 @@ def state_from_view(view: OdysseyView, rng: np.random.Generator) -> OdysseyState
         s.crew_disc = [pool.pop() for _ in range(view.crew_discard_n)]
     s.crew_draw = pool
     s.crew_trash = [k for k, c in enumerate(view.crew_trash) for _ in range(c)]
-    # HAL cards: all minus TRASH, revealed row and board
-    hpool = list(ctx.hal_deck)
-    for k, c in enumerate(view.hal_trash):
-        for _ in range(c):
-            hpool.remove(k)
-    for k in view.hal_revealed:
-        hpool.remove(k)
-    for k in range(4):
-        for _ in range(view.malfunctions[k]):
-            hpool.remove(k)
-    s.hal_hidden = [0] * C.N_HAL_KINDS
-    if view.seat == 0:
-        s.hal_hidden = list(view.hand)
-        for k, c in enumerate(view.hand):
-            for _ in range(c):
-                hpool.remove(k)
-    rng.shuffle(hpool)
-    if view.seat != 0:
+    # HAL cards: all minus TRASH, revealed row, board and the cards seen going into the
+    # Discard (those stay there, under the unseen part of the Discard)
+    unseen = hal_unseen(view)
+    if view.seat == 0 or hal_hidden is not None:
+        s.hal_hidden = list(view.hand) if view.seat == 0 else list(hal_hidden)  # type: ignore[arg-type]
+        for k in range(C.N_HAL_KINDS):
+            unseen[k] -= s.hal_hidden[k]
+            if unseen[k] < 0:
+                raise ValueError(f"HAL's hidden hand {s.hal_hidden} holds cards the view "
+                                 "places elsewhere")
+        hpool = [k for k in range(C.N_HAL_KINDS) for _ in range(unseen[k])]
+        rng.shuffle(hpool)
+    else:
+        s.hal_hidden = [0] * C.N_HAL_KINDS
+        hpool = [k for k in range(C.N_HAL_KINDS) for _ in range(unseen[k])]
+        rng.shuffle(hpool)
         for _ in range(view.hand_n[0] - len(view.hal_revealed)):
             s.hal_hidden[hpool.pop()] += 1
-    s.hal_disc = [hpool.pop() for _ in range(view.hal_discard_n)]
+    seen = [k for k in range(C.N_HAL_KINDS) for _ in range(view.hal_discard_seen[k])]
+    s.hal_disc = seen + [hpool.pop() for _ in range(view.hal_discard_n - len(seen))]
+    rng.shuffle(s.hal_disc)
     s.hal_draw = hpool
+    s.hal_seen = list(view.hal_discard_seen)
+    s.hal_history = view.hal_history
+    s.recording = False
     s.hal_trash = [k for k, c in enumerate(view.hal_trash) for _ in range(c)]
     s.trash_counts = None
     s.hal_rev = list(view.hal_revealed)

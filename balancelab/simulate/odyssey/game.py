@@ -62,6 +62,7 @@ class OdysseyGame(Game):
     chunk_games = 200
     round_cap = True  # the max_rounds option
     default_policies: ClassVar[dict[str, str]] = {"hal": "hal-pressure", "crew": "crew-team"}
+    beliefs: ClassVar[tuple[str, ...]] = ("uniform", "hal-model")
 
     def seats(self, options: Any) -> tuple[str, ...]:
         """``("hal", "bowman", ...)``: named crewmembers for a fixed roster, else
@@ -144,24 +145,38 @@ class OdysseyGame(Game):
         n = len(state.hal_disc)
         state.hal_disc, state.hal_draw = hpool[:n], hpool[n:]
 
-    def determinize(self, view: View, rng: np.random.Generator) -> State:
+    def determinize(self, view: View, rng: np.random.Generator,
+                    belief: str = "uniform") -> State:
         """A full state consistent with ``view``: every card the seat cannot see re-dealt at
         random (other hands, HAL's hidden hand, both Draw and Discard piles), each pile and
-        hand keeping its public size; the card multiset is preserved. What the crew announce
-        (``crew_talk``, heard by every seat: design notes 1(c)19) stays where it is: under
-        ``open`` each crewmember's whole hand, under ``logic`` its Logic cards, the rest of
-        that hand then dealt from the other cards.
+        hand keeping its public size; the card multiset is preserved. HAL cards seen going
+        into the HAL Discard since its last reshuffle stay there (``hal_discard_seen``). What
+        the crew announce (``crew_talk``, heard by every seat: design notes 1(c)19) stays
+        where it is: under ``open`` each crewmember's whole hand, under ``logic`` its Logic
+        cards, the rest of that hand then dealt from the other cards.
 
         Args:
             view: an :class:`OdysseyView`.
             rng: source of the re-deal; the new state's own Generator is spawned from it.
+            belief: how a crewmember deals HAL's hidden hand: ``uniform`` (at random from the
+                HAL cards it cannot place) or ``hal-model`` (weighted by HAL's public plays,
+                reveals and discards under a model of HAL:
+                :mod:`balancelab.policies.odyssey.belief`). HAL's own worlds ignore it.
 
         Raises:
             TypeError: ``view`` is not an :class:`OdysseyView`.
+            ValueError: an unknown ``belief``.
         """
         if not isinstance(view, OdysseyView):
             raise TypeError(f"expected an OdysseyView, got {type(view).__name__}")
-        return state_from_view(view, rng)
+        if belief == "uniform" or view.seat == 0:
+            return state_from_view(view, rng)
+        if belief != "hal-model":
+            raise ValueError(f"odyssey: unknown belief {belief!r}; choose one of "
+                             f"{', '.join(self.beliefs)}")
+        from balancelab.policies.odyssey.belief import hal_belief
+
+        return state_from_view(view, rng, hal_belief(self, view).sample(view, rng))
 
 
 GAME = OdysseyGame()

@@ -309,6 +309,17 @@ class OdysseyView(View):
         closed_mask: bit ``d`` set when door ``d`` is closed (the same facts as ``doors``).
         looking_at: the crew Discard pile's cards (sorted kinds) while this seat secretly looks
             through it to take one after playing Recover (RECOVER); empty otherwise.
+        hal_discard_seen: HAL cards every seat saw go into the HAL Discard since it was last
+            reshuffled, as counts per HAL kind (length 14): played Target, Scan and Lipread
+            cards, cancelled and discarded revealed cards, repaired malfunctions; a hidden card
+            HAL discards after a Disconnect is not among them (HAL Actions, DISCONNECT).
+        hal_history: the public record of HAL's decisions that its hidden hand decided, oldest
+            first (not an observation field: it is the game's history, not its position):
+            one ``(phase, action, view)`` per play, reveal and Disconnect discard, where
+            ``view`` is HAL's view at that decision with an empty ``hand`` and ``action`` is the
+            action taken, or ``-1`` for a hidden card discarded (face down: nobody sees it).
+            Filled in games made by :meth:`OdysseyState.new`; empty in re-dealt worlds'
+            own later decisions.
     """
 
     #: the field names, in order (as a namedtuple's ``_fields``)
@@ -317,7 +328,7 @@ class OdysseyView(View):
         "marker", "sequences", "logic_trashed", "crew_trash", "hal_trash", "crew_draw_n",
         "crew_discard_n", "hal_draw_n", "hal_discard_n", "monolith", "crew_turns", "actor", "used",
         "repair_open", "start_pos", "talk", "lipread", "stack", "options", "closed_mask",
-        "looking_at")
+        "looking_at", "hal_discard_seen")
 
     phase: int
     roles: tuple[int, ...]
@@ -348,6 +359,8 @@ class OdysseyView(View):
     options: OdysseyOptions
     closed_mask: int
     looking_at: tuple[int, ...]
+    hal_discard_seen: tuple[int, ...]
+    hal_history: tuple[tuple[int, int, OdysseyView], ...]
 
     def __init__(
         self,
@@ -381,6 +394,8 @@ class OdysseyView(View):
         options: OdysseyOptions,
         closed_mask: int,
         looking_at: tuple[int, ...],
+        hal_discard_seen: tuple[int, ...] = (0,) * C.N_HAL_KINDS,
+        hal_history: tuple[tuple[int, int, OdysseyView], ...] = (),
     ) -> None:
         self.seat = seat
         self.phase = phase
@@ -412,6 +427,19 @@ class OdysseyView(View):
         self.options = options
         self.closed_mask = closed_mask
         self.looking_at = looking_at
+        self.hal_discard_seen = hal_discard_seen
+        self.hal_history = hal_history
+
+    def with_hand(self, hand: tuple[int, ...]) -> OdysseyView:
+        """This view with ``hand`` in place of its own (``hal_history`` left empty): the view
+        of HAL at a past decision under a supposed hidden hand (a belief's model of HAL)."""
+        return OdysseyView(
+            self.seat, self.phase, self.roles, self.pos, hand, self.hand_n, self.hal_revealed,
+            self.malfunctions, self.doors, self.marker, self.sequences, self.logic_trashed,
+            self.crew_trash, self.hal_trash, self.crew_draw_n, self.crew_discard_n,
+            self.hal_draw_n, self.hal_discard_n, self.monolith, self.crew_turns, self.actor,
+            self.used, self.repair_open, self.start_pos, self.talk, self.lipread, self.stack,
+            self.options, self.closed_mask, self.looking_at, self.hal_discard_seen)
 
     def astuple(self) -> tuple[Any, ...]:
         """The fields' values, in :attr:`_fields` order."""
@@ -426,6 +454,30 @@ class OdysseyView(View):
     def __repr__(self) -> str:
         return "OdysseyView(" + ", ".join(
             f"{f}={getattr(self, f)!r}" for f in self._fields) + ")"
+
+
+def hal_card_actions(ctx: Ctx, phase: int, hidden: Sequence[int], rev: list[int]) -> list[int]:
+    """HAL's legal actions at a play, reveal or Disconnect discard (``phase`` T_HAL_PLAY,
+    T_HAL_REVEAL or T_HAL_DISCARD) with ``hidden`` (counts per HAL kind) behind the screen
+    and ``rev`` (sorted kinds) in the revealed row: the engine's, and a belief's for a hand
+    HAL might hold (HAL Actions)."""
+    if phase == T_HAL_REVEAL:
+        return [OP_REVEAL * 1000 + k for k in range(C.N_HAL_KINDS) if hidden[k]]
+    # a hidden Lipread may be played as a null card (lipread_null_play: HAL plays it
+    # only when it has no other card then) or discarded; a revealed one is
+    # active and only a crewmember's Cancel removes it (LIPREAD CARD; design notes
+    # 1(c)9), save the Disconnect discard under lipread_disconnect_discard
+    base = (OP_HAL_PLAY if phase == T_HAL_PLAY else OP_HAL_DISCARD) * 1000
+    out = [base + k for k in range(C.N_HAL_KINDS) if hidden[k]]
+    if rev:
+        keep_lipread = phase == T_HAL_PLAY or not ctx.lipread_discard
+        for k in _distinct(rev):
+            if k != C.H_LIPREAD or not keep_lipread:
+                out.append(base + REV + k)
+    if (phase == T_HAL_PLAY and hidden[C.H_LIPREAD] and len(out) > 1
+            and not ctx.lipread_play):
+        out.remove(base + C.H_LIPREAD)  # lipread_null_play=false
+    return out
 
 
 def _counts(kinds: Sequence[int], n: int) -> list[int]:
@@ -444,7 +496,7 @@ class OdysseyState(State):
         "closed_mask", "marker", "sequences", "logic_trashed", "monolith", "crew_turns",
         "hal_turns", "stack", "actor", "used", "repair_open", "start_pos", "current_seat",
         "phase", "terminal", "winner", "end_reason", "m", "log", "tracing", "first",
-        "trash_counts",
+        "trash_counts", "hal_seen", "hal_history", "recording",
     )
 
     ctx: Ctx
@@ -485,6 +537,13 @@ class OdysseyState(State):
     tracing: bool
     first: int
     trash_counts: tuple[tuple[int, ...], tuple[int, ...]] | None
+    #: HAL cards seen going into the HAL Discard since its last reshuffle (counts per kind)
+    hal_seen: list[int]
+    #: the public record of HAL's decisions (``OdysseyView.hal_history``)
+    hal_history: tuple[tuple[int, int, OdysseyView], ...]
+    #: whether HAL's decisions are added to ``hal_history`` (games from ``new``; not the
+    #: worlds a search re-deals, whose rollouts need no history)
+    recording: bool
 
     # measure counters (indices into self.m)
     M_PLAYED = 0  # 0..3 malfunctions played per system
@@ -534,6 +593,9 @@ class OdysseyState(State):
         s.hal_disc = []
         s.hal_trash = []
         s.trash_counts = None
+        s.hal_seen = [0] * C.N_HAL_KINDS
+        s.hal_history = ()
+        s.recording = True
         s.hal_hidden = [0] * C.N_HAL_KINDS
         s.hal_rev = []
         s.mal = [0, 0, 0, 0]
@@ -590,6 +652,9 @@ class OdysseyState(State):
         s.hal_disc = self.hal_disc[:]
         s.hal_trash = self.hal_trash[:]
         s.trash_counts = self.trash_counts
+        s.hal_seen = self.hal_seen[:]
+        s.hal_history = self.hal_history
+        s.recording = self.recording
         s.hal_hidden = self.hal_hidden[:]
         s.hal_rev = self.hal_rev[:]
         s.mal = self.mal[:]
@@ -774,6 +839,7 @@ class OdysseyState(State):
                 return
             self.hal_draw = self.hal_disc
             self.hal_disc = []
+            self.hal_seen = [0] * C.N_HAL_KINDS
             self.rng.shuffle(self.hal_draw)
             self.m[self.M_HAL_RESHUFFLES] += 1
             if self.tracing:
@@ -803,31 +869,12 @@ class OdysseyState(State):
         ph = self.phase
         if self.terminal:
             return []
-        if ph == T_HAL_PLAY or ph == T_HAL_DISCARD:
-            # a hidden Lipread may be played as a null card (lipread_null_play: HAL plays it
-            # only when it has no other card then) or discarded; a revealed one is
-            # active and only a crewmember's Cancel removes it (LIPREAD CARD; design notes
-            # 1(c)9), save the Disconnect discard under lipread_disconnect_discard
-            hid = self.hal_hidden
-            base = (OP_HAL_PLAY if ph == T_HAL_PLAY else OP_HAL_DISCARD) * 1000
-            out = [base + k for k in range(C.N_HAL_KINDS) if hid[k]]
-            rev = self.hal_rev
-            if rev:
-                keep_lipread = ph == T_HAL_PLAY or not self.ctx.lipread_discard
-                for k in _distinct(rev):
-                    if k != C.H_LIPREAD or not keep_lipread:
-                        out.append(base + REV + k)
-            if (ph == T_HAL_PLAY and hid[C.H_LIPREAD] and len(out) > 1
-                    and not self.ctx.lipread_play):
-                out.remove(base + C.H_LIPREAD)  # lipread_null_play=false
-            return out
+        if ph == T_HAL_PLAY or ph == T_HAL_DISCARD or ph == T_HAL_REVEAL:
+            return hal_card_actions(self.ctx, ph, self.hal_hidden, self.hal_rev)
         if ph == T_ACT:
             return self._legal_act()
         if ph == T_MOVE:
             return self._legal_move()
-        if ph == T_HAL_REVEAL:
-            hid = self.hal_hidden
-            return [OP_REVEAL * 1000 + k for k in range(C.N_HAL_KINDS) if hid[k]]
         if ph == T_HAL_TARGET:
             return list(self.ctx.target_actions)
         if ph == T_HAL_SCAN:
@@ -981,6 +1028,8 @@ class OdysseyState(State):
         a: int = action  # every 2001 action is an int (a native int from here on)
         op = a // 1000
         arg = a - op * 1000
+        if self.recording and (op == OP_HAL_PLAY or op == OP_REVEAL or op == OP_HAL_DISCARD):
+            self._record(a, op == OP_HAL_DISCARD and arg < REV)
         stack = self.stack
         stack.pop()  # the task that asked for this decision
         seat = self.current_seat
@@ -1047,6 +1096,7 @@ class OdysseyState(State):
             if arg >= REV:
                 self.hal_rev.remove(arg - REV)
                 self.hal_disc.append(arg - REV)
+                self.hal_seen[arg - REV] += 1
                 stack.append((T_HAL_REVEAL, 0))
             else:
                 self.hal_hidden[arg] -= 1
@@ -1082,6 +1132,7 @@ class OdysseyState(State):
             amount = min(amount, self.mal[sysk])
             self.mal[sysk] -= amount
             self.hal_disc.extend([sysk] * amount)
+            self.hal_seen[sysk] += amount
             self.m[self.M_REPAIRED + sysk] += amount
             self.repair_open = True
             if self.tracing:
@@ -1115,6 +1166,7 @@ class OdysseyState(State):
             self.crew_disc.append(C.C_CANCEL)
             self.hal_rev.remove(arg)
             self.hal_disc.append(arg)
+            self.hal_seen[arg] += 1
             self.m[self.M_CANCELS] += 1
             stack.append((T_HAL_REVEAL, 0))
             stack.append((T_HAL_DRAW, 0))
@@ -1182,12 +1234,15 @@ class OdysseyState(State):
             self.m[self.M_DOORS_CLOSED] += 1
         elif k == C.H_TARGET:
             self.hal_disc.append(k)
+            self.hal_seen[k] += 1
             stack.append((T_HAL_TARGET, 0))
         elif k == C.H_SCAN:
             self.hal_disc.append(k)
+            self.hal_seen[k] += 1
             stack.append((T_HAL_SCAN, 0))
         else:
             self.hal_disc.append(k)
+            self.hal_seen[k] += 1
             self.m[self.M_LIPREAD] += 1
 
     def _check_hal_win(self) -> bool:
@@ -1227,7 +1282,15 @@ class OdysseyState(State):
             self.monolith, self.crew_turns, self.actor, self.used, self.repair_open,
             self.start_pos, self.talk(), self.lipread(),
             tuple(self.stack), ctx.options, self.closed_mask,
-            tuple(sorted(crew_disc)) if phase == T_RECOVER_TAKE and seat == self.actor else ())
+            tuple(sorted(crew_disc)) if phase == T_RECOVER_TAKE and seat == self.actor else (),
+            tuple(self.hal_seen), self.hal_history)
+
+    def _record(self, action: int, hidden_discard: bool) -> None:
+        """Add HAL's decision ``action`` to the public record (``OdysseyView.hal_history``):
+        HAL's view now without its hand, and the action as every seat sees it."""
+        v = self.view(0).with_hand(())
+        self.hal_history = (*self.hal_history, (self.phase, -1 if hidden_discard else action, v))
+        self.trash_counts = None  # the record keeps its own (a view shares nothing with it)
 
     def talk(self) -> tuple[tuple[int, ...] | None, ...]:
         """What the crew announce now, heard by every seat (design notes 1(c)19).
