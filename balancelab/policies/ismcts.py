@@ -421,7 +421,8 @@ register(
     "per iteration, scripted rollouts cut at depth and scored by the game's evaluate); params "
     "iterations (per decision), depth, c (UCB exploration), teammates=tree|default, bias "
     "(progressive bias toward the scripted choice), widen (progressive widening in the scripted "
-    "ranking)",
+    "ranking), belief (how worlds deal hidden cards: uniform, or the game's model, e.g. 2001's "
+    "hal-model)",
 )
 register(
     "oracle",

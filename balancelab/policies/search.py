@@ -466,5 +466,6 @@ register(
     SearchPolicy,
     help="determinized flat Monte Carlo (sequential halving, paired worlds); "
     "params rollouts (per decision), depth (decisions per playout, 0 = to the end), "
-    "rollout=random|default, opponents=same|random, z (evidence to leave the scripted choice)",
+    "rollout=random|default, opponents=same|random, z (evidence to leave the scripted choice), "
+    "belief (how worlds deal hidden cards: uniform, or the game's model, e.g. 2001's hal-model)",
 )
