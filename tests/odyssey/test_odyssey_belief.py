@@ -153,9 +153,7 @@ def test_belief_reads_public_information_only() -> None:
     same particles and weights, and a crew seat's worlds do not change when what it cannot
     see (the other hands, HAL's hidden hand, the deck order) is re-dealt, save for the
     cards HAL draws in that world."""
-    for s, v in _scripted_game(21):
-        if len(v.hal_history) >= 12:
-            break
+    s, v = next((s, v) for s, v in _scripted_game(21) if len(v.hal_history) >= 12)
     hist = v.hal_history
     a = HalBelief(GAME, v)
     a.advance(hist)
