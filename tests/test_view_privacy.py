@@ -23,6 +23,7 @@ import numpy as np
 import pytest
 
 from balancelab.games import get_game
+from balancelab.simulate.core import Game, State
 
 #: (game, rule options, games, check every k-th decision)
 CASES = [
@@ -33,6 +34,19 @@ CASES = [
     ("iss", {"players": 3, "goal_timing": "either"}, 2, 4),
     ("obcy", {}, 2, 40),
 ]
+
+
+def redeal(g: Game, state: State, seat: int, rng: np.random.Generator, where: str) -> State:
+    """One world re-dealt from ``seat``'s view of ``state``, asserting that it shows the seat
+    the same view, byte for byte, and that building its view left the original unchanged."""
+    v = state.view(seat)
+    before = pickle.dumps(v)
+    world = g.determinize(v, rng)
+    after = pickle.dumps(world.view(seat))
+    again = pickle.dumps(v)
+    assert after == before, f"view changed when hidden cards were re-dealt: {where}"
+    assert again == before, f"view changed when another view was built: {where}"
+    return world
 
 
 def _views_after_redeal(name: str, opts_kw: dict[str, Any], games: int, every: int) -> int:
@@ -52,14 +66,8 @@ def _views_after_redeal(name: str, opts_kw: dict[str, Any], games: int, every: i
         while not s.is_terminal():
             if k % every == 0:
                 for seat in seats:
-                    v = s.view(seat)
-                    before = pickle.dumps(v)
-                    world = g.determinize(v, np.random.default_rng(300 + k))
-                    after = pickle.dumps(world.view(seat))
-                    again = pickle.dumps(v)
                     where = f"{name} {opts_kw} game {i} decision {k} seat {seat}"
-                    assert after == before, f"view changed when hidden cards were re-dealt: {where}"
-                    assert again == before, f"view changed when another view was built: {where}"
+                    redeal(g, s, seat, np.random.default_rng(300 + k), where)
                     checked += 1
             legal = s.legal_actions()
             s.apply(legal[int(pick.integers(len(legal)))])

@@ -65,9 +65,9 @@ LAYOUTS: dict[str, dict[str, int]] = {
         "c_done": 7, "c_fired": 7, "c_stopped": 7, "c_left": 7, "c_track": 7, "c_exit":
         7, "a_id": 90, "a_pos": 90, "a_str": 90, "floor": 103, "supply": 11, "used": 11,
         "tr_pos": 1, "tr_fuel": 1, "tr_moved": 1, "collapsed": 21, "open_missions": 21,
-        "n_open": 1, "deck_left": 1, "done_missions": 21, "discarded": 21,
-        "n_discarded": 1, "points": 1, "queen_alive": 1, "hatching_on": 1, "hatch_pts":
-        1, "kills_phase": 1, "shot_at": 7, "options": 0, "stats": 31, "machine": 109,
+        "n_open": 1, "fresh": 21, "n_fresh": 1, "deck_left": 1, "done_missions": 21,
+        "discarded": 21, "n_discarded": 1, "points": 1, "queen_alive": 1, "hatching_on": 1,
+        "hatch_pts": 1, "kills_phase": 1, "shot_at": 7, "options": 0, "stats": 31, "machine": 109,
     },
 }
 

@@ -9,7 +9,13 @@ import numpy as np
 
 from balancelab.simulate.encoding import by_identity
 from balancelab.simulate.obcy.rules import ObcyOptions
-from balancelab.simulate.obcy.state import N_MISSIONS, ObcyState, ObcyView
+from balancelab.simulate.obcy.state import (
+    N_MISSIONS,
+    ST_ALIENS_BEGIN,
+    ST_ATARGET,
+    ObcyState,
+    ObcyView,
+)
 
 
 def _setup(options: ObcyOptions) -> ObcyState:
@@ -25,7 +31,13 @@ def _new_setup(options: ObcyOptions) -> ObcyState:
 
 
 def state_from_view(view: ObcyView, rng: np.random.Generator) -> ObcyState:
-    """Rebuild a state from a view; hidden cards are dealt at random from ``rng``."""
+    """Rebuild a state from a view; hidden cards are dealt at random from ``rng``: the
+    mission deck's order, and for the ALIENS seat which cards are open, discarded and drawn
+    this phase (:func:`_deal_aliens`), consistent with what that seat can infer.
+
+    Raises:
+        ValueError: no deal fits the view (a view no game reaches).
+    """
     s = _setup(view.options).copy()
     s.rng = rng
     s.c_pos = list(view.c_pos)
@@ -60,16 +72,15 @@ def state_from_view(view: ObcyView, rng: np.random.Generator) -> ObcyState:
     s.collapsed = view.collapsed
     s.done = list(view.done_missions)
     s.discarded = list(view.discarded)
+    s.fresh = list(view.fresh)
+    s.stage, s.interrupt = view.machine[0], view.machine[1]
     unseen = [m for m in range(N_MISSIONS) if m not in s.done and m not in s.discarded]
-    if view.open_missions or view.seat == 0:
+    order = [unseen[int(i)] for i in rng.permutation(len(unseen))]
+    if view.seat == 0:  # the expedition reads its cards: only the deck's order is hidden
         s.open = list(view.open_missions)
-        unseen = [m for m in unseen if m not in s.open]
-        order = [unseen[int(i)] for i in rng.permutation(len(unseen))]
-    else:  # the ALIENS seat: open and discarded cards are dealt from the unseen ones
-        order = [unseen[int(i)] for i in rng.permutation(len(unseen))]
-        s.open = [order.pop() for _ in range(view.n_open)]
-        s.discarded = [order.pop() for _ in range(view.n_discarded - len(s.discarded))]
-    s.deck = order[: view.deck_left]
+        s.deck = [m for m in order if m not in s.open]
+    else:
+        _deal_aliens(s, view, order)
     s.points = view.points
     s.queen_alive = view.queen_alive
     s.hatching_on = view.hatching_on
@@ -81,7 +92,7 @@ def state_from_view(view: ObcyView, rng: np.random.Generator) -> ObcyState:
     s.st = dict(view.stats)
     s._vstats = None
     (
-        s.stage, s.interrupt, s.queen_pending, mo, s.a_cur, s.hatch_first, tq, asg, grp, rq,
+        _, _, s.queen_pending, mo, s.a_cur, s.hatch_first, tq, asg, grp, rq,
         s.r_opts, s.next_aid, s.over, s.winner, s.end_reason,
     ) = view.machine
     s.move_order = tuple(mo)
@@ -93,3 +104,41 @@ def state_from_view(view: ObcyView, rng: np.random.Generator) -> ObcyState:
     s._dest = None
     s.current_seat = -1 if s.over else view.seat
     return s
+
+
+def _deal_aliens(s: ObcyState, view: ObcyView, order: list[int]) -> None:
+    """Deal the mission cards the ALIENS have not read (``order``, shuffled) into ``s``'s
+    open, discarded and deck piles and its cards drawn this phase, sizes as in ``view``.
+
+    7. The ALIENS read a card only once its task is done, but they see the board, so under
+    ``discard_impossible_missions`` (3(c)23) they know that a discarded card's task is
+    impossible (impossibility never ends) and that an open card's task was possible at the
+    last check: a character's death is checked at once, a used-up item at the end of the
+    Expedition phase (so during the ALIENS phase every condition applies, before it only the
+    deaths). Before the ALIENS' attacks the characters stand as at the end of the Expedition
+    phase, so no open card is a task checked then (M08, M18, M19) that the board shows met.
+    Each pile is dealt uniformly from the cards that fit it.
+    """
+    stage = s.stage
+    if s.opt.discard_impossible_missions:
+        gone = [m for m in order if s.task_impossible(m)]
+        checked = stage >= ST_ALIENS_BEGIN
+        barred = {m for m in order if s.task_impossible(m, deaths_only=not checked)}
+    else:
+        gone, barred = [], set()
+    if ST_ALIENS_BEGIN <= stage <= ST_ATARGET:
+        barred |= {m for m in order
+                   if s.m_missions[m][0] != "clear" and s.task_met_at_phase_end(m)}
+    if len(gone) < view.n_discarded:
+        raise ValueError(f"{view.n_discarded} discarded missions but {len(gone)} unread "
+                         "impossible tasks")
+    s.discarded = gone[: view.n_discarded]
+    fits = [m for m in order if m not in barred and m not in s.discarded]
+    if len(fits) < view.n_open:
+        raise ValueError(f"{view.n_open} open missions but {len(fits)} unread possible tasks")
+    s.open = fits[: view.n_open]
+    hidden = s.open + s.discarded
+    s.deck = [m for m in order if m not in hidden]
+    # the cards drawn this phase: among the hidden ones dealt, else the last tasks done
+    drawn = [m for m in order if m in hidden] + s.done[::-1]
+    s.fresh = drawn[: view.n_fresh]

@@ -189,9 +189,11 @@ READ_MISSIONS: Final = _BASE.read_missions
 class ObcyView(View):
     """What one seat may know. All fields are tuples/ints (copies), never the state.
 
-    The ALIENS' view has ``open_missions == ()`` and ``discarded == ()`` (7. the content of
-    a task is secret; the ALIENS player reads a card only when its task is completed); the
-    numbers of open and of discarded tasks are ``n_open`` and ``n_discarded``.
+    The ALIENS' view has ``open_missions == ()``, ``discarded == ()`` and ``fresh == ()``
+    (7. the content of a task is secret; the ALIENS player reads a card only when its task is
+    completed); the numbers of open and of discarded tasks are ``n_open`` and ``n_discarded``,
+    and ``n_fresh`` the number of cards drawn in this Expedition phase (``fresh``: which;
+    they matter to M13 under ``clear_mission_when_drawn`` false).
     """
 
     #: the field names (the compiled class keeps no ``__slots__`` to list them)
@@ -199,9 +201,9 @@ class ObcyView(View):
         "seat", "decision", "round", "active", "alien", "retreat", "c_pos", "c_state",
         "c_str", "c_max", "c_ap", "c_pk", "c_done", "c_fired", "c_stopped", "c_left",
         "c_track", "c_exit", "a_id", "a_pos", "a_str", "floor", "supply", "used", "tr_pos",
-        "tr_fuel", "tr_moved", "collapsed", "open_missions", "n_open", "deck_left",
-        "done_missions", "discarded", "n_discarded", "points", "queen_alive", "hatching_on",
-        "hatch_pts",
+        "tr_fuel", "tr_moved", "collapsed", "open_missions", "n_open", "fresh", "n_fresh",
+        "deck_left", "done_missions", "discarded", "n_discarded", "points", "queen_alive",
+        "hatching_on", "hatch_pts",
         "kills_phase", "shot_at", "options", "stats", "machine",
     )
 
@@ -235,6 +237,8 @@ class ObcyView(View):
     collapsed: Any
     open_missions: Any
     n_open: Any
+    fresh: Any
+    n_fresh: Any
     deck_left: Any
     done_missions: Any
     discarded: Any
@@ -711,30 +715,7 @@ class ObcyState(State):
     def _end_expedition(self) -> None:
         # 7. tasks checked at the end of the phase (M08, M13, M18, M19)
         for m in list(self.open):
-            kind, p = self.m_missions[m]
-            ok = False
-            if kind == "transporter":
-                ok = self.tr_pos == p and (self.tr_fuel > 0 or self.tr_moved)
-            elif kind == "clear":
-                # design note 24: checked at the end of an Expedition phase after the draw
-                # (this phase's, or only a later one's under clear_mission_when_drawn=false)
-                if m in self.fresh and not self.opt.clear_mission_when_drawn:
-                    continue
-                r = self.opt.mission_radius
-                d = self.bd.dist_from(p, self.collapsed)
-                ok = all(d[a] > r for a in self.a_pos)
-            elif kind == "bishop":
-                ok = (
-                    self.c_state[BISHOP] == ON_BOARD
-                    and self.c_pos[BISHOP] == p
-                    and COMP in self.c_pk[BISHOP]
-                )
-            elif kind == "room":
-                ok = all(
-                    self.c_state[c] == ON_BOARD and self.m_room_of[self.c_pos[c]] == p
-                    for c in (RIPLEY, HICKS)
-                )
-            if ok:
+            if self.task_met_at_phase_end(m):
                 self._complete(m)
         self._discard_impossible()
         self.fresh = []
@@ -1476,37 +1457,69 @@ class ObcyState(State):
             n += pk.count(item)
         return n
 
+    def task_met_at_phase_end(self, m: int) -> bool:
+        """7. Whether task ``m``, one checked at the end of an Expedition phase (M08 the
+        transporter, M13 clear of ALIENS, M18 Bishop, M19 the room), is met now; False for
+        every other task. M13 drawn this phase is not met under ``clear_mission_when_drawn``
+        false (design note 24)."""
+        kind, p = self.m_missions[m]
+        if kind == "transporter":
+            return self.tr_pos == p and (self.tr_fuel > 0 or self.tr_moved)
+        if kind == "clear":
+            # design note 24: checked at the end of an Expedition phase after the draw
+            # (this phase's, or only a later one's under clear_mission_when_drawn=false)
+            if m in self.fresh and not self.opt.clear_mission_when_drawn:
+                return False
+            r = self.opt.mission_radius
+            d = self.bd.dist_from(p, self.collapsed)
+            return all(d[a] > r for a in self.a_pos)
+        if kind == "bishop":
+            return (self.c_state[BISHOP] == ON_BOARD and self.c_pos[BISHOP] == p
+                    and COMP in self.c_pk[BISHOP])
+        if kind == "room":
+            return all(self.c_state[c] == ON_BOARD and self.m_room_of[self.c_pos[c]] == p
+                       for c in (RIPLEY, HICKS))
+        return False
+
+    def task_impossible(self, m: int, deaths_only: bool = False) -> bool:
+        """3(c)23: whether task ``m`` can no longer be completed: the character it names is
+        dead (M18 Bishop, M19 Ripley or Hicks), nobody alive may use its weapon (M16, M17), or
+        every token of the item it needs is used up (collapse: charges; M17 grenades; M16
+        flamethrowers; M20 fuel; M08 fuel and the transporter's tank; M11/M12 suits; M09/M10
+        disks). Once true it stays true: the dead do not return and these tokens are never
+        replenished. ``deaths_only``: the character conditions only (the engine discards on
+        them at once, on the others at its next check)."""
+        kind, _ = self.m_missions[m]
+        c_state = self.c_state
+        if kind == "bishop":
+            return c_state[BISHOP] == DEAD
+        if kind == "room":
+            return c_state[RIPLEY] == DEAD or c_state[HICKS] == DEAD
+        if kind == "grenade" or kind == "kill_duct_flamer":
+            w = I_GRENADE if kind == "grenade" else I_FLAMER
+            if not any(c_state[c] != DEAD and w in WEAPON_USE[c] for c in range(6)):
+                return True
+            return not deaths_only and self.count_item(w) == 0
+        if deaths_only:
+            return False
+        if kind == "collapse":
+            return self.count_item(I_CHARGE) == 0
+        if kind == "fuel_drop":
+            return self.count_item(FUEL) == 0
+        if kind == "transporter":
+            return self.count_item(FUEL) == 0 and self.tr_fuel == 0
+        if kind == "airlocks":
+            return self.count_item(SUIT) == 0
+        if kind == "read":
+            return self.count_item(DISK) == 0
+        return False
+
     def _discard_impossible(self) -> None:
         """3(c)23: a task that can no longer be completed is discarded (option)."""
         if not self.opt.discard_impossible_missions or not self.open:
             return
-        alive = [s != DEAD for s in self.c_state]
         for m in list(self.open):
-            kind, _ = self.m_missions[m]
-            dead = False
-            if kind == "bishop":
-                dead = not alive[BISHOP]
-            elif kind == "room":
-                dead = not (alive[RIPLEY] and alive[HICKS])
-            elif kind == "collapse":
-                dead = self.count_item(I_CHARGE) == 0
-            elif kind == "grenade":
-                dead = self.count_item(I_GRENADE) == 0 or not any(
-                    alive[c] and I_GRENADE in WEAPON_USE[c] for c in range(6)
-                )
-            elif kind == "kill_duct_flamer":
-                dead = self.count_item(I_FLAMER) == 0 or not any(
-                    alive[c] and I_FLAMER in WEAPON_USE[c] for c in range(6)
-                )
-            elif kind == "fuel_drop":
-                dead = self.count_item(FUEL) == 0
-            elif kind == "transporter":
-                dead = self.count_item(FUEL) == 0 and self.tr_fuel == 0
-            elif kind == "airlocks":
-                dead = self.count_item(SUIT) == 0
-            elif kind == "read":
-                dead = self.count_item(DISK) == 0
-            if dead:
+            if self.task_impossible(m):
                 self.open.remove(m)
                 self.discarded.append(m)
                 self._count("missions_discarded")
@@ -1891,7 +1904,8 @@ class ObcyState(State):
     def _view_rest(self, exp: bool) -> tuple[Any, ...]:
         return (
             self.c_max, self.tr_pos, self.tr_fuel, self.tr_moved, self.collapsed,
-            tuple(self.open) if exp else (), len(self.open), len(self.deck), tuple(self.done),
+            tuple(self.open) if exp else (), len(self.open),
+            tuple(self.fresh) if exp else (), len(self.fresh), len(self.deck), tuple(self.done),
             tuple(self.discarded) if exp else (), len(self.discarded), self.points,
             self.queen_alive, self.hatching_on,
             self.kills_phase, self.shot_at, self.opt,
@@ -1940,8 +1954,8 @@ class ObcyState(State):
         ) = vc
         (
             v.c_max, v.tr_pos, v.tr_fuel, v.tr_moved, v.collapsed, v.open_missions, v.n_open,
-            v.deck_left, v.done_missions, v.discarded, v.n_discarded, v.points, v.queen_alive,
-            v.hatching_on,
+            v.fresh, v.n_fresh, v.deck_left, v.done_missions, v.discarded, v.n_discarded,
+            v.points, v.queen_alive, v.hatching_on,
             v.kills_phase, v.shot_at, v.options,
         ) = rest
         v.a_pos = tuple(self.a_pos)
