@@ -55,6 +55,7 @@ LAYOUTS: dict[str, dict[str, int]] = {
         "edeck_n": 4, "drawn": 9, "xq": 12, "fdisc": 16, "fdeck_n": 1, "fnext_back": 1,
         "launches": 3, "extra_used": 1, "docked": 21, "removed_n": 3, "on_card": 1,
         "cur_action": 1, "goal_step": 1, "keep_extra": 1, "fpick": 9, "fcont": 1,
+        "eknown": 137,
     },
     # missions and collapsed spaces, which random play never reaches: one per mission card
     # (20) and 20 collapsed spaces (the charges of the box are 4); pockets for the option's

@@ -17,6 +17,13 @@ def _shuffled(items: list[int], rng: np.random.Generator) -> list[int]:
     return [items[int(k)] for k in rng.permutation(len(items))]
 
 
+def _reshuffled(deck: list[int], known: dict[int, int], rng: np.random.Generator) -> list[int]:
+    """``deck`` shuffled, but for the cards in ``known`` (seen put under it), which keep
+    their places; the deal depends on the cards, those places and ``rng`` only."""
+    free = _shuffled(sorted(e for e in deck if e not in known), rng)
+    return [e if e in known else free.pop() for e in deck]
+
+
 def _fedor_deck(cards: list[int], top_back: int, fedor: Any,
                 rng: np.random.Generator) -> list[int]:
     """The FEDOR deck dealt from ``cards`` at random, its top card (the last) one whose back
@@ -34,7 +41,9 @@ def _fedor_deck(cards: list[int], top_back: int, fedor: Any,
 def state_from_view(view: IssView, rng: np.random.Generator) -> IssState:
     """A state consistent with ``view``: hidden information re-dealt at random from what the
     seat cannot see: other players' experiment hands (sizes and levels kept — card backs show
-    the level), the order of the three experiment decks (sizes kept), the module deck, the
+    the level), the order of the three experiment decks (sizes kept; a card the seat saw put
+    under its deck (``eknown``) stays where the seat knows it is: at its place in the deck,
+    or in the hand of the player who drew it), the module deck, the
     shuttle decks and the cards removed by ``remove_shuttles`` (sizes kept), and the FEDOR
     deck (the back of its top card kept if possible).
 
@@ -95,9 +104,10 @@ def state_from_view(view: IssView, rng: np.random.Generator) -> IssState:
     s.keep_extra = view.keep_extra
     s.cur_action = view.cur_action
     s.goal_step = view.goal_step
-    # experiments
+    # experiments: the cards the seat saw put under their decks stay where it knows they are
     p = view.player
-    seen = set(view.hand) | set(view.drawn)
+    places = {e: (kind, x) for e, kind, x in view.eknown}
+    seen = set(view.hand) | set(view.drawn) | set(places)
     for d in view.done:
         seen |= set(d)
     unseen = {lvl: [] for lvl in (1, 2, 3)}  # type: dict[int, list[int]]
@@ -108,15 +118,30 @@ def state_from_view(view: IssView, rng: np.random.Generator) -> IssState:
         unseen[lvl] = _shuffled(unseen[lvl], rng)
     s.hand = [[] for _ in range(n)]
     s.hand[p] = list(view.hand)
+    s.drawn = list(view.drawn)
+    pinned = {}  # type: dict[tuple[int, int], int]
+    for e, (kind, x) in places.items():
+        if kind == 0:
+            pinned[st.exp_level[e], x] = e
+        elif kind == 1:
+            if x != p:
+                s.hand[x].append(e)
+        elif x != p:  # another seat's pending draw: only the cards the seat knows
+            s.drawn.append(e)
+        s.eknow[e] = 1 << p
     for q in range(n):
         if q == p:
             continue
-        for lvl in view.hand_levels[q]:
+        levels = list(view.hand_levels[q])
+        for e in s.hand[q]:
+            levels.remove(st.exp_level[e])
+        for lvl in levels:
             s.hand[q].append(unseen[lvl].pop())
-    s.drawn = list(view.drawn)
-    if not s.drawn and view.phase == 4:  # another seat's pending draw: not visible; none
-        s.drawn = []
-    s.edeck = [unseen[lvl][: view.edeck_n[lvl - 1]] for lvl in (1, 2, 3)]
+    s.edeck = []
+    for lvl in (1, 2, 3):
+        pool = unseen[lvl]
+        s.edeck.append([pinned[lvl, i] if (lvl, i) in pinned else pool.pop()
+                        for i in range(view.edeck_n[lvl - 1])])
     # modules
     known = set(view.docked) | {m for m in view.col if m >= 0}
     rest = [m for m in range(len(st.cards.modules)) if m not in known]

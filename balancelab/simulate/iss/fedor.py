@@ -271,7 +271,8 @@ def _perform(s: IssState, act: int, cont: int) -> bool | None:
             if opts:
                 s.do_experiment(f, e, opts[0])
                 return True
-            deck.insert(0, e)
+            deck.insert(0, e)  # face up: every player knows it is at the bottom
+            s.eknow[e] = (1 << st.np) - 1
         return False
     return False
 

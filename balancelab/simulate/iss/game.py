@@ -10,7 +10,12 @@ import numpy as np
 
 from balancelab.simulate.core import ColumnType, Game, State, View
 from balancelab.simulate.iss.cards import load_cards
-from balancelab.simulate.iss.determinize import _fedor_deck, _shuffled, state_from_view
+from balancelab.simulate.iss.determinize import (
+    _fedor_deck,
+    _reshuffled,
+    _shuffled,
+    state_from_view,
+)
 from balancelab.simulate.iss.evaluate import evaluate as _evaluate
 from balancelab.simulate.iss.fedor import FEDOR
 from balancelab.simulate.iss.rules import IssOptions
@@ -131,18 +136,20 @@ class IssGame(Game):
         return action_space(view.st).decode(index)
 
     def reshuffle_piles(self, state: State, rng: np.random.Generator) -> None:
-        """Re-deal, in place, the face-down cards in no hand: each experiment deck, the
-        module deck and the FEDOR deck shuffled (its top card one of those with the back the
-        players see, chosen uniformly), each nation's shuttle deck pooled with its cards removed
-        by ``remove_shuttles`` and dealt back at both sizes. The deal depends on the piles'
-        cards and ``rng`` only, not on their order before; hands and the board are untouched.
+        """Re-deal, in place, the face-down cards in no hand: each experiment deck (but for
+        the cards some player saw put under it, which keep their places: ``IssState.eknow``),
+        the module deck and the FEDOR deck shuffled (its top card one of those with the back
+        the players see, chosen uniformly), each nation's shuttle deck pooled with its cards
+        removed by ``remove_shuttles`` and dealt back at both sizes. The deal depends on the
+        piles' cards, those known places and ``rng`` only, not on the piles' order before;
+        hands and the board are untouched.
 
         Raises:
             TypeError: ``state`` is not an :class:`IssState`.
         """
         if not isinstance(state, IssState):
             raise TypeError(f"expected an IssState, got {type(state).__name__}")
-        state.edeck = [_shuffled(sorted(d), rng) for d in state.edeck]
+        state.edeck = [_reshuffled(d, state.eknow, rng) for d in state.edeck]
         state.mdeck = _shuffled(sorted(state.mdeck), rng)
         for r in (0, 1):
             pool = _shuffled(sorted(state.sdeck[r] + state.removed[r]), rng)

@@ -176,6 +176,7 @@ class IssView(View):
         "offer", "owned", "hand", "hand_sizes", "hand_levels", "done", "xsp", "res", "edeck_n",
         "drawn", "xq", "fdisc", "fdeck_n", "fnext_back", "launches", "extra_used", "docked",
         "removed_n", "on_card", "cur_action", "goal_step", "keep_extra", "fpick", "fcont",
+        "eknown",
     )
 
     seat: int
@@ -232,6 +233,7 @@ class IssView(View):
     keep_extra: bool
     fpick: tuple[int, ...]
     fcont: int
+    eknown: tuple[tuple[int, int, int], ...]
 
     def __init__(self, **kw: Any) -> None:
         for k, v in kw.items():
@@ -253,6 +255,10 @@ class IssState(State):
         #: and its copies, kept on the state (never on ``Static``, which every view carries:
         #: a view must reach nothing keyed by another seat's hidden cards)
         self._hl_memo: dict[tuple[int, ...], tuple[int, ...]] = {}
+        #: experiment card put under its deck → the players (bit mask) who saw it (Plan
+        #: Experiments: the one who drew it; FEDOR's flip: all): they know where it is from
+        #: then on (its place in the deck, then who draws it) until it is performed
+        self.eknow: dict[int, int] = {}
 
     # -- setup (rulebook: Setup; Solo Mode, Setup) --------------------------------------------
     def setup(self) -> None:
@@ -461,6 +467,7 @@ class IssState(State):
         self.copy_rng_to(s)
         s._legal = None if self._legal is None else list(self._legal)
         s._hl_memo = self._hl_memo
+        s.eknow = dict(self.eknow) if self.eknow else {}
         # scalars and immutable values
         s.cur_action = self.cur_action
         s.goal_step = self.goal_step
@@ -835,6 +842,7 @@ class IssState(State):
                 self.hand[p].append(e)
             else:
                 self.edeck[st.exp_level[e] - 1].insert(0, e)
+                self.eknow[e] = self.eknow.get(e, 0) | 1 << p
         self.drawn = []
 
     def _perform(self, p: int, a: Any, extra: bool) -> None:
@@ -912,6 +920,8 @@ class IssState(State):
                     cocc[c] = -1
                 self.unity[p] += 1
         self.done[p].append(e)
+        if self.eknow:
+            self.eknow.pop(e, None)
 
     # -- countdown and launch (rulebook: Player Turn 5-6, Launch, Extra Action) ----------------
     def _countdown(self, r: int, v: int) -> None:
@@ -1269,7 +1279,26 @@ class IssState(State):
         v.keep_extra = self.keep_extra
         v.fpick = tuple(self.fpick)
         v.fcont = self.fcont
+        v.eknown = self._known_places(p) if self.eknow else ()
         return v
+
+    def _known_places(self, p: int) -> tuple[tuple[int, int, int], ...]:
+        """Where player ``p`` knows the experiment cards it saw put under their decks are
+        (see ``eknow``): ``(card, 0, i)`` ``i``-th from the bottom of its deck, ``(card, 1,
+        q)`` in player ``q``'s hand, ``(card, 2, q)`` drawn by ``q``, still to keep."""
+        out = []
+        lv = self.st.exp_level
+        for e in sorted(self.eknow):
+            if not self.eknow[e] >> p & 1:
+                continue
+            d = self.edeck[lv[e] - 1]
+            if e in d:
+                out.append((e, 0, d.index(e)))
+            elif e in self.drawn:
+                out.append((e, 2, self.turn_player))
+            else:
+                out.append((e, 1, next(q for q, h in enumerate(self.hand) if e in h)))
+        return tuple(out)
 
     # -- text ------------------------------------------------------------------------------------
     def action_text(self, action: Any) -> str:
