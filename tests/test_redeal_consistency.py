@@ -90,13 +90,15 @@ class ObcyFacts(Facts):
         if seat == 0:  # the expedition reads every card it drew
             return out
         if s.opt.discard_impossible_missions:
-            out += [f"discarded M{m + 1:02d} is possible" for m in s.discarded
-                    if not s.task_impossible(m)]
-            deaths_only = s.stage < ST_ALIENS_BEGIN
-            out += [f"open M{m + 1:02d} is impossible" for m in s.open
-                    if s.task_impossible(m, deaths_only=deaths_only)]
+            kinds = s.impossible_kinds()
+            out += [f"discarded {MISSION_IDS[m]} is possible" for m in s.discarded
+                    if s.m_missions[m][0] not in kinds]
+            if s.stage < ST_ALIENS_BEGIN:
+                kinds = s.impossible_kinds(deaths_only=True)
+            out += [f"open {MISSION_IDS[m]} is impossible" for m in s.open
+                    if s.m_missions[m][0] in kinds]
         if ST_ALIENS_BEGIN <= s.stage <= ST_ATARGET:
-            out += [f"open M{m + 1:02d} was met at the end of the Expedition phase"
+            out += [f"open {MISSION_IDS[m]} was met at the end of the Expedition phase"
                     for m in s.open
                     if s.m_missions[m][0] != "clear" and s.task_met_at_phase_end(m)]
         return out

@@ -5,6 +5,8 @@ search policies' world sampler. Compiled (mypyc): the searches call it once per 
 
 from __future__ import annotations
 
+from typing import Final
+
 import numpy as np
 
 from balancelab.simulate.encoding import by_identity
@@ -16,6 +18,10 @@ from balancelab.simulate.obcy.state import (
     ObcyState,
     ObcyView,
 )
+
+#: the tasks checked at the end of an Expedition phase on the characters and the transporter
+#: (M08, M18, M19; not M13, on the ALIENS, who move after the check)
+_MET_KINDS: Final = frozenset(("transporter", "bishop", "room"))
 
 
 def _setup(options: ObcyOptions) -> ObcyState:
@@ -120,15 +126,17 @@ def _deal_aliens(s: ObcyState, view: ObcyView, order: list[int]) -> None:
     Each pile is dealt uniformly from the cards that fit it.
     """
     stage = s.stage
+    missions = s.m_missions
+    gone: list[int] = []
+    barred: set[int] = set()
     if s.opt.discard_impossible_missions:
-        gone = [m for m in order if s.task_impossible(m)]
-        checked = stage >= ST_ALIENS_BEGIN
-        barred = {m for m in order if s.task_impossible(m, deaths_only=not checked)}
-    else:
-        gone, barred = [], set()
+        now = s.impossible_kinds()
+        then = now if stage >= ST_ALIENS_BEGIN else s.impossible_kinds(deaths_only=True)
+        gone = [m for m in order if missions[m][0] in now]
+        barred = {m for m in order if missions[m][0] in then}
     if ST_ALIENS_BEGIN <= stage <= ST_ATARGET:
         barred |= {m for m in order
-                   if s.m_missions[m][0] != "clear" and s.task_met_at_phase_end(m)}
+                   if missions[m][0] in _MET_KINDS and s.task_met_at_phase_end(m)}
     if len(gone) < view.n_discarded:
         raise ValueError(f"{view.n_discarded} discarded missions but {len(gone)} unread "
                          "impossible tasks")

@@ -1481,45 +1481,48 @@ class ObcyState(State):
                        for c in (RIPLEY, HICKS))
         return False
 
-    def task_impossible(self, m: int, deaths_only: bool = False) -> bool:
-        """3(c)23: whether task ``m`` can no longer be completed: the character it names is
-        dead (M18 Bishop, M19 Ripley or Hicks), nobody alive may use its weapon (M16, M17), or
-        every token of the item it needs is used up (collapse: charges; M17 grenades; M16
-        flamethrowers; M20 fuel; M08 fuel and the transporter's tank; M11/M12 suits; M09/M10
-        disks). Once true it stays true: the dead do not return and these tokens are never
-        replenished. ``deaths_only``: the character conditions only (the engine discards on
-        them at once, on the others at its next check)."""
-        kind, _ = self.m_missions[m]
+    def impossible_kinds(self, deaths_only: bool = False) -> frozenset[str]:
+        """3(c)23: the kinds of task (``MISSIONS_DATA`` kinds) that can no longer be
+        completed: the character it names is dead (``bishop`` M18; ``room`` M19: Ripley or
+        Hicks), nobody alive may use its weapon (``kill_duct_flamer`` M16, ``grenade`` M17),
+        or every token of the item it needs is used up (``collapse``: charges; M17 grenades;
+        M16 flamethrowers; ``fuel_drop``: fuel; ``transporter``: fuel and the transporter's
+        tank; ``airlocks``: suits; ``read``: disks). Once impossible, always: the dead do not
+        return and these tokens are never replenished. ``deaths_only``: the character
+        conditions only (the engine discards on them at once, on the others at its next
+        check)."""
         c_state = self.c_state
-        if kind == "bishop":
-            return c_state[BISHOP] == DEAD
-        if kind == "room":
-            return c_state[RIPLEY] == DEAD or c_state[HICKS] == DEAD
-        if kind == "grenade" or kind == "kill_duct_flamer":
-            w = I_GRENADE if kind == "grenade" else I_FLAMER
-            if not any(c_state[c] != DEAD and w in WEAPON_USE[c] for c in range(6)):
-                return True
-            return not deaths_only and self.count_item(w) == 0
-        if deaths_only:
-            return False
-        if kind == "collapse":
-            return self.count_item(I_CHARGE) == 0
-        if kind == "fuel_drop":
-            return self.count_item(FUEL) == 0
-        if kind == "transporter":
-            return self.count_item(FUEL) == 0 and self.tr_fuel == 0
-        if kind == "airlocks":
-            return self.count_item(SUIT) == 0
-        if kind == "read":
-            return self.count_item(DISK) == 0
-        return False
+        out = []
+        if c_state[BISHOP] == DEAD:
+            out.append("bishop")
+        if c_state[RIPLEY] == DEAD or c_state[HICKS] == DEAD:
+            out.append("room")
+        alive = [c for c in range(6) if c_state[c] != DEAD]
+        if not any(I_GRENADE in WEAPON_USE[c] for c in alive):
+            out.append("grenade")
+        if not any(I_FLAMER in WEAPON_USE[c] for c in alive):
+            out.append("kill_duct_flamer")
+        if not deaths_only:
+            held = [it for fl in self.floor.values() for it in fl]
+            for pk in self.c_pk:
+                held += pk
+            supply = self.supply
+            for item, kind in ((I_CHARGE, "collapse"), (I_GRENADE, "grenade"),
+                               (I_FLAMER, "kill_duct_flamer"), (FUEL, "fuel_drop"),
+                               (SUIT, "airlocks"), (DISK, "read")):
+                if supply[item] + held.count(item) == 0:
+                    out.append(kind)
+                    if item == FUEL and self.tr_fuel == 0:
+                        out.append("transporter")
+        return frozenset(out)
 
     def _discard_impossible(self) -> None:
         """3(c)23: a task that can no longer be completed is discarded (option)."""
         if not self.opt.discard_impossible_missions or not self.open:
             return
+        kinds = self.impossible_kinds()
         for m in list(self.open):
-            if self.task_impossible(m):
+            if self.m_missions[m][0] in kinds:
                 self.open.remove(m)
                 self.discarded.append(m)
                 self._count("missions_discarded")
