@@ -42,7 +42,7 @@ LAYOUTS: dict[str, dict[str, int]] = {
         "crew_discard_n": 1, "hal_draw_n": 1, "hal_discard_n": 1, "monolith": 1,
         "crew_turns": 1, "actor": 1, "used": 1, "repair_open": 1, "start_pos": 1,
         "talk": 6, "lipread": 1, "stack": 37, "options": 0, "closed_mask": 1,
-        "looking_at": 21, "hal_discard_seen": 15,
+        "looking_at": 21, "hal_discard_seen": 15, "crew_discard_seen": 21,
     },
     # hands: 12 numbers hold ``hand_max`` up to 10; their levels 45 (4 players x 10)
     "iss": {

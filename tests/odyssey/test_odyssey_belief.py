@@ -1,6 +1,6 @@
-"""The crew's re-deal of HAL's hand: consistent with what the crew can infer (the HAL cards seen
-going into the Discard stay there), and with ``belief=hal-model`` weighted by HAL's public
-plays, reveals and discards (balancelab.policies.odyssey.belief)."""
+"""2001's re-deals consistent with what each side can infer (the cards seen going into either
+Discard stay there), and the crew's re-deal of HAL's hand with ``belief=hal-model`` weighted
+by HAL's public plays, reveals and discards (balancelab.policies.odyssey.belief)."""
 
 from __future__ import annotations
 
@@ -17,8 +17,14 @@ from balancelab.simulate.obcy import GAME as OBCY
 from balancelab.simulate.odyssey import GAME, OdysseyOptions, OdysseyState
 from balancelab.simulate.odyssey import cards as C
 from balancelab.simulate.odyssey.determinize import hal_unseen
-from balancelab.simulate.odyssey.rules import OP_HAL_DISCARD, OP_HAL_PLAY, OP_REVEAL, REV
-from balancelab.simulate.odyssey.state import T_CREW_TURN, T_HAL_PLAY
+from balancelab.simulate.odyssey.rules import (
+    OP_HAL_DISCARD,
+    OP_HAL_PLAY,
+    OP_RECOVER_TAKE,
+    OP_REVEAL,
+    REV,
+)
+from balancelab.simulate.odyssey.state import T_CREW_TURN, T_HAL_PLAY, T_RECOVER_TAKE
 
 
 def _scripted_game(seed: int, crew: int = 3):
@@ -96,6 +102,44 @@ def test_worlds_honour_every_placed_card_along_scripted_games() -> None:
                 assert len(w.hal_draw) == len(s.hal_draw)
                 for j in range(C.N_HAL_KINDS):
                     assert w.hal_disc.count(j) >= v.hal_discard_seen[j]
+
+
+def test_crew_cards_seen_going_into_the_discard_stay_there_in_every_world() -> None:
+    """Along scripted games, a world re-dealt for any seat (HAL's too) keeps in the crew
+    Discard every crew card seen going there since its last reshuffle (played Repair, Cancel
+    and Recover cards, Scan and Target reveals), so no hand holds it; the worlds keep the
+    counts seen, and the real Discard holds them too."""
+    checked = 0
+    for seed in (3, 4):
+        for k, (s, v) in enumerate(_scripted_game(seed)):
+            if sum(v.crew_discard_seen) == 0 or k % 3:
+                continue
+            for j in range(C.N_CREW_KINDS):
+                assert s.crew_disc.count(j) >= v.crew_discard_seen[j]
+            for seat in (0, v.seat):
+                w = GAME.determinize(s.view(seat), np.random.default_rng(k))
+                assert w.view(seat).crew_discard_seen == v.crew_discard_seen
+                for j in range(C.N_CREW_KINDS):
+                    assert w.crew_disc.count(j) >= v.crew_discard_seen[j]
+                checked += 1
+    assert checked >= 20
+
+
+def test_a_recover_forgets_which_seen_card_was_taken() -> None:
+    """The card a Recover takes is secret: afterwards only the Recover cards are known to
+    lie in the crew Discard."""
+    s = fresh()
+    s.crew_disc = [C.C_CANCEL, C.C_RECOVER, C.C_WILD]
+    for k in s.crew_disc:
+        s.crew_draw.remove(k)
+    s.crew_seen[C.C_CANCEL] = 1
+    s.crew_seen[C.C_RECOVER] = 1
+    s.stack = [(T_CREW_TURN, 2), (T_RECOVER_TAKE, 1)]
+    s.actor = 1
+    s._run()
+    s.apply(OP_RECOVER_TAKE * 1000 + C.C_CANCEL)
+    seen = s.view(2).crew_discard_seen
+    assert seen[C.C_RECOVER] == 1 and sum(seen) == 1
 
 
 def test_hal_model_holds_no_winning_card_hal_did_not_play() -> None:

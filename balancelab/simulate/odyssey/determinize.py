@@ -59,9 +59,12 @@ def state_from_view(view: OdysseyView, rng: np.random.Generator,
         for k, c in enumerate(view.hand):
             for _ in range(c):
                 pool.remove(k)
-    # a seat looking through the crew Discard (RECOVER) knows its contents
+    # a seat looking through the crew Discard (RECOVER) knows its contents; every seat knows
+    # the cards seen going into it (they stay there, under the unseen part)
     seen_disc = list(view.looking_at)
-    for k in seen_disc:
+    seen_crew = ([] if seen_disc else
+                 [k for k in range(C.N_CREW_KINDS) for _ in range(view.crew_discard_seen[k])])
+    for k in seen_disc or seen_crew:
         pool.remove(k)
     # what the crew announced (crew_talk) is in those hands: under 'open' the whole
     # hand, under 'logic' its Logic cards, and its other cards are then not Logic
@@ -94,7 +97,9 @@ def state_from_view(view: OdysseyView, rng: np.random.Generator,
         rng.shuffle(seen_disc)
         s.crew_disc = seen_disc
     else:
-        s.crew_disc = [pool.pop() for _ in range(view.crew_discard_n)]
+        s.crew_disc = seen_crew + [pool.pop() for _ in range(view.crew_discard_n - len(seen_crew))]
+        rng.shuffle(s.crew_disc)
+    s.crew_seen = list(view.crew_discard_seen)
     s.crew_draw = pool
     s.crew_trash = [k for k, c in enumerate(view.crew_trash) for _ in range(c)]
     # HAL cards: all minus TRASH, revealed row, board and the cards seen going into the

@@ -309,6 +309,10 @@ class OdysseyView(View):
         closed_mask: bit ``d`` set when door ``d`` is closed (the same facts as ``doors``).
         looking_at: the crew Discard pile's cards (sorted kinds) while this seat secretly looks
             through it to take one after playing Recover (RECOVER); empty otherwise.
+        crew_discard_seen: crew cards every seat saw go into the crew Discard since it was
+            last reshuffled, as counts per crew kind (length 20): played Repair, Cancel and
+            Recover cards, cards revealed by a Scan or a Target; not the secret hand-limit
+            discards, and, after a Recover, only the Recover cards (the card taken is secret).
         hal_discard_seen: HAL cards every seat saw go into the HAL Discard since it was last
             reshuffled, as counts per HAL kind (length 14): played Target, Scan and Lipread
             cards, cancelled and discarded revealed cards, repaired malfunctions; a hidden card
@@ -328,7 +332,7 @@ class OdysseyView(View):
         "marker", "sequences", "logic_trashed", "crew_trash", "hal_trash", "crew_draw_n",
         "crew_discard_n", "hal_draw_n", "hal_discard_n", "monolith", "crew_turns", "actor", "used",
         "repair_open", "start_pos", "talk", "lipread", "stack", "options", "closed_mask",
-        "looking_at", "hal_discard_seen")
+        "looking_at", "hal_discard_seen", "crew_discard_seen")
 
     phase: int
     roles: tuple[int, ...]
@@ -360,6 +364,7 @@ class OdysseyView(View):
     closed_mask: int
     looking_at: tuple[int, ...]
     hal_discard_seen: tuple[int, ...]
+    crew_discard_seen: tuple[int, ...]
     hal_history: tuple[tuple[int, int, OdysseyView], ...]
 
     def __init__(
@@ -395,6 +400,7 @@ class OdysseyView(View):
         closed_mask: int,
         looking_at: tuple[int, ...],
         hal_discard_seen: tuple[int, ...] = (0,) * C.N_HAL_KINDS,
+        crew_discard_seen: tuple[int, ...] = (0,) * C.N_CREW_KINDS,
         hal_history: tuple[tuple[int, int, OdysseyView], ...] = (),
     ) -> None:
         self.seat = seat
@@ -428,6 +434,7 @@ class OdysseyView(View):
         self.closed_mask = closed_mask
         self.looking_at = looking_at
         self.hal_discard_seen = hal_discard_seen
+        self.crew_discard_seen = crew_discard_seen
         self.hal_history = hal_history
 
     def with_hand(self, hand: tuple[int, ...]) -> OdysseyView:
@@ -439,7 +446,8 @@ class OdysseyView(View):
             self.crew_trash, self.hal_trash, self.crew_draw_n, self.crew_discard_n,
             self.hal_draw_n, self.hal_discard_n, self.monolith, self.crew_turns, self.actor,
             self.used, self.repair_open, self.start_pos, self.talk, self.lipread, self.stack,
-            self.options, self.closed_mask, self.looking_at, self.hal_discard_seen)
+            self.options, self.closed_mask, self.looking_at, self.hal_discard_seen,
+            self.crew_discard_seen)
 
     def astuple(self) -> tuple[Any, ...]:
         """The fields' values, in :attr:`_fields` order."""
@@ -496,7 +504,7 @@ class OdysseyState(State):
         "closed_mask", "marker", "sequences", "logic_trashed", "monolith", "crew_turns",
         "hal_turns", "stack", "actor", "used", "repair_open", "start_pos", "current_seat",
         "phase", "terminal", "winner", "end_reason", "m", "log", "tracing", "first",
-        "trash_counts", "hal_seen", "hal_history", "recording",
+        "trash_counts", "hal_seen", "crew_seen", "hal_history", "recording",
     )
 
     ctx: Ctx
@@ -539,6 +547,8 @@ class OdysseyState(State):
     trash_counts: tuple[tuple[int, ...], tuple[int, ...]] | None
     #: HAL cards seen going into the HAL Discard since its last reshuffle (counts per kind)
     hal_seen: list[int]
+    #: crew cards seen going into the crew Discard since its last reshuffle (counts per kind)
+    crew_seen: list[int]
     #: the public record of HAL's decisions (``OdysseyView.hal_history``)
     hal_history: tuple[tuple[int, int, OdysseyView], ...]
     #: whether HAL's decisions are added to ``hal_history`` (games from ``new``; not the
@@ -594,6 +604,7 @@ class OdysseyState(State):
         s.hal_trash = []
         s.trash_counts = None
         s.hal_seen = [0] * C.N_HAL_KINDS
+        s.crew_seen = [0] * C.N_CREW_KINDS
         s.hal_history = ()
         s.recording = True
         s.hal_hidden = [0] * C.N_HAL_KINDS
@@ -653,6 +664,7 @@ class OdysseyState(State):
         s.hal_trash = self.hal_trash[:]
         s.trash_counts = self.trash_counts
         s.hal_seen = self.hal_seen[:]
+        s.crew_seen = self.crew_seen[:]
         s.hal_history = self.hal_history
         s.recording = self.recording
         s.hal_hidden = self.hal_hidden[:]
@@ -856,6 +868,7 @@ class OdysseyState(State):
                     return
                 self.crew_draw = self.crew_disc
                 self.crew_disc = []
+                self.crew_seen = [0] * C.N_CREW_KINDS
                 self.rng.shuffle(self.crew_draw)
                 self.m[self.M_CREW_RESHUFFLES] += 1
                 if self.tracing:
@@ -1075,6 +1088,7 @@ class OdysseyState(State):
             self.hands[seat][arg] -= 1
             self.hand_n[seat] -= 1
             self.crew_disc.append(arg)  # the action's own words show the card (trace)
+            self.crew_seen[arg] += 1
         elif op == OP_TARGET:
             t = arg // 32
             k = arg % 32
@@ -1083,6 +1097,7 @@ class OdysseyState(State):
                 self.hands[t][k] -= 1
                 self.hand_n[t] -= 1
                 self.crew_disc.append(k)
+                self.crew_seen[k] += 1
                 self.m[self.M_TARGET_HITS] += 1
                 if self.tracing:
                     self.log.append((E_TARGET_HIT, t, k))
@@ -1109,6 +1124,10 @@ class OdysseyState(State):
             self.hand_n[b] += 1
         elif op == OP_RECOVER_TAKE:
             self.crew_disc.remove(arg)
+            # the card taken is secret: of the cards seen, only the Recovers surely remain
+            seen_recover = self.crew_seen[C.C_RECOVER]
+            self.crew_seen = [0] * C.N_CREW_KINDS
+            self.crew_seen[C.C_RECOVER] = seen_recover
             self.hands[seat][arg] += 1
             self.hand_n[seat] += 1
         else:
@@ -1126,6 +1145,7 @@ class OdysseyState(State):
             hand[k] -= 1
             self.hand_n[seat] -= 1
             self.crew_disc.append(k)
+            self.crew_seen[k] += 1
             amount = 1
             if k != C.C_WILD and SPECIALITY[self.roles[seat]] == k:
                 amount = self.ctx.specialist_repair
@@ -1164,6 +1184,7 @@ class OdysseyState(State):
             hand[C.C_CANCEL] -= 1
             self.hand_n[seat] -= 1
             self.crew_disc.append(C.C_CANCEL)
+            self.crew_seen[C.C_CANCEL] += 1
             self.hal_rev.remove(arg)
             self.hal_disc.append(arg)
             self.hal_seen[arg] += 1
@@ -1174,6 +1195,7 @@ class OdysseyState(State):
             hand[C.C_RECOVER] -= 1
             self.hand_n[seat] -= 1
             self.crew_disc.append(C.C_RECOVER)
+            self.crew_seen[C.C_RECOVER] += 1
             self.m[self.M_RECOVERS] += 1
             stack.append((T_RECOVER_TAKE, seat))
         elif op == OP_DISCONNECT:
@@ -1283,7 +1305,7 @@ class OdysseyState(State):
             self.start_pos, self.talk(), self.lipread(),
             tuple(self.stack), ctx.options, self.closed_mask,
             tuple(sorted(crew_disc)) if phase == T_RECOVER_TAKE and seat == self.actor else (),
-            tuple(self.hal_seen), self.hal_history)
+            tuple(self.hal_seen), tuple(self.crew_seen), self.hal_history)
 
     def _record(self, action: int, hidden_discard: bool) -> None:
         """Add HAL's decision ``action`` to the public record (``OdysseyView.hal_history``):
