@@ -103,7 +103,7 @@ EXAMPLES: tuple[Example, ...] = (
                         "--batch 100 --precision 0.08 --max-games 400",)),
     Example("sensitivity", ("sensitivity obcy --games 60 --only map_file",)),
     Example("skill-ladder", ("study skill-ladder odyssey --games 4 --verdict-games 4 "
-                             "--budget-scale 0.1",)),
+                             "--budget-scale 0.1 --minutes 0",)),
     Example("tune", ("tune odyssey --side hal --budget 200 --trial-games 40 --fresh-games 200 "
                      "--seed 1 --set hal_turn_every=2",)),
 )

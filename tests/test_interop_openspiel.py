@@ -117,3 +117,71 @@ def test_ismcts_plays_a_whole_game_as_hal() -> None:
         assert a in legal
         s.apply_action(int(a))
     assert sorted(s.returns()) in ([-1.0, -1.0, 1.0], [-1.0, 1.0, 1.0], [0.0, 0.0, 0.0])
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_evaluator_scores_a_leaf_by_the_games_evaluate(name: str) -> None:
+    """IS-MCTS's leaves are scored by the game's own evaluate (2p - 1 for each seat), a
+    finished game by its returns: no random rollouts (which never end in Obcy)."""
+    g = pyspiel.load_game(name)
+    s = g.new_initial_state()
+    ev = bos.EvaluateEvaluator()
+    got = ev.evaluate(s)
+    want = [2.0 * float(g.bl_game.evaluate(s.engine, k)) - 1.0 for k in range(g.num_players())]
+    assert got.shape == (g.num_players(),) and got.tolist() == pytest.approx(want)
+    assert np.all(np.abs(got) <= 1.0) and len(set(got.tolist())) > 1  # seats see it apart
+    legal = s.legal_actions()
+    assert ev.prior(s) == [(a, pytest.approx(1.0 / len(legal))) for a in legal]
+    rng = np.random.default_rng(0)
+    while not s.is_terminal():
+        legal = s.legal_actions()
+        s.apply_action(legal[int(rng.integers(len(legal)))])
+    assert ev.evaluate(s).tolist() == s.returns()
+
+
+def test_openspiel_ismcts_is_a_policy_the_runs_workers_can_seat(tmp_path) -> None:
+    """``openspiel-ismcts`` (OpenSpiel's IS-MCTS with the evaluator) plays whole games through
+    balancelab's runner, in loky workers too (the registration travels by its import path),
+    and reproducibly."""
+    import balancelab
+    from balancelab.policies import base
+    from balancelab.simulate.runs import load_games
+
+    iss = get_game("iss")
+    assert base.resolve(iss, "player", "openspiel-ismcts:simulations=2") == (
+        "openspiel-ismcts:simulations=2")
+    with pytest.raises(base.PolicyError, match="simulations"):
+        base.resolve(iss, "player", "openspiel-ismcts:simulations=0")
+    runs = [balancelab.simulate("iss", games=2, seed=3, jobs=jobs, out=tmp_path / str(jobs),
+                                policies={"seat0": "openspiel-ismcts:simulations=2"})
+            for jobs in (1, 2)]
+    a, b = (load_games(r.path).sort("game_index") for r in runs)
+    assert a.height == 2 and a.get_column("winner").to_list() == b.get_column(
+        "winner").to_list()
+    assert set(a.get_column("end_reason").to_list()) <= {"last_shuttle", "launch", "station"}
+
+
+def test_the_skill_ladder_seats_openspiels_ismcts_as_an_outside_rung(tmp_path) -> None:
+    """``--openspiel`` adds the outside rung to every side's screen (before the cheat)."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from balancelab.cli import app
+    from balancelab.questions import rungs
+
+    lad = rungs.LADDERS["iss"]
+    names = [r.name for r in rungs.rungs(lad, "player", 0.5, outside=True)]
+    assert names[-2:] == ["openspiel ismcts", "oracle (CHEAT)"]
+    assert rungs.rungs(lad, "player", 0.5, outside=True)[-2].spec == (
+        "openspiel-ismcts:simulations=8")
+    res = CliRunner().invoke(app, [
+        "study", "skill-ladder", "iss", "--games", "2", "--verdict-games", "1",
+        "--budget-scale", "0.1", "--minutes", "0", "--jobs", "1", "--quiet", "--openspiel",
+        "--out", str(tmp_path)])
+    assert res.exit_code == 0, res.output
+    facts = json.loads((tmp_path / "study.json").read_text())
+    assert facts["openspiel"] is True
+    screen = {r["rung"]: r for r in facts["rates"] if r["stage"] == "screen"}
+    assert screen["openspiel ismcts"]["policy"] == "openspiel-ismcts:simulations=2"
+    assert screen["openspiel ismcts"]["games"] == 2

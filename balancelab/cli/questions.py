@@ -251,6 +251,14 @@ def study(
     budget_scale: Annotated[float, typer.Option(
         min=0.0001, help="skill-ladder: multiply the search rungs' budgets (iterations, "
         "playouts; 0.1 for a quick try).")] = 1.0,
+    minutes: Annotated[float | None, typer.Option(
+        min=0.0, help="skill-ladder: the time budget in wall minutes on --jobs workers "
+        "(default 10): the screen and the confirmation size their games by the rungs' "
+        "measured cost to fit it (the first round and the least confirmation are played "
+        "whatever it is).")] = None,
+    openspiel: Annotated[bool, typer.Option(
+        "--openspiel", help="skill-ladder: add OpenSpiel's IS-MCTS bot as an outside rung "
+        "(needs pip install 'balancelab[openspiel]').")] = False,
     quiet: Quiet = False,
     file: Annotated[Path | None, typer.Option(
         "--file", "-f", dir_okay=False,
@@ -260,12 +268,13 @@ def study(
     """Run a named study: the games it needs, a report per policy pairing, and a study
     report whose first lines answer the question in plain words with numbers.
 
-    [bold]skill-ladder GAME[/] plays each side at rising skill (random, scripted, tuned,
-    search, ismcts at two budgets, and the oracle, a cheat that sees every hand) against the other
-    side's scripted default and its strongest fair rung, on paired seeds, and recomputes the
-    game's key verdict at the top two fair rungs; --games sets games per rung (the default
-    sizes take 3 to 4 minutes a game on 2 cores, compiled, and 13 for obcy; --games 50 for
-    firmer rates).
+    [bold]skill-ladder GAME[/] ranks each side's rungs (random, scripted, tuned, search,
+    ismcts at two budgets; the oracle, a cheat, for reference) by measurement: a screen on
+    paired deals against the other side's scripted default drops the rungs decided below the
+    leader, then the top two play fresh deals, and the strongest is named only when its lead
+    is decided there (else a tie). Then the game's key verdict at the top two fair rungs.
+    --games sets the screen's first round, --minutes the time budget (default 10: at most 15
+    minutes a game on 2 cores, compiled).
 
     Example: balancelab study hal-difficulty --policy "crew=default" --policy
     "crew=search:rollouts=100" --set hal_turn_every=2
@@ -291,7 +300,7 @@ def study(
     if name == "skill-ladder":
         _skill_ladder(game, games=games, verdict_games=verdict_games, seed=seed, jobs=jobs,
                       out=out, force=force, resume=resume, budget_scale=budget_scale,
-                      quiet=quiet)
+                      minutes=minutes, openspiel=openspiel, quiet=quiet)
         return
     if game is not None:
         raise ValueError(f"study {name} takes no game argument (got {game!r}); only "
@@ -326,7 +335,8 @@ def study(
 
 def _skill_ladder(game: str | None, *, games: int | None, verdict_games: int | None,
                   seed: int, jobs: int, out: Path | None, force: bool, resume: bool,
-                  budget_scale: float, quiet: bool) -> None:
+                  budget_scale: float, minutes: float | None, openspiel: bool,
+                  quiet: bool) -> None:
     from balancelab.questions import ladder, rungs
     from balancelab.questions.inputs import load_game
 
@@ -337,7 +347,8 @@ def _skill_ladder(game: str | None, *, games: int | None, verdict_games: int | N
     bar, progress = study_progress(quiet)
     with bar:
         res = ladder.run_ladder(g, out, seed=seed, games=games, verdict_games=verdict_games,
-                                budget_scale=budget_scale, jobs=jobs, force=force,
+                                budget_scale=budget_scale, minutes=minutes,
+                                openspiel=openspiel, jobs=jobs, force=force,
                                 resume=resume, progress=progress)
     if res.interrupted:
         raise kept_and_exit(res.path, continue_with_resume_flag())

@@ -466,6 +466,36 @@ class PolicyBot(pyspiel.Bot):
         return int(self.game.codec.encode_action(view, chosen))
 
 
+class BotPolicy(policy_base.Policy):
+    """A balancelab policy that asks an OpenSpiel bot (the reverse of :class:`PolicyBot`):
+    a subclass gives :meth:`make_bot`; :func:`bot_policy` makes one from a function.
+
+    The bot is asked for a move in a world dealt by the game's ``determinize`` from the seat's
+    view (the bot sees no more than the view, and no history: the state it is handed is the
+    start of that world), and its action id is decoded with the view. The game needs
+    ``determinize`` and an action encoding.
+    """
+
+    def __init__(self, game: Game, options: RuleOptions, seat: int,
+                 rng: policy_base.RngSource, **params: Any) -> None:
+        super().__init__(game, options, seat, rng, **params)
+        self._spiel: BalancelabGame | None = None
+        self._bot: Any = None
+
+    def make_bot(self, game: BalancelabGame, player: int, rng: np.random.Generator) -> Any:
+        """The bot for ``player`` of ``game`` (this adapter's, at the run's rule options),
+        seeded from the seat's Generator ``rng``; made once per seat and game, at its first
+        decision."""
+        raise NotImplementedError
+
+    def act(self, view: Any, legal: Sequence[Any]) -> Any:
+        if self._spiel is None:
+            self._spiel = load(self.game, self.options)
+            self._bot = self.make_bot(self._spiel, self.seat, self.rng)
+        world = BalancelabState(self._spiel, self.game.determinize(view, self.rng))
+        return self._spiel.codec.decode_action(view, int(self._bot.step(world)))
+
+
 def bot_policy(name: str, make_bot: Callable[[BalancelabGame, int, np.random.Generator], Any],
                games: Sequence[str] | None = None, sides: Sequence[str] | None = None,
                help: str = "") -> type[policy_base.Policy]:
@@ -482,43 +512,88 @@ def bot_policy(name: str, make_bot: Callable[[BalancelabGame, int, np.random.Gen
         bot_policy("os-ismcts", make, games=["odyssey"], sides=["hal"])
         balancelab.simulate("odyssey", games=2, policies={"hal": "os-ismcts"}, jobs=1)
 
+    (``openspiel-ismcts``, :class:`OpenSpielISMCTS`, is this bot with the game's own
+    ``evaluate`` at the leaves, registered when this module is imported.)
+
     Args:
         name: the policy's registry name.
-        make_bot: builds the bot for ``(OpenSpiel game, player, the seat's Generator)``; the
-            game is this adapter's, at the run's rule options.
+        make_bot: builds the bot for ``(OpenSpiel game, player, the seat's Generator)``
+            (:meth:`BotPolicy.make_bot`).
         games, sides, help: as for :func:`balancelab.policies.base.register`.
 
     Returns:
-        The registered Policy class.
-
-    The bot is asked for a move in a world dealt by the game's ``determinize`` from the seat's
-    view (the bot sees no more than the view, and no history: the state it is handed is the
-    start of that world), and its action id is decoded with the view. The game needs
-    ``determinize`` and an action encoding.
+        The registered Policy class (a :class:`BotPolicy`).
     """
 
-    class BotPolicy(policy_base.Policy):
+    class Made(BotPolicy):
         __doc__ = help or f"the OpenSpiel bot {name!r}"
 
-        def __init__(self, game: Game, options: RuleOptions, seat: int,
-                     rng: policy_base.RngSource, **params: Any) -> None:
-            super().__init__(game, options, seat, rng, **params)
-            self._spiel: BalancelabGame | None = None
-            self._bot: Any = None
+        def make_bot(self, game: BalancelabGame, player: int, rng: np.random.Generator
+                     ) -> Any:
+            return make_bot(game, player, rng)
 
-        def act(self, view: Any, legal: Sequence[Any]) -> Any:
-            if self._spiel is None:
-                self._spiel = load(self.game, self.options)
-                self._bot = make_bot(self._spiel, self.seat, self.rng)
-            world = BalancelabState(self._spiel, self.game.determinize(view, self.rng))
-            return self._spiel.codec.decode_action(view, int(self._bot.step(world)))
-
-    BotPolicy.name = name
-    BotPolicy.__name__ = BotPolicy.__qualname__ = f"BotPolicy_{name}"
-    policy_base.register(name, BotPolicy, games=games, sides=sides,
+    Made.name = name
+    Made.__name__ = Made.__qualname__ = f"BotPolicy_{name}"
+    policy_base.register(name, Made, games=games, sides=sides,
                          help=help or f"the OpenSpiel bot {name!r}")
-    return BotPolicy
+    return Made
+
+
+class EvaluateEvaluator:
+    """An OpenSpiel MCTS/IS-MCTS evaluator built on the game's own ``evaluate`` (instead of
+    random rollouts, which never end in Obcy): a leaf is scored, for every player, by
+    ``2 p - 1`` where ``p = Game.evaluate(state, seat)`` is the seat's estimated chance of
+    winning (0 where the game gives none), a finished game by its returns; the prior is
+    uniform over the legal actions.
+
+    ``evaluate(state)`` returns float64 of shape ``(players,)`` in [-1, 1]; ``prior(state)``
+    a list of ``(action id, probability)``. Duck-typed to
+    ``open_spiel.python.algorithms.mcts.Evaluator`` (``evaluate``, ``prior``).
+    """
+
+    def evaluate(self, state: BalancelabState) -> np.ndarray:
+        if state.is_terminal():
+            return np.asarray(state.returns(), dtype=np.float64)
+        g = state.bl
+        engine = state.engine
+        out = np.zeros(g.seats)
+        for seat in range(g.seats):
+            p = g.bl_game.evaluate(engine, seat)
+            out[seat] = 0.0 if p is None else 2.0 * float(p) - 1.0
+        return out
+
+    def prior(self, state: BalancelabState) -> list[tuple[int, float]]:
+        legal = state.legal_actions()
+        return [(a, 1.0 / len(legal)) for a in legal]
+
+
+class OpenSpielISMCTS(BotPolicy):
+    """OpenSpiel's own IS-MCTS bot (``open_spiel.python.algorithms.ismcts.ISMCTSBot``, UCT,
+    the most visited move) with the game's evaluate at the leaves (:class:`EvaluateEvaluator`);
+    a fair player: it searches worlds re-dealt from its seat's view. The skill ladder's
+    outside rung (``balancelab study skill-ladder GAME --openspiel``); needs the openspiel
+    extra."""
+
+    name = "openspiel-ismcts"
+    params = {
+        "simulations": policy_base.Param(16, low=1, high=100_000,
+                                         help="IS-MCTS simulations per decision"),
+        "uct_c": policy_base.Param(2.0, low=0.0, high=100.0, help="UCT exploration constant"),
+    }
+
+    def make_bot(self, game: BalancelabGame, player: int, rng: np.random.Generator) -> Any:
+        from open_spiel.python.algorithms import ismcts
+
+        return ismcts.ISMCTSBot(
+            game, EvaluateEvaluator(), float(self.cfg["uct_c"]), int(self.cfg["simulations"]),
+            random_state=np.random.RandomState(int(rng.integers(2**31))),
+            use_observation_string=True, allow_inconsistent_action_sets=True)
 
 
 for _name in ("odyssey", "iss", "obcy"):
     register(_name)
+
+# by its import path, so that a run's workers import this module (and pyspiel) themselves
+policy_base.register(OpenSpielISMCTS.name, f"{__name__}:OpenSpielISMCTS",
+                     help="OpenSpiel's IS-MCTS bot, scored by the game's evaluate (openspiel "
+                     "extra)")

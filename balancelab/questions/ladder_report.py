@@ -1,15 +1,34 @@
-"""The skill ladder's report: rates per rung, the key verdict at the top two fair rungs, and
+"""The skill ladder's report: each side's ranking (the screen, the confirmation on fresh
+deals, the strongest fair rung or a tie), the key verdict at the top two fair rungs, and
 whether it holds (:func:`build_report`)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import polars as pl
 
 from balancelab import analysis
-from balancelab.questions.rungs import NAME, Ladder, Strongest, pct_text, points_text
+from balancelab.analysis import stats
+from balancelab.questions.rungs import (
+    DROPPED,
+    LEADER,
+    NAME,
+    OPEN,
+    REFERENCE,
+    SCREEN_ROUNDS,
+    SCRIPTED,
+    SETTLED,
+    Ladder,
+    SideRanking,
+    decision_words,
+    paired,
+    pct_text,
+    points_text,
+    screen_level,
+)
 from balancelab.questions.study import STUDIES
 from balancelab.reports import formatting, page, sentences, tables
 from balancelab.reports import games as hooks
@@ -108,42 +127,93 @@ def agreement(verdicts: Sequence[str | None]) -> str:
     return DECIDED_ONCE if len(decided) == 1 else CHANGES
 
 
-def build_report(lad: Ladder, game: Game, rates: pl.DataFrame, runs: dict[str, Path], n: int,
-                 nv: int, seconds: float, chosen: dict[str, Strongest]
-                 ) -> tuple[page.Report, bool]:
-    """The ladder's report, and whether the verdict is stable across the top two rungs
-    (``chosen``: each side's fair rungs as measured, :func:`rank_fair`)."""
+def _side_rows(g: str, r: SideRanking) -> list[dict[str, Any]]:
+    """The rate table's rows of one side: every rung at the screen's last look, then the
+    confirmation's rungs on fresh deals."""
+    rows: list[dict[str, Any]] = []
+    words = hooks.word(g, r.side)
+    for lk in r.looks:
+        k, n = sum(lk.won), len(lk.won)
+        lo, hi = (float(x) for x in stats.wilson(k, n))
+        d = lk.vs_leader
+        rows.append({"side": words, "stage": "screen", "rung": lk.rung.name,
+                     "policy": lk.rung.spec, "games": n, "wins": k, "rate": k / n, "lo": lo,
+                     "hi": hi, "status": STATUS_WORDS[lk.status],
+                     "diff": None if d is None else d.diff, "diff_lo": None if d is None
+                     else d.lo, "diff_hi": None if d is None else d.hi,
+                     "seconds_per_game": lk.cost, "cheat": lk.rung.cheat})
+    c = r.confirmation
+    for name, won in c.won.items():
+        k, n = sum(won), len(won)
+        lo, hi = (float(x) for x in stats.wilson(k, n))
+        edge = paired(c.won[SCRIPTED], won) if SCRIPTED in c.won else None
+        role = ("strongest" if c.strongest is not None and name == c.strongest.name
+                else "kept (a tie)" if c.strongest is None and name == c.kept.name
+                else "leader of the screen" if name == c.lead.name
+                else "runner-up of the screen" if name == c.second.name else "scripted default")
+        rows.append({"side": words, "stage": "confirmation", "rung": name,
+                     "policy": next((lk.rung.spec for lk in r.looks if lk.rung.name == name),
+                                    None),
+                     "games": n, "wins": k, "rate": k / n, "lo": lo, "hi": hi, "status": role,
+                     "diff": None if edge is None else edge.diff,
+                     "diff_lo": None if edge is None else edge.lo,
+                     "diff_hi": None if edge is None else edge.hi,
+                     "seconds_per_game": r.cost.get(name, 0.0), "cheat": False})
+    return rows
+
+
+#: A screen status in words.
+STATUS_WORDS = {LEADER: "leader", DROPPED: "dropped: decided below the leader",
+                SETTLED: "within ±5 points of the leader", OPEN: "not decided",
+                REFERENCE: "CHEAT: reference only, not ranked"}
+
+
+def side_line(g: str, r: SideRanking, costs: bool = False) -> str:
+    """A side's answer in one sentence: the strongest fair rung (or the tie), its edge over
+    the scripted default on fresh deals, what the screen dropped, and with ``costs`` its
+    core-seconds a game and the side's core-minutes (measured: the headline leaves them to
+    the report's sections)."""
+    c = r.confirmation
+    words = hooks.word(g, r.side)
+    named = c.strongest or c.kept
+    won = c.won[named.name]
+    k, n = sum(won), len(won)
+    lo, hi = (float(x) for x in stats.wilson(k, n))
+    line = f"{words[:1].upper()}{words[1:]}: {decision_words(c, r.confirm_games)}"
+    line += (f"; {named.name} wins {pct_text(k / n)} [{pct_text(lo)}, {pct_text(hi)}] of them "
+             "against the other side's scripted default")
+    if SCRIPTED in c.won and named.name != SCRIPTED:
+        e = paired(c.won[SCRIPTED], won)
+        line += f", {points_text(e.diff, e.lo, e.hi)} points over the scripted rung"
+    if costs:
+        line += f", at {r.cost.get(named.name, 0.0):.2f} core-seconds a game"
+    dropped = [lk.rung.name for lk in r.looks if lk.status == DROPPED]
+    screen = f"the screen played up to {r.rounds[-1]} games a rung"
+    if dropped:
+        screen += f" and dropped {', '.join(dropped)}"
+    if costs:
+        screen += f"; {r.core_seconds / 60:.1f} core-minutes in all"
+    return line + f" ({screen})."
+
+
+def build_report(lad: Ladder, game: Game, ranked: dict[str, SideRanking],
+                 runs: dict[str, Path], n: int, nv: int, seconds: float
+                 ) -> tuple[page.Report, bool, pl.DataFrame]:
+    """The ladder's report, whether the verdict is stable across the top two rungs, and the
+    rate table (``ranked``: each side's ranking, :class:`SideRanking`)."""
     g = lad.game
     vt = verdict_rows(lad, runs)
     changed = vt.filter(pl.col("agreement") == CHANGES)
     once = vt.filter(pl.col("agreement") == DECIDED_ONCE)
     stable = changed.height == 0
     names = list(runs)
-    headline = [f"Skill ladder of {game.title}: each side at rising skill "
-                f"({n} paired games per rung and opponent), and the key verdict — "
-                f"{lad.verdict} — at the top two fair rungs ({nv} games per variant)."]
-    for side in lad.rungs:
-        sub = rates.filter((pl.col("side") == side)
-                           & pl.col("opponent").str.starts_with("scripted default"))
-        if sub.height == 0:
-            continue
-        best = sub.filter(pl.col("rung") == chosen[side].top.name).row(0, named=True)
-        base = sub.filter(pl.col("rung") == "scripted").row(0, named=True)
-        oracle = sub.filter(pl.col("cheat"))
-        words = hooks.word(g, side)
-        line = (f"{words[:1].upper()}{words[1:]}: scripted {pct_text(base['rate'])}; the "
-                f"strongest fair rung as measured, {best['rung']}, {pct_text(best['rate'])} "
-                f"[{pct_text(best['lo'])}, "
-                f"{pct_text(best['hi'])}] against the other side's scripted default, "
-                f"{points_text(best['gain'], best['gain_lo'], best['gain_hi'])} points over the "
-                "scripted rung on the same seeds")
-        if chosen[side].notes:
-            line += " (" + "; ".join(chosen[side].notes) + ")"
-        if oracle.height:
-            o = oracle.row(0, named=True)
-            line += (f"; the oracle (a cheat that sees every hand and the deck order) "
-                     f"{pct_text(o['rate'])} [{pct_text(o['lo'])}, {pct_text(o['hi'])}]")
-        headline.append(line + ".")
+    rates = pl.DataFrame([row for r in ranked.values() for row in _side_rows(g, r)])
+    headline = [f"Skill ladder of {game.title}: each side's rungs ranked by measurement "
+                f"(a screen from {n} paired games a rung, then the top two on fresh deals), "
+                f"and the key verdict — {lad.verdict} — at the top two fair rungs "
+                f"({nv} game{'' if nv == 1 else 's'} per variant)."]
+    headline += [side_line(g, r) for r in ranked.values()]
+
     def listed(rows: pl.DataFrame) -> str:
         return "; ".join(
             f"{r['change']} at {r['held fixed']}, {r['what']}: "
@@ -167,39 +237,64 @@ def build_report(lad: Ladder, game: Game, rates: pl.DataFrame, runs: dict[str, P
                      f"{vt.height} comparisons: it says more about the players than the rules.")
     if rates.height and bool(rates.get_column("cheat").any()):
         warns.append("CHEAT: the oracle rung sees the true state (every hand, the deck order); "
-                     "its win rate is an upper bound, not a fair result.")
-    table = rates.select(
-        pl.col("side").map_elements(lambda s: hooks.word(g, s), return_dtype=pl.String)
-        .alias("side"),
-        "opponent", "rung", "policy", "games",
-        pl.struct("rate", "lo", "hi").map_elements(
-            lambda s: f"{pct_text(s['rate'])} [{pct_text(s['lo'])}, {pct_text(s['hi'])}]",
-            return_dtype=pl.String).alias("win rate [95%]"),
-        pl.struct("diff", "diff_lo", "diff_hi").map_elements(
-            lambda s: points_text(s["diff"], s["diff_lo"], s["diff_hi"]), return_dtype=pl.String)
-        .alias("vs rung below, points [95%]"),
-        pl.col("seconds_per_game").map_elements(lambda x: f"{x:.2f}", return_dtype=pl.String)
-        .alias("s/game (core)"),
-    )
+                     "it is played for reference, never ranked.")
+    def pts(s: dict[str, Any]) -> str:
+        return points_text(s["diff"], s["diff_lo"], s["diff_hi"])
+
+    def table(stage: str) -> pl.DataFrame:
+        return rates.filter(pl.col("stage") == stage).select(
+            "side", "rung", "policy", "games",
+            pl.struct("rate", "lo", "hi").map_elements(
+                lambda s: f"{pct_text(s['rate'])} [{pct_text(s['lo'])}, {pct_text(s['hi'])}]",
+                return_dtype=pl.String).alias("win rate [95%]"),
+            pl.struct("diff", "diff_lo", "diff_hi").map_elements(pts, return_dtype=pl.String)
+            .alias("vs the leader, points" if stage == "screen"
+                   else "over the scripted rung, points [95%]"),
+            pl.col("status").alias("decided" if stage == "screen" else "role"),
+            pl.col("seconds_per_game").map_elements(lambda x: f"{x:.2f}", return_dtype=pl.String)
+            .alias("core-s a game"),
+        )
+
+    first = next(iter(ranked.values()))
+    level = screen_level(sum(1 for lk in first.looks if lk.status != REFERENCE))
     vtab = vt.drop("agreement").with_columns(
         vt.get_column("agreement").replace_strict(
             {SAME: "yes", DECIDED_ONCE: "decided at one rung only", CHANGES: "NO"},
             return_dtype=pl.String).alias("same at both rungs"))
     sections = [
         page.Section("The strongest fair rung of each side", [
-            "Each side's strongest fair (non-cheating) rung is the one with the highest "
-            "measured win rate against the other side's scripted default (not the rung "
-            "highest in the table: more search is not always stronger). It is the opponent "
-            "of the 'strongest fair' runs, and it and the runner-up play the verdict runs.",
-            *(f"{hooks.word(g, side)}: {c.why}" for side, c in chosen.items()),
+            "Ranked by measurement in two stages. The screen: every rung plays the same deals "
+            "against the other side's scripted default; after each round the leader (the "
+            "highest win rate) is compared with every rung on the deals both played, and a "
+            "rung decided below it is dropped (Newcombe's paired interval at "
+            f"{100 * level:.2f}%, 95% shared over the comparisons and the "
+            f"{SCREEN_ROUNDS} looks); a rung within ±5 points of the leader is settled; the "
+            "others play twice as many games in the next round, the cheapest first, while "
+            "the side's budget of core-seconds allows. The confirmation: the leader, the "
+            "runner-up and the scripted default play fresh deals (seed block 2, run seed "
+            f"{first.seeds[1]}; the screen's: {first.seeds[0]}); the leader is named the "
+            "strongest only when its paired lead is decided there (95%), otherwise it is a "
+            "tie and the verdict runs keep the scripted default if it is one of the two, else "
+            "the cheaper rung.",
+            *(side_line(g, r, costs=True) for r in ranked.values()),
         ]),
-        page.Section("Win rate per rung", [
-            "Each rung of each side against the other side's scripted default and against its "
-            "strongest fair rung, on the same seeds; the win rate with its 95% Wilson interval "
-            "and the paired difference from the rung below (Newcombe's paired score "
-            "interval). The oracle rung CHEATS (it sees the true state): an upper bound. "
-            "Seconds per game are core-seconds (wall time × workers / games).",
-            page.Table("Win rate per rung", table),
+        page.Section("The screen", [
+            "Each rung's win rate (95% Wilson interval) on the screen's deals at its last "
+            "look, its paired difference from the leader at the screen's level, and its "
+            "measured core-seconds a game (wall time × workers / games). The oracle CHEATS "
+            "(it sees the true state): played in the first round for reference, never "
+            "ranked. "
+            + " ".join(f"{hooks.word(g, s)[:1].upper()}{hooks.word(g, s)[1:]}: rounds of "
+                       f"{', '.join(map(str, r.rounds))} games, "
+                       f"{r.core_seconds / 60:.1f} core-minutes, "
+                       f"{r.seconds / 60:.1f} minutes of play." for s, r in ranked.items()),
+            page.Table("The screen", table("screen")),
+        ]),
+        page.Section("The confirmation on fresh deals", [
+            "The top two of the screen and the scripted default on an independent seed block: "
+            "the win rate (95% Wilson) and the paired difference over the scripted rung "
+            "(Newcombe, 95%).",
+            page.Table("The confirmation", table("confirmation")),
         ]),
         page.Section("The key verdict at the top two fair rungs", [
             f"{lad.verdict[:1].upper()}{lad.verdict[1:]}, with every side at its "
@@ -211,4 +306,5 @@ def build_report(lad: Ladder, game: Game, rates: pl.DataFrame, runs: dict[str, P
         ]),
     ]
     headline.append(f"Played in {seconds / 60:.1f} minutes (wall time of its runs).")
-    return page.Report(f"balancelab study: {NAME} {g}", headline, warns, sections), stable
+    return (page.Report(f"balancelab study: {NAME} {g}", headline, warns, sections), stable,
+            rates)

@@ -1,9 +1,12 @@
-"""The skill ladder's rungs (:data:`LADDERS`: one table of rungs per game and side) and how a
-side's strongest fair rung is chosen from measured win rates (:func:`rank_fair`)."""
+"""The skill ladder's rungs (:data:`LADDERS`: one table of rungs per game and side, and the
+optional outside rung :data:`OUTSIDE`) and how a side's strongest fair rung is decided by
+measurement: a screen that drops the rungs decided below the leader (:func:`screen_look`,
+:func:`plan_round`), then a confirmation of the top two on fresh deals (:func:`confirm`)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import math
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from balancelab.analysis import stats
@@ -38,8 +41,11 @@ class Ladder:
         study: the study (:data:`balancelab.questions.study.STUDIES`) whose verdict is recomputed.
         grid: the verdict's grid of options (the study's, or the part the ladder can afford).
         base: rule options of every ladder game (the game's default setting unless named).
-        games: default games per rung and opponent.
+        games: default games per rung of the screen's first round (and the least a
+            confirmation plays).
         verdict_games: default games per variant of the verdict runs.
+        minutes: default time budget, wall minutes on the run's workers (the screen's first
+            round and the least confirmation are played whatever it is).
         seat_game: True where all seats are one side (1998 ISS): a rung plays one seat.
         verdict: the key verdict in words.
     """
@@ -53,6 +59,7 @@ class Ladder:
     verdict: str
     base: dict[str, Any] = field(default_factory=dict)
     seat_game: bool = False
+    minutes: float = 10.0
 
 
 def _search_rungs(flat: str, small: str, large: str) -> list[Rung]:
@@ -105,7 +112,7 @@ LADDERS: dict[str, Ladder] = {
                                       "iterations=48,depth=10")],
         },
         study="iss-shuttle-removal", grid={"remove_shuttles": [False, True]},
-        games=30, verdict_games=20, seat_game=True,
+        games=16, verdict_games=20, seat_game=True,
         verdict="the effect of returning two shuttles to the box (Setup 7) on game "
         "length and on the seats' win rates, at 2 players",
     ),
@@ -145,22 +152,48 @@ def check_game(game: str | None) -> Ladder:
 
 def scaled(spec: str, factor: float) -> str:
     """``spec`` with its search budget (``iterations`` of ``ismcts`` and ``oracle``,
-    ``rollouts`` of ``search``) multiplied by ``factor`` (at least 1); other specs unchanged.
-    For quick trial runs (``--budget-scale``)."""
+    ``rollouts`` of ``search``, ``simulations`` of ``openspiel-ismcts``) multiplied by
+    ``factor`` (at least 1); other specs unchanged. For quick trial runs (``--budget-scale``)."""
     from balancelab.policies.base import parse_spec
 
     name, params = parse_spec(spec)
-    key = "rollouts" if name == "search" else "iterations"
+    key = {"search": "rollouts", "openspiel-ismcts": "simulations"}.get(name, "iterations")
     if key not in params or factor == 1.0:
         return spec
     params[key] = max(1, round(params[key] * factor))
     return name + ":" + ",".join(f"{k}={v}" for k, v in params.items())
 
 
-def rungs(lad: Ladder, side: str, budget_scale: float = 1.0) -> list[Rung]:
-    """The filled rungs of a side (empty slots left out), budgets scaled."""
-    return [Rung(r.name, scaled(r.spec, budget_scale), r.cheat)
-            for r in lad.rungs[side] if r.spec is not None]
+#: The outside rung (``--openspiel``): OpenSpiel's own IS-MCTS bot, seated through the adapter
+#: (:class:`balancelab.interop.openspiel.OpenSpielISMCTS`), its leaves scored by the game's
+#: ``evaluate``; a fair player (it sees the seat's view and re-deals the rest).
+OUTSIDE = Rung("openspiel ismcts", "openspiel-ismcts:simulations=16")
+
+
+def check_openspiel() -> None:
+    """Refuse the outside rung without OpenSpiel.
+
+    Raises:
+        StudyError: ``pyspiel`` cannot be imported (names the extra to install).
+    """
+    try:
+        import pyspiel  # noqa: F401
+    except ImportError:
+        raise StudyError("--openspiel needs OpenSpiel: pip install 'balancelab[openspiel]'"
+                         ) from None
+
+
+def rungs(lad: Ladder, side: str, budget_scale: float = 1.0, outside: bool = False
+          ) -> list[Rung]:
+    """The filled rungs of a side (empty slots left out), budgets scaled; with ``outside``
+    the outside rung (:data:`OUTSIDE`) before the cheats."""
+    out = [Rung(r.name, scaled(r.spec, budget_scale), r.cheat)
+           for r in lad.rungs[side] if r.spec is not None]
+    if outside:
+        at = next((i for i, r in enumerate(out) if r.cheat), len(out))
+        assert OUTSIDE.spec is not None
+        out.insert(at, Rung(OUTSIDE.name, scaled(OUTSIDE.spec, budget_scale)))
+    return out
 
 
 def fair_rungs(lad: Ladder, side: str, budget_scale: float = 1.0) -> list[Rung]:
@@ -168,86 +201,280 @@ def fair_rungs(lad: Ladder, side: str, budget_scale: float = 1.0) -> list[Rung]:
     return [r for r in rungs(lad, side, budget_scale) if not r.cheat]
 
 
+# -- ranking by measurement ------------------------------------------------------------------
+# A side's rungs are ranked in two stages (docs/questions/skill-ladder.md):
+# 1. the screen: every rung plays the same deals (seed block 1) against the other side's
+#    scripted default; after each round the leader (highest win rate) is compared with every
+#    other rung on their common deals, and a rung decided below it is dropped; the survivors
+#    play twice as many games in the next round, the cheapest first, as long as the budget
+#    of core-seconds allows (:func:`screen_look`, :func:`plan_round`);
+# 2. the confirmation: the leader and the runner-up (and the scripted default, for the edge
+#    over it) play FRESH deals (seed block 2, never the screen's); the leader is named the
+#    strongest fair rung only when its paired lead is decided there (:func:`confirm`).
+
+#: The screen's rounds at most: games double each round (``--games``, 2×, 4×, 8×).
+SCREEN_ROUNDS = 4
+#: Equivalence margin (win-rate units): a rung whose difference from the leader lies within
+#: ±5 points is settled as equivalent (it plays no more screen games).
+MARGIN = 0.05
+#: The confirmation's confidence level (one planned two-sided test on fresh deals).
+LEVEL = 0.95
+#: The most games a confirmation plays per rung.
+CONFIRM_MAX = 400
+#: The confirmation's planned power against the screen's lead.
+POWER = 0.9
+
+#: The name of a side's scripted default rung (kept on a tie, the base of the edges).
+SCRIPTED = "scripted"
+#: A rung's state at the screen's last look.
+LEADER, DROPPED, SETTLED, OPEN, REFERENCE = ("leader", "dropped", "equivalent", "open",
+                                             "reference")
+
+
+def screen_level(rungs: int) -> float:
+    """The level of each of the screen's intervals: 95% shared out (Bonferroni) over the
+    comparisons with the leader (``rungs - 1``) and the looks (:data:`SCREEN_ROUNDS`), so that
+    a rung is dropped wrongly in at most 5% of screens."""
+    return 1.0 - (1.0 - LEVEL) / (max(1, rungs - 1) * SCREEN_ROUNDS)
+
+
 @dataclass(frozen=True)
-class Strongest:
-    """A side's fair rungs ranked by their measured win rate against the other side's
-    scripted default (:func:`rank_fair`), and why the first is the strongest.
+class Look:
+    """One rung at a look of the screen.
 
     Attributes:
-        order: the fair rungs, strongest measured first (equal rates: the higher table
-            position first).
-        why: one sentence naming the chosen rung, its win rate, the rungs it is not clearly
-            stronger than (paired interval including 0) and any tie.
-        notes: the clauses of ``why`` after the first (ties, overlaps, the table's top fair
-            rung when another was chosen); empty when the choice is clear.
+        rung: the rung.
+        status: :data:`LEADER`, :data:`DROPPED` (decided below the leader), :data:`SETTLED`
+            (within ±:data:`MARGIN` of the leader), :data:`OPEN` (not decided) or
+            :data:`REFERENCE` (a cheat, played for reference only).
+        won: whether the side won each screen game (game index order).
+        cost: core-seconds a game (measured).
+        vs_leader: the rung's paired difference from the leader on their common deals, at
+            the screen's level (None for the leader and a reference).
     """
 
-    order: list[Rung]
-    why: str
-    notes: tuple[str, ...] = ()
+    rung: Rung
+    status: str
+    won: tuple[bool, ...]
+    cost: float
+    vs_leader: stats.Difference | None = None
 
     @property
-    def top(self) -> Rung:
-        return self.order[0]
-
-    @property
-    def second(self) -> Rung:
-        """The second-strongest fair rung (the strongest when the side has one)."""
-        return self.order[min(1, len(self.order) - 1)]
+    def rate(self) -> float:
+        return sum(self.won) / len(self.won)
 
 
-def rank_fair(fair: list[Rung], won: dict[str, list[bool]], *, against: str = "the other "
-              "side's scripted default") -> Strongest:
-    """Rank fair rungs by their measured win rate (``won``: rung name → per-game outcomes on
-    the same seeds), not by their place in the table.
+def screen_look(fair: list[Rung], won: dict[str, list[bool]], cost: dict[str, float],
+                dropped: set[str], level: float) -> list[Look]:
+    """One look of the screen: the leader of the rungs not yet dropped and every rung's
+    status against it.
 
     Args:
-        fair: the rungs, in table order (weakest first); each must be in ``won``.
-        won: rung name → whether the side won each game (paired: game *i* of every rung is
-            dealt alike).
-        against: the opponent, in words (for ``why``).
+        fair: the fair rungs, in table order.
+        won: rung name → outcomes so far (paired: game *i* of every rung is dealt alike; the
+            rungs may have played different numbers of games: each comparison uses the deals
+            both played).
+        cost: rung name → core-seconds a game.
+        dropped: the rungs dropped at earlier looks (they stay dropped).
+        level: the intervals' level (:func:`screen_level`).
 
     Returns:
-        The ranking, the strongest first; an exact tie goes to the higher table position
-        (and ``why`` says so). ``why`` also names every rung whose paired difference from the
-        chosen one has a 95% interval that reaches 0 (the measurement cannot tell them apart).
+        A :class:`Look` per fair rung, the leader first, then the rest by win rate. The
+        leader has the highest win rate of the rungs not dropped; a tie goes to a rung not
+        below the scripted default in the table (never to ``random`` over the script), then
+        to the cheaper rung, then to the one higher in the table.
 
     Raises:
-        ValueError: no rungs, or a rung without outcomes.
+        ValueError: no rung left, or a rung without outcomes.
     """
-    if not fair:
-        raise ValueError("no fair rungs to rank")
     missing = [r.name for r in fair if not won.get(r.name)]
     if missing:
         raise ValueError(f"no measured games for rung(s) {', '.join(missing)}")
-    rate = {r.name: sum(won[r.name]) / len(won[r.name]) for r in fair}
+    alive = [r for r in fair if r.name not in dropped]
+    if not alive:
+        raise ValueError("no rung left to rank")
     pos = {r.name: i for i, r in enumerate(fair)}
-    order = sorted(fair, key=lambda r: (-rate[r.name], -pos[r.name]))
-    top = order[0]
-    k, n = sum(won[top.name]), len(won[top.name])
-    lo, hi = (float(x) for x in stats.wilson(k, n))
-    why = (f"{top.name} ({top.spec}), the highest measured win rate of the fair rungs "
-           f"against {against}: {pct_text(rate[top.name])} [{pct_text(lo)}, {pct_text(hi)}] "
-           f"({k} of {n} games)")
-    notes: list[str] = []
-    ties = [r.name for r in order[1:] if rate[r.name] == rate[top.name]]
-    if ties:
-        notes.append(f"tied with {', '.join(ties)} (the tie goes to the rung higher in the "
-                     "table)")
-    close = []
-    for r in order[1:]:
-        if r.name in ties:
-            continue
-        d = stats.diff_paired(won[r.name], won[top.name])
-        if d.lo <= 0.0:
-            close.append(f"{r.name} (a lead of {points_text(d.diff, d.lo, d.hi)} points)")
-    if close:
-        notes.append("not clearly stronger than " + ", ".join(close)
-                     + ": the paired 95% interval reaches 0")
-    if top is not fair[-1]:
-        notes.append(f"the table's top fair rung, {fair[-1].name}, measured "
-                     f"{pct_text(rate[fair[-1].name])}")
-    return Strongest(order, "; ".join([why, *notes]) + ".", tuple(notes))
+
+    def rate(r: Rung) -> float:
+        return sum(won[r.name]) / len(won[r.name])
+
+    floor = pos.get(SCRIPTED, 0)
+
+    def order(r: Rung) -> tuple[float, bool, float, int]:
+        return (-rate(r), pos[r.name] < floor, cost.get(r.name, 0.0), -pos[r.name])
+
+    lead = min(alive, key=order)
+    out = [Look(lead, LEADER, tuple(won[lead.name]), cost.get(lead.name, 0.0))]
+    for r in sorted((r for r in fair if r is not lead), key=order):
+        d = paired(won[lead.name], won[r.name], level)
+        if r.name in dropped or d.hi < 0:
+            status = DROPPED
+        elif -MARGIN <= d.lo and d.hi <= MARGIN:
+            status = SETTLED
+        else:
+            status = OPEN
+        out.append(Look(r, status, tuple(won[r.name]), cost.get(r.name, 0.0), d))
+    return out
+
+
+def paired(base: list[bool] | tuple[bool, ...], other: list[bool] | tuple[bool, ...],
+           level: float = LEVEL) -> stats.Difference:
+    """``other`` − ``base`` on the deals both played (the first ``min`` games), Newcombe's
+    paired interval at ``level``."""
+    m = min(len(base), len(other))
+    d = stats.diff_paired(list(base[:m]), list(other[:m]))
+    if level == d.level:
+        return d
+    lo, hi = stats.interval_at(d, level)
+    return replace(d, lo=lo, hi=hi, level=level)
+
+
+def plan_round(looks: list[Look], budget: float) -> dict[str, int]:
+    """The next round of the screen: rung name → games to have played (twice the most any
+    rung has played), for the leader and the open rungs, cheapest first, while their cost
+    (core-seconds a game × games to add) fits in ``budget`` core-seconds. Empty when the screen
+    is over: no open rung, or the leader's games do not fit, or none besides it does."""
+    target = 2 * max(len(lk.won) for lk in looks)
+    lead = looks[0]
+    opened = sorted((lk for lk in looks if lk.status == OPEN), key=lambda lk: lk.cost)
+    if not opened:
+        return {}
+    left = budget - lead.cost * (target - len(lead.won))
+    plan: dict[str, int] = {}
+    for lk in opened:
+        add = lk.cost * (target - len(lk.won))
+        if add <= left:
+            plan[lk.rung.name] = target
+            left -= add
+    if not plan or left < 0:
+        return {}
+    return {lead.rung.name: target, **plan}
+
+
+def runner_up(looks: list[Look]) -> Look:
+    """The screen's runner-up: the best rung not dropped after the leader, else the best
+    dropped one (the leader's only competitor left; its own side's sole rung if alone)."""
+    rest = [lk for lk in looks[1:] if lk.status != REFERENCE]
+    alive = [lk for lk in rest if lk.status != DROPPED]
+    return (alive or rest or looks)[0]
+
+
+def confirm_games(lead: Look, second: Look, least: int, affordable: int) -> int:
+    """Games of the confirmation: enough for the screen's paired lead of ``lead`` over
+    ``second`` to be decided with probability :data:`POWER` (normal approximation on the
+    screen's discordant pairs), at least ``least``, at most ``affordable`` and
+    :data:`CONFIRM_MAX`."""
+    from scipy.stats import norm
+
+    m = min(len(lead.won), len(second.won))
+    a, b = lead.won[:m], second.won[:m]
+    d = (sum(a) - sum(b)) / max(1, m)
+    discordant = sum(x != y for x, y in zip(a, b, strict=True)) / max(1, m)
+    var = max(discordant - d * d, 0.01)
+    z = float(norm.ppf(1 - (1 - LEVEL) / 2) + norm.ppf(POWER))
+    need = CONFIRM_MAX if d < MARGIN / 2 else math.ceil(1.2 * z * z * var / (d * d))
+    return max(least, min(need, affordable, CONFIRM_MAX))
+
+
+@dataclass(frozen=True)
+class Confirmation:
+    """The confirmation of a side's top two on fresh deals.
+
+    Attributes:
+        lead, second: the screen's leader and runner-up.
+        won: rung name → outcomes on the fresh deals (the two, and the scripted default).
+        diff: ``lead`` − ``second`` on the fresh deals, 95% (Newcombe paired).
+        strongest: the rung whose lead is decided (the interval excludes 0), else None (a
+            tie).
+        equivalent: a tie with the difference within ±:data:`MARGIN`.
+        kept: the rung the verdict runs use as the strongest: ``strongest``, or on a tie the
+            scripted default if it is one of the two, else the cheaper (measured core-seconds
+            a game).
+        other: the other of the two (the verdict's second-strongest rung).
+    """
+
+    lead: Rung
+    second: Rung
+    won: dict[str, list[bool]]
+    diff: stats.Difference
+    strongest: Rung | None
+    equivalent: bool
+    kept: Rung
+    other: Rung
+
+
+def confirm(lead: Rung, second: Rung, won: dict[str, list[bool]], cost: dict[str, float]
+            ) -> Confirmation:
+    """Decide the lead of ``lead`` over ``second`` on fresh deals (``won``: rung name →
+    outcomes, paired): the strongest is named only when the paired 95% interval of their
+    difference excludes 0 (either way: a runner-up decided ahead is the strongest); else it is
+    a tie and the scripted default, if it is one of the two, else the cheaper of the two
+    (``cost``: core-seconds a game) is kept.
+
+    Raises:
+        ValueError: a rung without outcomes.
+    """
+    for r in (lead, second):
+        if not won.get(r.name):
+            raise ValueError(f"no measured games for rung {r.name}")
+    d = paired(won[second.name], won[lead.name])
+    strongest = lead if d.lo > 0 else second if d.hi < 0 else None
+    if lead is second:
+        strongest = lead
+    if strongest is not None:
+        kept = strongest
+    else:
+        kept = min((lead, second), key=lambda r: (r.name != SCRIPTED, cost.get(r.name, 0.0)))
+    other = second if kept is lead else lead
+    equivalent = strongest is None and -MARGIN <= d.lo and d.hi <= MARGIN
+    return Confirmation(lead, second, won, d, strongest, equivalent, kept, other)
+
+
+@dataclass
+class SideRanking:
+    """One side's ranking: the screen's last look, its rounds, the confirmation and the time.
+
+    Attributes:
+        side: the side (1998 ISS: ``player``, the laddered seat).
+        looks: the screen's last look (:func:`~balancelab.questions.rungs.screen_look`), the
+            leader first, then the cheats (status ``reference``).
+        rounds: the most games any rung had played after each round of the screen.
+        confirmation: the top two on fresh deals.
+        confirm_games: games of the confirmation per rung.
+        seeds: the run seeds of the screen and of the confirmation (independent blocks).
+        core_seconds: core-seconds the side's screen and confirmation played.
+        seconds: their wall time.
+    """
+
+    side: str
+    looks: list[Look]
+    rounds: list[int]
+    confirmation: Confirmation
+    confirm_games: int
+    seeds: tuple[int, int]
+    core_seconds: float = 0.0
+    seconds: float = 0.0
+    cost: dict[str, float] = field(default_factory=dict)
+
+
+
+def decision_words(c: Confirmation, games: int) -> str:
+    """The confirmation's outcome in words (one sentence, no full stop)."""
+    diff = points_text(c.diff.diff, c.diff.lo, c.diff.hi)
+    if c.lead is c.second:
+        return f"{c.lead.name} is the side's only fair rung"
+    if c.strongest is not None:
+        loser = c.second if c.strongest is c.lead else c.lead
+        lead = points_text(-c.diff.diff, -c.diff.hi, -c.diff.lo) if c.strongest is c.second \
+            else diff
+        return (f"the strongest fair rung is {c.strongest.name}: its lead over {loser.name} is "
+                f"decided on {games} fresh deals, {lead} points")
+    kind = ("equivalent (within ±5 points)" if c.equivalent
+            else "not decided (the interval reaches 0)")
+    return (f"a tie: {c.lead.name} against {c.second.name} on {games} fresh deals, "
+            f"{diff} points, {kind}; the verdict runs keep "
+            f"{'the scripted default' if c.kept.name == SCRIPTED else 'the cheaper'}, "
+            f"{c.kept.name}")
 
 
 def pct_text(x: float | None) -> str:
