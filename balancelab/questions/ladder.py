@@ -76,7 +76,7 @@ from balancelab.reports import compare_report, page
 from balancelab.simulate import runs
 from balancelab.simulate.core import Game
 from balancelab.simulate.errors import RunError
-from balancelab.simulate.runs import MANIFEST, load_games, read_manifest
+from balancelab.simulate.runs import MANIFEST, core_seconds_per_game, load_games, read_manifest
 from balancelab.simulate.worker import seat_assignment
 
 #: Share of the budget for the sides' screens and confirmations (the rest: the verdict runs).
@@ -235,7 +235,9 @@ def run_ladder(
     def play_rung(side: str, r: Rung, run_seed: int, k: int, where: str
                   ) -> tuple[list[bool], float, float]:
         """The rung's first ``k`` games against the other side's scripted default (reusing
-        or extending the run): outcomes, core-seconds a game, wall seconds played now."""
+        or extending the run): outcomes, core-seconds a game (the workers' CPU time over the
+        run's games: what a game costs on one core, whatever the load), wall seconds played
+        now."""
         opp = rungs(lad, other(side))[1]
         assert r.spec is not None and opp.spec is not None
         pairing = _pairing(lad, g, side, r.spec, opp.spec)
@@ -256,8 +258,10 @@ def run_ladder(
                                "stage": "confirmation" if where else "screen"})
         touched.add(path)
         m = read_manifest(path, check=False)
-        used = min(workers, int(m.get("chunks_total", 1) or 1))
-        per_game = float(m.get("wall_seconds", 0.0)) * used / max(1, int(m["games_written"]))
+        per_game = core_seconds_per_game(m)
+        if per_game is None:  # a run written before runs recorded their CPU time
+            used = min(workers, int(m.get("chunks_total", 1) or 1))
+            per_game = float(m.get("wall_seconds", 0.0)) * used / max(1, int(m["games_written"]))
         return _outcomes(lad, g, path, side, k), per_game, wall
 
     def screen(side: str) -> SideRanking:

@@ -281,9 +281,9 @@ def build_report(lad: Ladder, game: Game, ranked: dict[str, SideRanking],
         page.Section("The screen", [
             "Each rung's win rate (95% Wilson interval) on the screen's deals at its last "
             "look, its paired difference from the leader at the screen's level, and its "
-            "measured core-seconds a game (wall time × workers / games). The oracle CHEATS "
-            "(it sees the true state): played in the first round for reference, never "
-            "ranked. "
+            "measured core-seconds a game (the CPU time of its games: what a game costs on one "
+            "core). The oracle CHEATS (it sees the true state): played in the first round for "
+            "reference, never ranked. "
             + " ".join(f"{hooks.word(g, s)[:1].upper()}{hooks.word(g, s)[1:]}: rounds of "
                        f"{', '.join(map(str, r.rounds))} games, "
                        f"{r.core_seconds / 60:.1f} core-minutes, "
