@@ -37,6 +37,7 @@ from balancelab.simulate.obcy.state import (
     N_MISSIONS,
     ST_ALIENS_BEGIN,
     ST_ATARGET,
+    ST_HATCH,
     ObcyState,
 )
 from balancelab.simulate.odyssey.state import OdysseyState
@@ -76,7 +77,7 @@ class ObcyFacts(Facts):
     impossible, that no open card's task was impossible at the last check (a death is checked
     at once, a used-up item at the end of the Expedition phase), and, before their attacks,
     that no open card is a task checked at the end of the Expedition phase that the board
-    shows met (M08, M18, M19)."""
+    shows met (M08, M18, M19; M13 before they move)."""
 
     def broken(self, real: State, seat: int, state: State) -> list[str]:
         assert isinstance(state, ObcyState)
@@ -98,9 +99,11 @@ class ObcyFacts(Facts):
             out += [f"open {MISSION_IDS[m]} is impossible" for m in s.open
                     if s.m_missions[m][0] in kinds]
         if ST_ALIENS_BEGIN <= s.stage <= ST_ATARGET:
+            # M13 (ALIENS near computer 1) only until they move, and not if it may have waited
+            clear = s.stage <= ST_HATCH and s.opt.clear_mission_when_drawn
             out += [f"open {MISSION_IDS[m]} was met at the end of the Expedition phase"
-                    for m in s.open
-                    if s.m_missions[m][0] != "clear" and s.task_met_at_phase_end(m)]
+                    for m in s.open if (clear or s.m_missions[m][0] != "clear")
+                    and s.task_met_at_phase_end(m)]
         return out
 
 

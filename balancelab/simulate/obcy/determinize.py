@@ -15,6 +15,7 @@ from balancelab.simulate.obcy.state import (
     N_MISSIONS,
     ST_ALIENS_BEGIN,
     ST_ATARGET,
+    ST_HATCH,
     ObcyState,
     ObcyView,
 )
@@ -22,6 +23,8 @@ from balancelab.simulate.obcy.state import (
 #: the tasks checked at the end of an Expedition phase on the characters and the transporter
 #: (M08, M18, M19; not M13, on the ALIENS, who move after the check)
 _MET_KINDS: Final = frozenset(("transporter", "bishop", "room"))
+#: and M13 (no ALIEN near computer 1), while the ALIENS have only hatched since the check
+_MET_KINDS_HATCH: Final = _MET_KINDS | {"clear"}
 
 
 def _setup(options: ObcyOptions) -> ObcyState:
@@ -122,7 +125,8 @@ def _deal_aliens(s: ObcyState, view: ObcyView, order: list[int]) -> None:
     last check: a character's death is checked at once, a used-up item at the end of the
     Expedition phase (so during the ALIENS phase every condition applies, before it only the
     deaths). Before the ALIENS' attacks the characters stand as at the end of the Expedition
-    phase, so no open card is a task checked then (M08, M18, M19) that the board shows met.
+    phase, so no open card is a task checked then (M08, M18, M19) that the board shows met;
+    nor, before the ALIENS move, M13 (hatching only adds ALIENS).
     Each pile is dealt uniformly from the cards that fit it.
     """
     stage = s.stage
@@ -135,8 +139,12 @@ def _deal_aliens(s: ObcyState, view: ObcyView, order: list[int]) -> None:
         gone = [m for m in order if missions[m][0] in now]
         barred = {m for m in order if missions[m][0] in then}
     if ST_ALIENS_BEGIN <= stage <= ST_ATARGET:
+        # M13 too until the ALIENS move (hatching only adds ALIENS), unless it may have been
+        # drawn in that phase and waited (clear_mission_when_drawn false: s.fresh is gone)
+        kinds = _MET_KINDS_HATCH if stage <= ST_HATCH and s.opt.clear_mission_when_drawn \
+            else _MET_KINDS
         barred |= {m for m in order
-                   if missions[m][0] in _MET_KINDS and s.task_met_at_phase_end(m)}
+                   if missions[m][0] in kinds and s.task_met_at_phase_end(m)}
     if len(gone) < view.n_discarded:
         raise ValueError(f"{view.n_discarded} discarded missions but {len(gone)} unread "
                          "impossible tasks")
