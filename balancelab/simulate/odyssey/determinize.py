@@ -127,6 +127,7 @@ def state_from_view(view: OdysseyView, rng: np.random.Generator,
     s.hal_seen = list(view.hal_discard_seen)
     s.hal_history = view.hal_history
     s.recording = False
+    s.view0 = None
     s.hal_trash = [k for k, c in enumerate(view.hal_trash) for _ in range(c)]
     s.trash_counts = None
     s.hal_rev = list(view.hal_revealed)

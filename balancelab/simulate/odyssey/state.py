@@ -504,7 +504,7 @@ class OdysseyState(State):
         "closed_mask", "marker", "sequences", "logic_trashed", "monolith", "crew_turns",
         "hal_turns", "stack", "actor", "used", "repair_open", "start_pos", "current_seat",
         "phase", "terminal", "winner", "end_reason", "m", "log", "tracing", "first",
-        "trash_counts", "hal_seen", "crew_seen", "hal_history", "recording",
+        "trash_counts", "hal_seen", "crew_seen", "hal_history", "recording", "view0",
     )
 
     ctx: Ctx
@@ -554,6 +554,8 @@ class OdysseyState(State):
     #: whether HAL's decisions are added to ``hal_history`` (games from ``new``; not the
     #: worlds a search re-deals, whose rollouts need no history)
     recording: bool
+    #: HAL's view built at the pending decision (reused to record it; None once it is taken)
+    view0: OdysseyView | None
 
     # measure counters (indices into self.m)
     M_PLAYED = 0  # 0..3 malfunctions played per system
@@ -607,6 +609,7 @@ class OdysseyState(State):
         s.crew_seen = [0] * C.N_CREW_KINDS
         s.hal_history = ()
         s.recording = True
+        s.view0 = None
         s.hal_hidden = [0] * C.N_HAL_KINDS
         s.hal_rev = []
         s.mal = [0, 0, 0, 0]
@@ -667,6 +670,7 @@ class OdysseyState(State):
         s.crew_seen = self.crew_seen[:]
         s.hal_history = self.hal_history
         s.recording = self.recording
+        s.view0 = None
         s.hal_hidden = self.hal_hidden[:]
         s.hal_rev = self.hal_rev[:]
         s.mal = self.mal[:]
@@ -1043,6 +1047,7 @@ class OdysseyState(State):
         arg = a - op * 1000
         if self.recording and (op == OP_HAL_PLAY or op == OP_REVEAL or op == OP_HAL_DISCARD):
             self._record(a, op == OP_HAL_DISCARD and arg < REV)
+        self.view0 = None
         stack = self.stack
         stack.pop()  # the task that asked for this decision
         seat = self.current_seat
@@ -1295,7 +1300,7 @@ class OdysseyState(State):
         crew_disc = self.crew_disc
         hand_n = self.hand_n[:]
         hand_n[0] = self.hal_hand_n()
-        return OdysseyView(
+        v = OdysseyView(
             seat, phase, self.roles, tuple(self.pos),
             tuple(hid) if seat == 0 else tuple(self.hands[seat]),
             tuple(hand_n), tuple(self.hal_rev), tuple(self.mal),
@@ -1306,11 +1311,15 @@ class OdysseyState(State):
             tuple(self.stack), ctx.options, self.closed_mask,
             tuple(sorted(crew_disc)) if phase == T_RECOVER_TAKE and seat == self.actor else (),
             tuple(self.hal_seen), tuple(self.crew_seen), self.hal_history)
+        if seat == 0:
+            self.view0 = v  # HAL's decision is recorded from it (_record)
+        return v
 
     def _record(self, action: int, hidden_discard: bool) -> None:
         """Add HAL's decision ``action`` to the public record (``OdysseyView.hal_history``):
         HAL's view now without its hand, and the action as every seat sees it."""
-        v = self.view(0).with_hand(())
+        v0 = self.view0
+        v = (self.view(0) if v0 is None else v0).with_hand(())
         self.hal_history = (*self.hal_history, (self.phase, -1 if hidden_discard else action, v))
         self.trash_counts = None  # the record keeps its own (a view shares nothing with it)
 
