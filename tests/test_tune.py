@@ -176,3 +176,15 @@ def test_a_study_from_before_the_cap_penalty_resumes_only_without_it(tmp_path: P
     with pytest.raises(T.TuneError, match="cap penalty must be a number >= 0"):
         T.tune(dataclasses.replace(cfg, cap_penalty=-1.0), tmp_path / "u")
     assert T.tune(cfg, tmp_path / "t").trials == 1
+
+
+def test_the_fast_iss_search_preset_is_the_measured_budget() -> None:
+    import numpy as np
+
+    from balancelab.policies import build
+
+    g = get_game("iss")
+    opts = g.options_type.from_strings({"players": "2"})
+    assert resolve(g, "player", "search:preset=fast") == "search:preset=fast"
+    pol = build(g, opts, 0, "search:preset=fast", np.random.default_rng(0))
+    assert (pol.rollouts, pol.depth, pol.rollout, pol.z) == (16, 10, "default", 1.0)
