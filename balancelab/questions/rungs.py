@@ -125,6 +125,8 @@ LADDERS: dict[str, Ladder] = {
                                           "iterations=16,depth=8")],
             "aliens": [Rung("random", "random"), Rung("scripted", "hunter"),
                        Rung("tuned", None),  # the default is the tuned set (version 6)
+                       # hunter with the paired-worlds search deciding the hatching only
+                       Rung("hunter-search", "hunter-search"),
                        *_search_rungs("rollouts=32,depth=8", "iterations=6,depth=8",
                                           "iterations=16,depth=8")],
         },
