@@ -54,6 +54,7 @@ import polars as pl
 from balancelab.questions.inputs import StudyError, grid_variants, pairing_name, slug
 from balancelab.questions.ladder_report import build_report
 from balancelab.questions.rungs import (
+    DROPPED,
     NAME,
     REFERENCE,
     SCREEN_ROUNDS,
@@ -289,7 +290,7 @@ def run_ladder(
                 spent += cost[name] * (plan[name] - before)
                 wall += w
             rounds.append(max(plan.values()))
-            dropped |= {lk.rung.name for lk in looks if lk.status == "dropped"}
+            dropped |= {lk.rung.name for lk in looks if lk.status == DROPPED}
             looks = screen_look(fair, won, cost, dropped, level)
         refs = [Look(r, REFERENCE, tuple(won[r.name]), cost[r.name])
                 for r in all_rungs if r.cheat]
@@ -364,4 +365,4 @@ def _facts(r: SideRanking) -> dict[str, Any]:
             "diff": [c.diff.diff, c.diff.lo, c.diff.hi], "equivalent": c.equivalent,
             "rounds": r.rounds, "core_seconds": round(r.core_seconds, 1),
             "seconds": round(r.seconds, 1),
-            "dropped": [lk.rung.name for lk in r.looks if lk.status == "dropped"]}
+            "dropped": [lk.rung.name for lk in r.looks if lk.status == DROPPED]}
