@@ -56,6 +56,7 @@ def play(
     """
     state = game.new_initial_state(options, rng)
     decisions = 0
+    sees_state = [pol.sees_state for pol in policies]  # read once (a class attribute)
     while not state.is_terminal():
         seat = state.current_seat
         legal = state.legal_actions()
@@ -64,7 +65,7 @@ def play(
         else:
             pol = policies[seat]
             offered = tuple(legal)  # the policy's own copy: it cannot edit what is legal
-            if pol.sees_state:  # a cheat (``oracle``): a copy of the true state, not the view
+            if sees_state[seat]:  # a cheat (``oracle``): a copy of the true state, not the view
                 chosen = pol.act_on_state(state.copy(), offered)
             else:
                 chosen = pol.act(state.view(seat), offered)

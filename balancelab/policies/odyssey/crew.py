@@ -10,7 +10,7 @@ from balancelab.policies.odyssey.shared import (
     _ALL_KINDS,
     _CAMP,
     _LOGIC_PARTS,
-    _NO_LOGIC,
+    _PAIR_KINDS,
     L1,
     _hand_total,
     _logic_best,
@@ -20,7 +20,6 @@ from balancelab.policies.odyssey.shared import (
     _shared,
     _take,
     _windows,
-    _worth,
 )
 from balancelab.simulate.core import Action, Game, View
 from balancelab.simulate.odyssey import cards as C
@@ -216,49 +215,74 @@ class CrewTeam(_OdysseyPolicy):
         cards left beside it in its window), the first best in ``legal``'s order. Arguments
         are one kind, or ``PAIR + k1 * 32 + k2`` for two cards (Hand Size).
 
-        Speed: each candidate is first estimated from the whole hand's worth less what it
-        discards (a few operations); only those within a rounding margin of the best
-        estimate are then scored card by card as :func:`_hand_total` sums them (the others
-        cannot be the best), so the choice is the one every candidate scored in full gives.
+        Speed: each candidate is first estimated from counts (the other cards' worth less
+        what it discards, the Logic cards left, their extra copies at 0.5 each), a few integer
+        operations; the Logic worths are summed once per set of Logic cards left. Only the
+        candidates within a rounding margin of the best estimate are then scored card by card
+        as :func:`_hand_total` sums them (the others cannot be the best), so the choice is the
+        one every candidate scored in full gives.
         """
         orig = v.hand
-        hand = list(orig)
         carrier_seat = self.carrier_seat(v)
         base = self._base_values(v, ctx, carrier_seat == v.seat)  # the same for every candidate
-        lm0 = _logic_mask(hand)
-        held = [k for k in range(C.N_CREW_KINDS) if hand[k]]
+        lm0 = _logic_mask(orig)
+        held: list[int] = []
+        held_logic: list[int] = []
         plain = 0.0  # the worth of the cards that are not Logic cards
-        for k in held:
-            if k < L1:
-                plain += _worth(base, _NO_LOGIC, k, hand[k])
-        #: Logic mask left -> (:meth:`_logic_part`, the worth of every Logic card of the
-        #: whole hand under it); candidates that keep the same Logic cards share it
+        extra = 0  # Logic cards beyond the first of their kind (0.5 each)
+        for k in range(C.N_CREW_KINDS):
+            c = orig[k]
+            if c:
+                held.append(k)
+                if k < L1:
+                    plain += base[k] * c
+                else:
+                    held_logic.append(k)
+                    extra += c - 1
+        #: Logic mask left -> (:meth:`_logic_part`, the worth of those Logic cards, one copy
+        #: each, plus the complete-sequence bonus); candidates that keep the same Logic cards
+        #: share it
         seen: dict[int, tuple[tuple[float, ...], float, float]] = {}
         pairs = legal[0] % 1000 >= PAIR  # pairs of kinds k1 <= k2 (Hand Size)
         n = len(legal)
         estimates = [0.0] * n
         top = -1e18
         for i in range(n):
-            a = legal[i]
-            k1, k2, lm = _take(hand, a % 1000, pairs, lm0)
+            arg = legal[i] % 1000
+            if pairs:
+                k1, k2 = _PAIR_KINDS[arg]
+            else:
+                k1 = k2 = arg
+            est = plain
+            x = extra
+            lm = lm0
+            if k1 < L1:
+                est -= base[k1]
+            elif orig[k1] > 1:
+                x -= 1
+            else:
+                lm &= ~(2 << (k1 - L1))
+            if pairs:
+                if k2 < L1:
+                    est -= base[k2]
+                elif orig[k2] - (1 if k2 == k1 else 0) > 1:
+                    x -= 1
+                else:
+                    lm &= ~(2 << (k2 - L1))
             got = seen.get(lm)
             if got is None:
                 logic, bonus = self._logic_part(v, ctx, carrier_seat, lm, False)
-                whole = 0.0
-                for k in held:
-                    if k >= L1:
-                        whole += _worth(base, logic, k, orig[k])
+                whole = bonus
+                for k in held_logic:
+                    if lm >> (k - L1 + 1) & 1:
+                        whole += logic[k - L1]
                 got = seen[lm] = (logic, bonus, whole)
-            logic = got[0]
-            est = plain + got[2] + got[1] - (
-                _worth(base, logic, k1, orig[k1]) - _worth(base, logic, k1, hand[k1]))
-            if k2 != k1:
-                est -= _worth(base, logic, k2, orig[k2]) - _worth(base, logic, k2, hand[k2])
+            est += got[2] + 0.5 * x
             estimates[i] = est
-            _put_back(hand, k1, k2, pairs)
             if est > top:
                 top = est
         floor = top - 1e-7 * (1.0 + abs(top))  # far above any rounding of these sums
+        hand = list(orig)
         best = legal[0]
         best_v = -1e18
         for i in range(n):

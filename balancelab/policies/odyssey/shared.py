@@ -59,16 +59,21 @@ def _logic_best(ctx: Ctx, trashed: int, lm: int, gain: bool) -> tuple[int, ...]:
     if out is None:
         L = ctx.L
         full = (1 << L) - 1
-        wins = [low for low in range(1, 14 - L) if not (trashed >> low) & full]
-        res = [0] * 13
+        # the most Logic cards held in a still-possible window through n; -1: no such window
+        res = [-1] * 13
+        for low in range(1, 14 - L):
+            if (trashed >> low) & full:
+                continue
+            held = _POP[(lm >> low) & full]
+            for n in range(low, low + L):
+                if held > res[n]:
+                    res[n] = held
         for n in range(1, 13):
-            for low in wins:
-                if low <= n < low + L:
-                    held = _POP[(lm >> low) & full]
-                    if gain and not lm >> n & 1:
-                        held += 1
-                    if held > res[n]:
-                        res[n] = held
+            if res[n] < 0:
+                res[n] = 0
+            elif gain and not lm >> n & 1:
+                res[n] += 1  # n itself, gained (the same for every window through n)
+        res[0] = 0
         if len(_BEST) > 20_000:
             _BEST.clear()
         out = _BEST[key] = tuple(res)
@@ -126,10 +131,6 @@ def _put_back(hand: list[int], k1: int, k2: int, pairs: bool) -> None:
     hand[k1] += 1
     if pairs:
         hand[k2] += 1
-
-
-#: no Logic worths (:func:`_worth` of a card that is not a Logic card never reads them)
-_NO_LOGIC: Final[tuple[float, ...]] = ()
 
 
 #: a cache that outlives one game (policies are built per game): per Ctx, the camp by the
