@@ -15,6 +15,7 @@ from balancelab.policies.obcy.tables import (
 )
 from balancelab.simulate.core import Game, View
 from balancelab.simulate.obcy import actions as A
+from balancelab.simulate.obcy.state import ObcyView
 from balancelab.simulate.options import RuleOptions
 
 #: ``two_away`` → the scores of :func:`_far_scores` (built once per value: a policy is made
@@ -75,7 +76,7 @@ class AliensPolicy(Policy):
         self._far: list[float] = []
 
     def act(self, view: View, legal: Sequence[Any]) -> Any:
-        v: Any = view
+        v: ObcyView = view  # type: ignore[assignment]
         d = v.decision
         if d == A.D_ALIEN_MOVE:
             return self._move(v, legal)
@@ -93,7 +94,7 @@ class AliensPolicy(Policy):
     def ranked(self, view: View, legal: Sequence[Any]) -> list[Any]:
         """As :meth:`Policy.ranked`; an ALIEN's moves after the chosen one are ordered by the
         plan's score (best first, the first of equals first)."""
-        v: Any = view
+        v: ObcyView = view  # type: ignore[assignment]
         if v.decision != A.D_ALIEN_MOVE:
             return super().ranked(view, legal)
         scores: dict[Any, float] = {}
@@ -101,10 +102,10 @@ class AliensPolicy(Policy):
         rest = sorted((x for x in legal if x != a), key=lambda x: -scores.get(x, -1e9))
         return [a, *rest]
 
-    def _chars(self, v: Any) -> list[int]:
+    def _chars(self, v: ObcyView) -> list[int]:
         return [v.c_pos[c] for c in range(6) if v.c_state[c] == A.ON_BOARD]
 
-    def _pick(self, v: Any, legal: Sequence[Any]) -> Any:
+    def _pick(self, v: ObcyView, legal: Sequence[Any]) -> Any:
         """Which ALIEN moves next (9.2 sets no order): the oldest, unless another ALIEN
         stands in front of it (nearer the characters and within its reach), which then
         moves first to clear the way (the one nearest the characters first)."""
@@ -124,7 +125,7 @@ class AliensPolicy(Policy):
                 best, bd = a, near[y]
         return best
 
-    def _hatch(self, v: Any, legal: Sequence[Any]) -> Any:
+    def _hatch(self, v: ObcyView, legal: Sequence[Any]) -> Any:
         chars = self._chars(v)
         top = 0
         for a in legal:
@@ -150,7 +151,7 @@ class AliensPolicy(Policy):
                 best, bd, bk = a, d, k
         return best
 
-    def _move(self, v: Any, legal: Sequence[Any],
+    def _move(self, v: ObcyView, legal: Sequence[Any],
               scores: dict[Any, float] | None = None) -> Any:
         """The move of ``v.alien`` (9.2); ``scores``, when given, receives every move's
         score (the move chosen has the highest, ties going as the choice went)."""

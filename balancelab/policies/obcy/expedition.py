@@ -32,6 +32,7 @@ from balancelab.simulate.obcy.rules import (
     WEAPON_USE,
     WEAPONS,
 )
+from balancelab.simulate.obcy.state import ObcyView
 
 
 class ExpeditionPolicy(_ExpeditionTactics):
@@ -57,7 +58,7 @@ class ExpeditionPolicy(_ExpeditionTactics):
 
     # -- dispatch ------------------------------------------------------------------------------
     def act(self, view: View, legal: Sequence[Any]) -> Any:
-        v: Any = view
+        v: ObcyView = view  # type: ignore[assignment]
         d = v.decision
         if d == A.D_CHAR:
             chosen = self._char(v, legal)
@@ -75,7 +76,7 @@ class ExpeditionPolicy(_ExpeditionTactics):
         return legal[0]
 
     # -- Variant 1: the Queen fight by the odds ------------------------------------------------
-    def _queen(self, v: Any) -> Any:
+    def _queen(self, v: ObcyView) -> Any:
         s = self.queen_s
         if s <= 0:
             alive = [c for c in range(6) if v.c_state[c] != A.DEAD]
@@ -90,17 +91,17 @@ class ExpeditionPolicy(_ExpeditionTactics):
         wait = s * f[p + 1] if p < 7 else 0.0
         return (A.QUEEN,) if fight >= wait else (A.NO_QUEEN,)
 
-    def _retreat(self, v: Any, legal: Sequence[Any]) -> Any:
+    def _retreat(self, v: ObcyView, legal: Sequence[Any]) -> Any:
         return max(legal, key=lambda a: self._safety(v, a[1]))
 
-    def _safety(self, v: Any, s: int) -> float:
+    def _safety(self, v: ObcyView, s: int) -> float:
         return -self._danger(v, s)
 
     # -- tasks ---------------------------------------------------------------------------------
-    def _alive(self, v: Any) -> list[int]:
+    def _alive(self, v: ObcyView) -> list[int]:
         return [c for c in range(6) if v.c_state[c] != A.DEAD]
 
-    def _todo(self, v: Any) -> list[tuple[Any, ...]]:
+    def _todo(self, v: ObcyView) -> list[tuple[Any, ...]]:
         todo: list[tuple[Any, ...]] = []
         for m in v.open_missions:
             kind, p = self.t.missions[m]
@@ -133,7 +134,7 @@ class ExpeditionPolicy(_ExpeditionTactics):
             todo.append(("read", DISK, (self.t.computers[0], self.t.computers[1]), -1))
         return todo
 
-    def _plan_tasks(self, v: Any) -> None:
+    def _plan_tasks(self, v: ObcyView) -> None:
         """Assign each character a task: (kind, item, goal spaces, mission)."""
         self.tasks = {}
         self.idle = set()
@@ -197,7 +198,7 @@ class ExpeditionPolicy(_ExpeditionTactics):
                 if workers:
                     self.tasks[c] = ("escort", -1, (workers[c % len(workers)],), -1)
 
-    def _plan_holders(self, v: Any, free: list[int]) -> None:
+    def _plan_holders(self, v: ObcyView, free: list[int]) -> None:
         """Design 3(c)11: no ALIEN hatches on a space holding a character. Holders end every
         Expedition phase on a hatching space (the nearest to the ship first), so the ALIENS
         must hatch farther away; the strongest armed characters hold."""
@@ -211,7 +212,7 @@ class ExpeditionPolicy(_ExpeditionTactics):
             cands.remove(c)
             free.remove(c)
 
-    def _task_cost(self, v: Any, c: int, pos: int, t: tuple[Any, ...]) -> int:
+    def _task_cost(self, v: ObcyView, c: int, pos: int, t: tuple[Any, ...]) -> int:
         kind, item, goals, _ = t[:4]
         if item >= 0 and item not in v.c_pk[c]:
             s, d1 = self._item_source(v, item, pos)
@@ -224,14 +225,14 @@ class ExpeditionPolicy(_ExpeditionTactics):
             extra += 8
         return d1 + d2 + extra
 
-    def _item_source(self, v: Any, item: int, pos: int) -> tuple[int, int]:
+    def _item_source(self, v: ObcyView, item: int, pos: int) -> tuple[int, int]:
         srcs = [s for s in _stores_of(self.t, item) if item == COMP or v.supply[item] > 0]
         srcs += [p for p, items in v.floor if item in items]
         if not srcs:
             return -1, 99
         return _nearest(self.t, v, pos, srcs)
 
-    def _waypoint(self, v: Any, c: int) -> tuple[int, ...]:
+    def _waypoint(self, v: ObcyView, c: int) -> tuple[int, ...]:
         """Where character c is heading: its task item's source, else the task's goals."""
         t = self.tasks.get(c)
         if t is None:
@@ -259,7 +260,7 @@ class ExpeditionPolicy(_ExpeditionTactics):
             return (tt,) if aboard and v.tr_fuel > 0 and v.tr_pos != tt else (v.tr_pos,)
         return goals
 
-    def _squad_goal(self, v: Any) -> tuple[int, ...]:
+    def _squad_goal(self, v: ObcyView) -> tuple[int, ...]:
         if not v.queen_alive:
             return (self.t.pad,)
         if self.worker >= 0 and v.c_state[self.worker] != A.DEAD:
@@ -267,7 +268,7 @@ class ExpeditionPolicy(_ExpeditionTactics):
         return (self.t.armoury,) if self.arm else self.t.computers[:2]
 
     # -- which character acts next -----------------------------------------------------------
-    def _pick(self, v: Any, legal: Sequence[Any]) -> Any:
+    def _pick(self, v: ObcyView, legal: Sequence[Any]) -> Any:
         key = (v.round, v.open_missions, v.points, v.c_state, v.queen_alive, v.tr_fuel > 0)
         if key != self.plan_key:
             self.plan_key = key
@@ -293,7 +294,7 @@ class ExpeditionPolicy(_ExpeditionTactics):
                 best, b0, b1 = c, p0, p1
         return (A.ACT, best)
 
-    def _prio(self, v: Any, c: int, block: set[int]) -> tuple[int, int]:
+    def _prio(self, v: ObcyView, c: int, block: set[int]) -> tuple[int, int]:
         """Who acts first (least first): a character that can shoot now, then (squad) the
         armed ones, or (dash) the nearest to an ALIEN."""
         pos = self._pos(v, c)
@@ -313,7 +314,7 @@ class ExpeditionPolicy(_ExpeditionTactics):
                 near = d
         return (1, near)
 
-    def _ride(self, v: Any, c: int) -> bool:
+    def _ride(self, v: ObcyView, c: int) -> bool:
         t = self.tasks.get(c)
         if not v.tr_moved:  # it could not move this phase: get out and walk
             return False
@@ -322,7 +323,7 @@ class ExpeditionPolicy(_ExpeditionTactics):
         return t is not None and t[0] == "transport" and v.tr_pos != self.t.tr_target
 
     # -- the active character ----------------------------------------------------------------
-    def _char(self, v: Any, legal: Sequence[Any]) -> Any:
+    def _char(self, v: ObcyView, legal: Sequence[Any]) -> Any:
         c = v.active
         by: dict[int, list[Any]] = {}  # opcode -> its actions, in the engine's order
         for a in legal:
@@ -401,7 +402,7 @@ class ExpeditionPolicy(_ExpeditionTactics):
             return (A.BOARD,)
         return (A.END_ACT,)
 
-    def _move_char(self, v: Any, c: int, kind: str, moves: Sequence[Any]) -> Any:
+    def _move_char(self, v: ObcyView, c: int, kind: str, moves: Sequence[Any]) -> Any:
         wp = self._waypoint(v, c)
         if not wp:
             return None
@@ -424,7 +425,7 @@ class ExpeditionPolicy(_ExpeditionTactics):
                 lead = min(self._gd(v, v.c_pos[e], wp) for e in esc) - 2
         return self._move(v, c, moves, wp, keep=0, lead=lead)
 
-    def _fire_position(self, v: Any, c: int, moves: Sequence[Any], kind: str) -> Any:
+    def _fire_position(self, v: ObcyView, c: int, moves: Sequence[Any], kind: str) -> Any:
         """The best (move, then shoot) plan: a destination from which the shots left are
         worth most, traded against progress towards the waypoint and danger; None if
         standing and shooting (or just walking) is better."""
@@ -495,7 +496,7 @@ class ExpeditionPolicy(_ExpeditionTactics):
         return (A.MOVE, best)
 
     # -- transporter ---------------------------------------------------------------------------
-    def _transport(self, v: Any, legal: Sequence[Any]) -> Any:
+    def _transport(self, v: ObcyView, legal: Sequence[Any]) -> Any:
         moves = [a for a in legal if a[0] == A.T_MOVE]
         if not moves:
             return (A.T_STAY,)

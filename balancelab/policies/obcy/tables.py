@@ -17,6 +17,7 @@ from balancelab.simulate.obcy.rules import (
     WEAPON_USE,
     WEAPONS,
 )
+from balancelab.simulate.obcy.state import ObcyView
 
 
 def _kill_prob(attack: int, strength: int, offset: int) -> float:
@@ -64,7 +65,7 @@ def _exp_table(offset: int) -> dict[int, tuple[float, float]]:
     return t
 
 
-def _dist(t: PolicyTables, view: Any, a: int, b: int) -> int:
+def _dist(t: PolicyTables, view: ObcyView, a: int, b: int) -> int:
     if view.collapsed:
         return int(t.bd.dist_from(a, view.collapsed)[b])
     return t.dist[a][b]
@@ -101,7 +102,7 @@ def _nearest_of(t: PolicyTables, goals: tuple[int, ...],
     return tuple(out)
 
 
-def _nearest(t: PolicyTables, view: Any, src: int, targets: Sequence[int]) -> tuple[int, int]:
+def _nearest(t: PolicyTables, view: ObcyView, src: int, targets: Sequence[int]) -> tuple[int, int]:
     best, bd = -1, 999
     d: tuple[int, ...] = t.bd.dist_from(src, view.collapsed) if view.collapsed else t.dist[src]
     for g in targets:

@@ -31,6 +31,7 @@ from balancelab.simulate.obcy.rules import (
     WEAPON_USE,
     WEAPONS,
 )
+from balancelab.simulate.obcy.state import ObcyView
 from balancelab.simulate.options import RuleOptions
 
 
@@ -70,7 +71,7 @@ class _ExpeditionTactics(Policy):
         self._crt = _crt_table(self.off)
         self._svmemo = _SV_MEMO.setdefault(self.off, {})  # _shot_value's arguments -> value
 
-    def _range(self, v: Any, c: int) -> int:
+    def _range(self, v: ObcyView, c: int) -> int:
         pk = v.c_pk[c]
         key = (c, pk)
         r = self._rmemo.get(key)
@@ -82,16 +83,16 @@ class _ExpeditionTactics(Policy):
             self._rmemo[key] = r
         return r
 
-    def _armed(self, v: Any, c: int) -> bool:
+    def _armed(self, v: ObcyView, c: int) -> bool:
         return not _GUNS[c].isdisjoint(v.c_pk[c])
 
-    def _blockers(self, v: Any) -> set[int]:
+    def _blockers(self, v: ObcyView) -> set[int]:
         block = {v.c_pos[k] for k in range(6) if v.c_state[k] == A.ON_BOARD}
         block.update(v.a_pos)
         block.update(v.collapsed)
         return block
 
-    def _can_shoot_now(self, v: Any, c: int, pos: int, block: set[int] | None = None) -> bool:
+    def _can_shoot_now(self, v: ObcyView, c: int, pos: int, block: set[int] | None = None) -> bool:
         if not v.a_pos or v.c_state[c] != A.ON_BOARD:
             return False
         rng_ = self._range(v, c)
@@ -106,13 +107,13 @@ class _ExpeditionTactics(Policy):
                 return True
         return False
 
-    def _pos(self, v: Any, c: int) -> int:
+    def _pos(self, v: ObcyView, c: int) -> int:
         return v.c_pos[c] if v.c_state[c] == A.ON_BOARD else v.tr_pos
 
-    def _gd(self, v: Any, s: int, goals: tuple[int, ...]) -> int:
+    def _gd(self, v: ObcyView, s: int, goals: tuple[int, ...]) -> int:
         return _goal_row(self.t, goals, v.collapsed)[s]
 
-    def _pursues(self, v: Any, c: int, pos: int) -> bool:
+    def _pursues(self, v: ObcyView, c: int, pos: int) -> bool:
         """A last survivor pursues the win before it shoots: it carries out its task (7.),
         walks toward it, or, the Queen dead, back to the ship (8.), and fires only from
         where that leaves it. Firing first would end its movement for the phase (3.: "after
@@ -126,11 +127,11 @@ class _ExpeditionTactics(Policy):
                 return False
         return pos not in self._adjacent_aliens(v)
 
-    def _adjacent_aliens(self, v: Any) -> frozenset[int]:
+    def _adjacent_aliens(self, v: ObcyView) -> frozenset[int]:
         """The spaces next to an ALIEN."""
         return frozenset(n for p in v.a_pos for n in self.t.nbr[p])
 
-    def _hold(self, v: Any, c: int, pos: int, h: int, by: dict[int, list[Any]]) -> Any:
+    def _hold(self, v: ObcyView, c: int, pos: int, h: int, by: dict[int, list[Any]]) -> Any:
         """A holder: reach its hatching space (only the space at the end of the phase
         counts), reload on the way when a clip store is in reach, then shoot from there."""
         moves = by.get(A.MOVE, ())
@@ -152,7 +153,8 @@ class _ExpeditionTactics(Policy):
                 return mv
         return (A.END_ACT,)
 
-    def _gear(self, v: Any, c: int, pos: int, pk: Sequence[int], by: dict[int, list[Any]]) -> Any:
+    def _gear(self, v: ObcyView, c: int, pos: int, pk: Sequence[int],
+              by: dict[int, list[Any]]) -> Any:
         """Arm up (better weapon, a second clip) and reload where clips are to be had."""
         if pos not in self.t.clip_set or not self._armed(v, c):
             return None
@@ -178,12 +180,12 @@ class _ExpeditionTactics(Policy):
                 return (A.DROP, low)
         return None
 
-    def _at_source(self, v: Any, item: int, pos: int) -> bool:
+    def _at_source(self, v: ObcyView, item: int, pos: int) -> bool:
         if pos in _stores_of(self.t, item):
             return True
         return any(p == pos and item in items for p, items in v.floor)
 
-    def _drop_least(self, v: Any, c: int, drops: Sequence[Any]) -> Any:
+    def _drop_least(self, v: ObcyView, c: int, drops: Sequence[Any]) -> Any:
         def useless(a: Any) -> int:
             it = a[1]
             if it == CLIP0:
@@ -200,7 +202,7 @@ class _ExpeditionTactics(Policy):
 
         return min(drops, key=useless)
 
-    def _off_the_airlock(self, v: Any, legal: Sequence[Any]) -> Any:
+    def _off_the_airlock(self, v: ObcyView, legal: Sequence[Any]) -> Any:
         """Under ``airlock_stand_exits`` (rule 4.3 read literally) a character that would end
         its action on an airlock it re-entered through would go out again (and, re-entering,
         loop to the round cap): the step off it to the space the ALIENS threaten least, or
@@ -213,7 +215,7 @@ class _ExpeditionTactics(Policy):
             return None
         return min(steps, key=lambda a: self._danger(v, a[1]))
 
-    def _reenter(self, v: Any, c: int, legal: Sequence[Any]) -> Any:
+    def _reenter(self, v: ObcyView, c: int, legal: Sequence[Any]) -> Any:
         """Leave the passage track (4.3: through any airlock): through the airlock an open
         airlock mission names for the airlock this character went out by (the mission is
         then complete), else the airlock where the ALIENS threaten least, nearest the other
@@ -240,13 +242,13 @@ class _ExpeditionTactics(Policy):
                 best, best_sc = a, sc
         return best
 
-    def _danger(self, v: Any, s: int) -> float:
+    def _danger(self, v: ObcyView, s: int) -> float:
         d = self._danger_map(v).get(s)
         if d is None:
             d = self._dmap[s] = self._danger_calc(v, s)
         return d
 
-    def _danger_map(self, v: Any) -> dict[int, float]:
+    def _danger_map(self, v: ObcyView) -> dict[int, float]:
         """The memo of :meth:`_danger_calc` for the current ALIENS (cleared when they move)."""
         key = (v.a_pos, v.a_str, v.hatching_on)
         if key != self._dkey:
@@ -254,7 +256,7 @@ class _ExpeditionTactics(Policy):
             self._dmap = {}
         return self._dmap
 
-    def _danger_calc(self, v: Any, s: int) -> float:
+    def _danger_calc(self, v: ObcyView, s: int) -> float:
         tot = 0.0
         mul = self.dmul if self.t.next_to_duct[s] else 1
         ds = self.t.dist[s]  # the distance table is symmetric
@@ -271,7 +273,7 @@ class _ExpeditionTactics(Policy):
         return tot
 
     def _move(
-        self, v: Any, c: int, moves: Sequence[Any], goals: tuple[int, ...], keep: int,
+        self, v: ObcyView, c: int, moves: Sequence[Any], goals: tuple[int, ...], keep: int,
         lead: int = -1, floor_: bool = False,
     ) -> Any:
         pos = v.c_pos[c]
@@ -322,7 +324,7 @@ class _ExpeditionTactics(Policy):
                 val -= 0.25 * loss
         return val / 6
 
-    def _best_shot(self, v: Any, c: int, by: dict[int, list[Any]]) -> Any:
+    def _best_shot(self, v: ObcyView, c: int, by: dict[int, list[Any]]) -> Any:
         shots = by.get(A.SHOOT, [])
         grenades = by.get(A.GRENADE, [])
         if not shots and not grenades:
