@@ -73,6 +73,7 @@ from balancelab.policies.search import (
 )
 from balancelab.simulate.core import Action, Game, State, View
 from balancelab.simulate.options import RuleOptions
+from balancelab.simulate.play import gc_paused
 from balancelab.simulate.seeding import seeded_generator
 
 
@@ -208,12 +209,13 @@ class IsmctsPolicy(Policy):
         legal_set = set(legal)
         # a reused subtree already holds visits: top it up to the budget (a quarter at least)
         todo = max(self.iterations - root.n, -(-self.iterations // 4))
-        for _ in range(todo):
-            # the two children of SeedSequence(entropy).spawn(2): the world, the rollouts
-            entropy = int(self.rng.integers(2**63))
-            world = world_of(seeded_generator(entropy, (0,)))
-            self._iterate(root, world, seeded_generator(entropy, (1,)), legal_set)
-            self.iterations_run += 1
+        with gc_paused():  # the iterations make no reference cycles (a tree has no parent links)
+            for _ in range(todo):
+                # the two children of SeedSequence(entropy).spawn(2): the world, the rollouts
+                entropy = int(self.rng.integers(2**63))
+                world = world_of(seeded_generator(entropy, (0,)))
+                self._iterate(root, world, seeded_generator(entropy, (1,)), legal_set)
+                self.iterations_run += 1
         best: Action | None = None
         best_key: tuple[int, int] | None = None
         for a in legal:

@@ -6,7 +6,9 @@ This module is compiled with mypyc by ``pip install`` (see :mod:`balancelab.buil
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import contextlib
+import gc
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -17,6 +19,25 @@ from balancelab.simulate.options import RuleOptions
 
 if TYPE_CHECKING:
     from balancelab.policies.base import Policy
+
+
+@contextlib.contextmanager
+def gc_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector while games play (a runner's chunk) or while
+    a search decides (its iterations).
+
+    The engines and players allocate many short-lived tuples and lists and no reference
+    cycles (reference counting frees them all), so the collector's passes are pure overhead:
+    about 10% of the 2001 engine's time and 8-12% of an ISS search iteration. Any cycle made
+    meanwhile is collected after. Nested uses leave the collector as the outermost found it.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 @dataclass

@@ -14,16 +14,14 @@ polars dtypes (``runs.tables.games_schema``/``runs.tables.seats_schema``).
 
 from __future__ import annotations
 
-import contextlib
 import functools
-import gc
 import itertools
 import multiprocessing
 import os
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, TypeAlias
 
 from balancelab import games, plugins
@@ -37,7 +35,7 @@ from balancelab.simulate.core import (
     seat_key,
 )
 from balancelab.simulate.options import RuleOptions
-from balancelab.simulate.play import PlayedGame, play
+from balancelab.simulate.play import PlayedGame, gc_paused, play
 
 #: One table's chunk as plain Python: column name → one value per row, in table order.
 Columns: TypeAlias = dict[str, list[Any]]
@@ -181,24 +179,6 @@ def _leave_ctrl_c_to_the_driver() -> None:
     if (multiprocessing.parent_process() is not None
             and threading.current_thread() is threading.main_thread()):
         signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-@contextlib.contextmanager
-def gc_paused() -> Iterator[None]:
-    """Pause Python's cyclic garbage collector while a chunk plays.
-
-    The engines and players allocate many short-lived tuples and lists and no reference
-    cycles (reference counting frees them all), so the collector's passes are pure overhead:
-    about 10% of the 2001 engine's time. Any cycle a policy might make is collected when the
-    chunk ends.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def play_chunk(
