@@ -100,33 +100,34 @@ class IssHeuristic(Policy):
     # -- entry ---------------------------------------------------------------------------------
     def act(self, view: Any, legal: Sequence[Any]) -> Any:
         assert isinstance(view, IssView)
+        v: IssView = view  # typed: mypyc reads its fields natively
         tag = legal[0][0] if legal[0][0] != PASS else (legal[1][0] if len(legal) > 1 else PASS)
         if tag == KEEP:
-            return self._keep(view, legal)
+            return self._keep(v, legal)
         if tag == COUNTDOWN:
-            return max(legal, key=lambda a: self._countdown(view, a[1]))
+            return max(legal, key=lambda a: self._countdown(v, a[1]))
         if tag == CARGO:
-            return max(legal, key=lambda a: -view.cd[a[1]])
+            return max(legal, key=lambda a: -v.cd[a[1]])
         if tag == RETRIEVE:
-            return min(legal, key=lambda a: self._src_cost(view, a[1]))
+            return min(legal, key=lambda a: self._src_cost(v, a[1]))
         if tag == XSPACE:
             pref = (EXPERIMENT, INSTALL, LONG_STAY, TRAIN, OUTSIDE, LOAD, PLAN, CONSTRUCT)
-            return min(legal, key=lambda a: (pref.index(a[1]), self._src_cost(view, a[2])))
+            return min(legal, key=lambda a: (pref.index(a[1]), self._src_cost(v, a[2])))
         if tag == GOAL:
             return legal[0]
         if tag == FPICK:
-            need = self._hand_types(view)
-            return max(legal, key=lambda a: need.get(view.ctype[a[1]], 0))
-        self._prep(view)
-        extra = view.phase == P_EXTRA
+            need = self._hand_types(v)
+            return max(legal, key=lambda a: need.get(v.ctype[a[1]], 0))
+        self._prep(v)
+        extra = v.phase == P_EXTRA
         sg = self.slot_gain
         wc = self.w["w_construct"]
-        goal4 = 4 in view.offer
+        goal4 = 4 in v.offer
         if goal4:
-            n, p = self.n, view.player
-            mine = [view.colc[s * n + p] for s in range(4)]
-            need4 = view.st.needs[4]
-            gpts = self.w["w_goal"] * view.st.opts.goal_points
+            n, p = self.n, v.player
+            mine = [v.colc[s * n + p] for s in range(4)]
+            need4 = v.st.needs[4]
+            gpts = self.w["w_goal"] * v.st.opts.goal_points
             before = max(mine)
             goal4 = before < need4  # else no construction can approach the goal
         vals: list[float] = []
@@ -160,10 +161,10 @@ class IssHeuristic(Policy):
                 append(0.0)
             elif tag == PLAN:  # the same value for every deck choice: score it once
                 if plan_val is None:
-                    plan_val = self._value(view, a, extra)
+                    plan_val = self._value(v, a, extra)
                 append(plan_val)
             else:
-                append(self._value(view, a, extra))
+                append(self._value(v, a, extra))
         top = max(vals)
         best = [legal[j] for j in range(len(vals)) if vals[j] >= top - 1e-9]
         if len(best) == 1:
