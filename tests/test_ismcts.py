@@ -71,6 +71,33 @@ def test_a_decision_reads_the_view_only() -> None:
     assert p.iterations_run == 8
 
 
+def test_the_cyclic_collector_is_paused_while_a_decision_iterates(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Speed: the iterations run with Python's cyclic garbage collector paused (they make no
+    reference cycles), and a decision leaves it as it found it (on here, off in a runner's
+    chunk)."""
+    import gc
+
+    seen: list[bool] = []
+    determinize = TOY.determinize
+
+    def spy(view: View, rng: np.random.Generator) -> State:
+        seen.append(gc.isenabled())
+        return determinize(view, rng)
+
+    monkeypatch.setattr(TOY, "determinize", spy)
+    s = position(3, 2)
+    for was in (True, False):
+        (gc.enable if was else gc.disable)()
+        try:
+            p = IsmctsPolicy(TOY, TOY_OPT, s.current_seat, np.random.default_rng(0), iterations=8)
+            p.act(s.view(s.current_seat), s.legal_actions())
+            assert gc.isenabled() is was
+        finally:
+            gc.enable()
+    assert seen == [False] * 16, seen
+
+
 # -- reproducibility, parameters, registration -------------------------------------------------
 
 
