@@ -25,6 +25,7 @@ from balancelab.simulate.obcy.state import (
 _MET_KINDS: Final = frozenset(("transporter", "bishop", "room"))
 #: and M13 (no ALIEN near computer 1), while the ALIENS have only hatched since the check
 _MET_KINDS_HATCH: Final = _MET_KINDS | {"clear"}
+_NO_KINDS: Final[frozenset[str]] = frozenset()
 
 
 def _setup(options: ObcyOptions) -> ObcyState:
@@ -131,30 +132,32 @@ def _deal_aliens(s: ObcyState, view: ObcyView, order: list[int]) -> None:
     """
     stage = s.stage
     missions = s.m_missions
-    gone: list[int] = []
-    barred: set[int] = set()
+    now = then = met = _NO_KINDS
     if s.opt.discard_impossible_missions:
         now = s.impossible_kinds()
         then = now if stage >= ST_ALIENS_BEGIN else s.impossible_kinds(deaths_only=True)
-        gone = [m for m in order if missions[m][0] in now]
-        barred = {m for m in order if missions[m][0] in then}
     if ST_ALIENS_BEGIN <= stage <= ST_ATARGET:
         # M13 too until the ALIENS move (hatching only adds ALIENS), unless it may have been
         # drawn in that phase and waited (clear_mission_when_drawn false: s.fresh is gone)
-        kinds = _MET_KINDS_HATCH if stage <= ST_HATCH and s.opt.clear_mission_when_drawn \
+        met = _MET_KINDS_HATCH if stage <= ST_HATCH and s.opt.clear_mission_when_drawn \
             else _MET_KINDS
-        barred |= {m for m in order
-                   if missions[m][0] in kinds and s.task_met_at_phase_end(m)}
-    if len(gone) < view.n_discarded:
-        raise ValueError(f"{view.n_discarded} discarded missions but {len(gone)} unread "
-                         "impossible tasks")
-    s.discarded = gone[: view.n_discarded]
-    fits = [m for m in order if m not in barred and m not in s.discarded]
-    if len(fits) < view.n_open:
-        raise ValueError(f"{view.n_open} open missions but {len(fits)} unread possible tasks")
-    s.open = fits[: view.n_open]
-    hidden = s.open + s.discarded
+    n_discarded, n_open = view.n_discarded, view.n_open
+    discarded: list[int] = []
+    fits: list[int] = []  # the cards that may be open
+    for m in order:
+        kind = missions[m][0]
+        if len(discarded) < n_discarded and kind in now:
+            discarded.append(m)
+        elif kind not in then and not (kind in met and s.task_met_at_phase_end(m)):
+            fits.append(m)
+    if len(discarded) < n_discarded or len(fits) < n_open:
+        raise ValueError(f"no deal of the mission cards fits the ALIENS' view ({n_open} open, "
+                         f"{n_discarded} discarded)")
+    s.discarded = discarded
+    s.open = fits[:n_open]
+    hidden = s.open + discarded
     s.deck = [m for m in order if m not in hidden]
-    # the cards drawn this phase: among the hidden ones dealt, else the last tasks done
-    drawn = [m for m in order if m in hidden] + s.done[::-1]
-    s.fresh = drawn[: view.n_fresh]
+    if view.n_fresh:  # the cards drawn this phase: among the hidden ones, else the last done
+        s.fresh = ([m for m in order if m in hidden] + s.done[::-1])[: view.n_fresh]
+    else:
+        s.fresh = []

@@ -116,6 +116,9 @@ ST_TRANSPORT, ST_PICK, ST_CHAR, ST_ALIENS_BEGIN, ST_HATCH, ST_AMOVE, ST_ATARGET,
     range(8)
 )
 _ALIEN_STAGES: Final = frozenset((ST_HATCH, ST_AMOVE, ST_ATARGET))
+#: the characters who may throw a grenade, fire a flamethrower (M16, M17 need one alive)
+_GRENADE_USERS: Final = tuple(c for c in range(6) if I_GRENADE in WEAPON_USE[c])
+_FLAMER_USERS: Final = tuple(c for c in range(6) if I_FLAMER in WEAPON_USE[c])
 
 
 # -- missions, resolved to spaces ---------------------------------------------------------------
@@ -1497,23 +1500,35 @@ class ObcyState(State):
             out.append("bishop")
         if c_state[RIPLEY] == DEAD or c_state[HICKS] == DEAD:
             out.append("room")
-        alive = [c for c in range(6) if c_state[c] != DEAD]
-        if not any(I_GRENADE in WEAPON_USE[c] for c in alive):
+        if all(c_state[c] == DEAD for c in _GRENADE_USERS):
             out.append("grenade")
-        if not any(I_FLAMER in WEAPON_USE[c] for c in alive):
+        if all(c_state[c] == DEAD for c in _FLAMER_USERS):
             out.append("kill_duct_flamer")
         if not deaths_only:
-            held = [it for fl in self.floor.values() for it in fl]
+            n = self.supply[:]  # tokens of each item in play (codes below CLIP0)
+            k = len(n)
+            for fl in self.floor.values():
+                for it in fl:
+                    if 0 <= it < k:
+                        n[it] += 1
             for pk in self.c_pk:
-                held += pk
-            supply = self.supply
-            for item, kind in ((I_CHARGE, "collapse"), (I_GRENADE, "grenade"),
-                               (I_FLAMER, "kill_duct_flamer"), (FUEL, "fuel_drop"),
-                               (SUIT, "airlocks"), (DISK, "read")):
-                if supply[item] + held.count(item) == 0:
-                    out.append(kind)
-                    if item == FUEL and self.tr_fuel == 0:
-                        out.append("transporter")
+                for it in pk:
+                    if 0 <= it < k:
+                        n[it] += 1
+            if n[I_CHARGE] == 0:
+                out.append("collapse")
+            if n[I_GRENADE] == 0:
+                out.append("grenade")
+            if n[I_FLAMER] == 0:
+                out.append("kill_duct_flamer")
+            if n[FUEL] == 0:
+                out.append("fuel_drop")
+                if self.tr_fuel == 0:
+                    out.append("transporter")
+            if n[SUIT] == 0:
+                out.append("airlocks")
+            if n[DISK] == 0:
+                out.append("read")
         return frozenset(out)
 
     def _discard_impossible(self) -> None:
