@@ -68,8 +68,8 @@ def test_a_tiny_ladder_runs_end_to_end_and_is_reproducible(tmp_path: Path) -> No
     assert [{k: r[k] for k in keep} for r in a["rates"]] == [
         {k: r[k] for k in keep} for r in b["rates"]]
     screened = {r["rung"] for r in a["rates"] if r["stage"] == "screen"}
-    assert screened == {"random", "scripted", "search", "ismcts small", "ismcts large",
-                        "oracle (CHEAT)"}
+    assert screened == {"random", "scripted", "search fast", "search", "ismcts small",
+                        "ismcts large", "oracle (CHEAT)"}
     # --minutes 0: the first round only, and the least confirmation (--games), on 3 rungs
     # at most: the screen's top two and the scripted default
     assert {r["games"] for r in a["rates"]} == {2}

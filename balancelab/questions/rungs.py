@@ -62,13 +62,13 @@ class Ladder:
     minutes: float = 10.0
 
 
-def _search_rungs(flat: str, small: str, large: str) -> list[Rung]:
+def _search_rungs(flat: str, small: str, large: str, *more: Rung) -> list[Rung]:
     """The searching rungs: ``search`` (flat Monte Carlo on paired worlds, leaving the
-    scripted choice only on significant evidence, ``z=1``), ``ismcts`` at two budgets, and the
-    oracle at the large one."""
+    scripted choice only on significant evidence, ``z=1``), ``ismcts`` at two budgets, the
+    rungs ``more``, and the oracle at the large budget."""
     return [Rung("search", f"search:{flat},rollout=default,z=1"),
             Rung("ismcts small", f"ismcts:{small}"), Rung("ismcts large", f"ismcts:{large}"),
-            Rung("oracle (CHEAT)", f"oracle:{large}", cheat=True)]
+            *more, Rung("oracle (CHEAT)", f"oracle:{large}", cheat=True)]
 
 
 # THE TABLE OF RUNGS, per game and side. Budgets are iterations or playouts per decision
@@ -96,8 +96,13 @@ LADDERS: dict[str, Ladder] = {
                                     "iterations=48,depth=12")],
             "crew": [Rung("random", "random"), Rung("scripted", "crew-team"),
                      Rung("tuned", None),  # no tuned set beats the default
-                     *_search_rungs("rollouts=32,depth=12", "iterations=16,depth=12",
-                                    "iterations=48,depth=12")],
+                     *_search_rungs(
+                         "rollouts=32,depth=12", "iterations=16,depth=12",
+                         "iterations=48,depth=12",
+                         # HAL's hand re-dealt by a belief over its public plays (issue 25
+                         # item 2)
+                         Rung("ismcts belief",
+                              "ismcts:iterations=48,depth=12,bias=1,belief=hal-model"))],
         },
         study="hal-difficulty", grid={"crew": [2, 3, 4], "hal_extra_turns": [-1, 0, 1]},
         games=16, verdict_games=4,
@@ -108,6 +113,8 @@ LADDERS: dict[str, Ladder] = {
         {
             "player": [Rung("random", "random"), Rung("scripted", "builder"),
                        Rung("tuned", None),  # no tuned set beats the default
+                       # 16 scripted playouts cut at depth 10, z=1 (issue 25 item 1)
+                       Rung("search fast", "search:preset=fast"),
                        *_search_rungs("rollouts=32,depth=10", "iterations=16,depth=10",
                                       "iterations=48,depth=10")],
         },
