@@ -165,7 +165,10 @@ class IssView(View):
     orders (only sizes), the module and shuttle decks (sizes), the FEDOR deck (size and the back
     of its top card). Public step state a search world needs to continue the decision: the goal
     step (``goal_step``), whether the Plan being kept was an extra action (``keep_extra``),
-    FEDOR's pending token choice (``fpick``, ``fcont``).
+    FEDOR's pending token choice (``fpick``, ``fcont``). The seat's memory (Plan Experiments:
+    cards it put under their decks; FEDOR's failed experiments, face up): where those cards
+    are now (``eknown``: ``(card, 0, i)`` ``i``-th from the bottom of its deck, ``(card, 1,
+    q)`` in player ``q``'s hand, ``(card, 2, q)`` drawn by ``q``, still to keep).
     """
 
     #: the field names (the compiled class keeps no ``__slots__`` to list them)
