@@ -11,10 +11,22 @@ Why the hatching. Traced over 40 games (seed 0, against ``dash``), the full sear
 ``hunter`` on 19% of its hatchings and 9% of its ALIEN moves; it mostly hatched away from the
 space nearest the characters (``hunter``'s rule), on one 3 to 5 spaces off (still one move
 from a strike) or in the duct hatching space (strength x2), sometimes weaker ALIENS or none.
-Searching only there keeps most of the full search's edge at a sixth of its cost. Screened
-on 200 deals (seed 0, against ``dash``, compiled) it won 79.0% where ``hunter`` won 64.0%;
-on 600 fresh deals (seed 25) 80.3% [77.0, 83.3] where ``hunter`` won 67.8%, +12.5 points
-[+8.0, +17.0] paired, at 0.21 core-seconds a game (the full search: 1.2; load 9-14).
+Searching only there keeps most of the full search's edge at a sixth of its cost (paired
+runs against ``dash``, compiled, core-seconds a game under a load of 9-17):
+
+- seed 0 (the screen), 200 deals: 79.0% where ``hunter`` won 64.0%;
+- seed 25 (fresh), 600 deals: 80.3% [77.0, 83.3] where ``hunter`` won 67.8%, +12.5 points
+  [+8.0, +17.0], at 0.21 core-seconds a game; on the first 200 of them the full search won
+  84.5% (+21.5 [+13.8, +29.2] over ``hunter``, 1.15 core-seconds a game), this 80.5%: the
+  full search's lead, +4.0 [-2.5, +10.5], is not decided;
+- seed 26 (fresh; main after the ALIENS' re-deal was made consistent with what they can
+  infer), 400 deals: 82.5% [78.5, 85.9] where ``hunter`` won 70.5%, +12.0 [+7.0, +17.0],
+  0.16 core-seconds a game.
+
+Seeds 25 and 26 pooled: +12.3 [+9.0, +15.6] over ``hunter`` (1,000 deals). Twice the budget
+(``rollouts=64``, 0.25-0.27 core-seconds a game) adds nothing measurable: -0.2 [-4.3, +3.8]
+on seed 26's 400 deals. The ALIEN moves where a strike is possible (``at=strike``) come 40
+times a game, too many to search within 0.3 core-seconds.
 
 The search reads the ALIENS' view only (open missions stay hidden, 7.), like ``search``.
 """
