@@ -250,3 +250,23 @@ def test_every_particle_is_a_hand_hal_may_hold() -> None:
     for hand in b.hands:
         assert all(hand[k] <= free[k] for k in range(C.N_HAL_KINDS))
         assert sum(hand) <= v.hand_n[0] - len(v.hal_revealed)
+
+
+def test_a_game_with_the_hal_model_crew_is_a_function_of_its_seed() -> None:
+    """The belief's cache outlives a game in a process: a game replayed after another one
+    (its filter restarted) makes the same decisions as the first time."""
+    from balancelab.simulate.worker import play_game
+
+    opts = OdysseyOptions(crew=3)
+    spec = "ismcts:iterations=4,depth=4,belief=hal-model"
+    assigned = ["hal-pressure", spec, spec, spec]
+
+    def actions(index: int) -> list[int]:
+        out: list[int] = []
+        play_game(GAME, opts, assigned, 7, index, on_step=lambda s, a: out.append(a))
+        return out
+
+    first = actions(0)
+    other = actions(1)
+    assert actions(0) == first != other
+    assert len(first) > 20
