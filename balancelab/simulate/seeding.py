@@ -40,8 +40,15 @@ def _words(n: int, out: list[int]) -> None:
         n >>= 32
 
 
+def _mul32(a: int, b: int) -> int:
+    """``(a * b) & 0xFFFFFFFF`` for 32-bit ``a``, ``b``, in products below 2**49: the full
+    64-bit product would leave the compiled code's machine integers for Python's big ones
+    (several times slower)."""
+    return (a * (b & 0xFFFF) + (((a * (b >> 16)) & 0xFFFF) << 16)) & _M32
+
+
 def _mix(x: int, y: int) -> int:
-    r = (_MIX_L * x - _MIX_R * y) & _M32
+    r = (_mul32(_MIX_L, x) - _mul32(_MIX_R, y)) & _M32
     return r ^ (r >> 16)
 
 
@@ -65,21 +72,21 @@ def pool(entropy: int, key: tuple[int, ...] = ()) -> list[int]:
     for i in range(_POOL):
         v = ent[i] if i < len(ent) else 0
         v = (v ^ h) & _M32
-        h = (h * _MULT_A) & _M32
-        v = (v * h) & _M32
+        h = _mul32(h, _MULT_A)
+        v = _mul32(v, h)
         mixer[i] = v ^ (v >> 16)
     for src in range(_POOL):
         for dst in range(_POOL):
             if src != dst:
                 v = (mixer[src] ^ h) & _M32
-                h = (h * _MULT_A) & _M32
-                v = (v * h) & _M32
+                h = _mul32(h, _MULT_A)
+                v = _mul32(v, h)
                 mixer[dst] = _mix(mixer[dst], v ^ (v >> 16))
     for src in range(_POOL, len(ent)):
         for dst in range(_POOL):
             v = (ent[src] ^ h) & _M32
-            h = (h * _MULT_A) & _M32
-            v = (v * h) & _M32
+            h = _mul32(h, _MULT_A)
+            v = _mul32(v, h)
             mixer[dst] = _mix(mixer[dst], v ^ (v >> 16))
     return mixer
 
@@ -92,14 +99,15 @@ class _SeedWords:
         self.mixer = mixer
 
     def generate_state(self, n_words: int, dtype: Any = np.uint32) -> Any:
-        wide = np.dtype(dtype) == np.dtype(np.uint64)
+        wide = dtype is np.uint64 or (dtype is not np.uint32
+                                      and np.dtype(dtype) == np.dtype(np.uint64))
         n32 = 2 * n_words if wide else n_words
         h = _INIT_B
         out: list[int] = []
         for i in range(n32):
             v = (self.mixer[i % _POOL] ^ h) & _M32
-            h = (h * _MULT_B) & _M32
-            v = (v * h) & _M32
+            h = _mul32(h, _MULT_B)
+            v = _mul32(v, h)
             out.append(v ^ (v >> 16))
         if wide:
             return np.array([out[2 * i] | (out[2 * i + 1] << 32) for i in range(n_words)],
