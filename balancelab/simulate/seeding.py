@@ -41,10 +41,12 @@ def _words(n: int, out: list[int]) -> None:
 
 
 def _mul32(a: int, b: int) -> int:
-    """``(a * b) & 0xFFFFFFFF`` for 32-bit ``a``, ``b``, in products below 2**49: the full
-    64-bit product would leave the compiled code's machine integers for Python's big ones
-    (several times slower)."""
-    return (a * (b & 0xFFFF) + (((a * (b >> 16)) & 0xFFFF) << 16)) & _M32
+    """``(a * b) & 0xFFFFFFFF`` for 32-bit ``a``, ``b``, from 16-bit halves: compiled code
+    multiplies machine integers only when both factors are below 2**30 (a larger factor
+    takes Python's big-int multiplication, several times slower)."""
+    al = a & 0xFFFF
+    bl = b & 0xFFFF
+    return (al * bl + (((a >> 16) * bl + al * (b >> 16)) << 16)) & _M32
 
 
 def _mix(x: int, y: int) -> int:
