@@ -46,8 +46,16 @@ class Player:
 #: options at which their edge is measured (the game's default setting where empty).
 STRONGEST: dict[str, tuple[Player, ...]] = {
     "odyssey": (),
-    "iss": (),
-    "obcy": (),
+    "iss": (Player("player", "search:preset=fast",
+                   "paired runs at 2 players against builder: +46.0 [+38.9, +53.1] on 200 "
+                   "deals (seed 7), +49.3 [+43.3, +55.4] on 300 fresh deals (seed 8); as "
+                   "strong as ismcts:iterations=48,depth=10 (+3.0 [-1.6, +7.6]) at half its "
+                   "cost (policies/presets.py)"),),
+    "obcy": (Player("aliens", "hunter-search",
+                    "paired runs against dash: +12.5 [+8.0, +17.0] over hunter on 600 deals "
+                    "(seed 25), +12.0 [+7.0, +17.0] on 400 fresh deals (seed 26); the full "
+                    "search (every decision, 5.5x the cost) leads it by +4.0 [-2.5, +10.5], "
+                    "not decided (policies/obcy/hunter_search.py)"),),
 }
 
 #: Rule options of the edge runs per game (``--set``-style values): the setting at which a
