@@ -75,10 +75,10 @@ def _search_rungs(flat: str, small: str, large: str, *more: Rung) -> list[Rung]:
 # (never seconds); the small rung is sized for <= 2 s a game on one core (odyssey, iss) and
 # <= 10 s (obcy) (measured compiled, loaded: odyssey 0.4 s, iss 0.3 s, obcy 1.0 s). The Obcy
 # expedition's search rung has 16 playouts, not 32: it decides every step of every character,
-# and at 32 it took 11-34 core-seconds a game, which made the Obcy ladder 13.1 minutes (it is
-# played in the runs against the strongest rung and in the verdict runs too). Default sizes
-# (measured compiled, rules odyssey 3, iss 1.1, obcy 6, load 1.5-2.5): odyssey 2.7, iss 3.9
-# and obcy 8.5 minutes on 2 cores.
+# and at 32 it took 11-34 core-seconds a game. A ladder's time is its budget (`minutes`, the
+# screen and the confirmation sized by the rungs' measured cost) plus its verdict runs; the
+# first round (`games` a rung) is played whatever the budget, so keep it affordable: Obcy's
+# 13 rungs at 8 games (measured compiled, docs/questions/skill-ladder.md).
 # The tuned rung: `balancelab tune` (issue 13, section 1) found sets that beat the hand-set
 # numbers for HAL (`hal_turn_every=2`), the Obcy expedition and (rules version 6) the Obcy
 # ALIENS, and these became the defaults
