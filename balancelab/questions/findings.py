@@ -54,6 +54,17 @@ FINDINGS: tuple[Finding, ...] = (
     Finding("queen-variants", 400),
 )
 
+#: The findings at the strongest fair players (``--players strongest``): the same studies, sized
+#: by what the strongest players cost (2001's are the scripted defaults, so its runs are the
+#: default page's; Obcy's ALIENS at ``hunter-search``, 0.2 core-seconds a game, play 1,000
+#: games a variant and block: 2,000 a setting).
+FINDINGS_STRONGEST: tuple[Finding, ...] = (
+    Finding("hal-difficulty", 400),
+    Finding("hal-difficulty", 400, {"hal_turn_every": 2}),
+    Finding("iss-shuttle-removal", 200),
+    Finding("queen-variants", 1000),
+)
+
 
 #: Games per side of each edge run (:func:`balancelab.questions.strongest.measure_edge`).
 EDGE_GAMES = 400
@@ -71,7 +82,7 @@ def command(f: Finding, blocks: int, seed: int, pairing: dict[str, str] | None =
             f"--seed {seed}")
 
 
-def write_findings(out: Path, runs_dir: Path, *, findings: Sequence[Finding] = FINDINGS,
+def write_findings(out: Path, runs_dir: Path, *, findings: Sequence[Finding] | None = None,
                    blocks: int = 2, seed: int = 0, jobs: int = -1, games: int | None = None,
                    players: str = "default", edge_games: int = EDGE_GAMES,
                    progress: Callable[[int, int], None] | None = None) -> Path:
@@ -82,7 +93,8 @@ def write_findings(out: Path, runs_dir: Path, *, findings: Sequence[Finding] = F
         runs_dir: where the studies' folders go (``<runs_dir>/study-<name>…-seed<seed>``;
             a folder already holding the same runs is read, an interrupted one completed;
             more games than it holds extend it, which its report calls a second look).
-        findings: the studies (default :data:`FINDINGS`).
+        findings: the studies (default :data:`FINDINGS`, or :data:`FINDINGS_STRONGEST` with
+            ``players="strongest"``).
         blocks: independent seed blocks per study (at least 2 for a finding).
         seed: the run seed of the first block (the others are derived from it).
         jobs: worker processes (-1: all cores).
@@ -106,6 +118,8 @@ def write_findings(out: Path, runs_dir: Path, *, findings: Sequence[Finding] = F
         raise ValueError(f"a finding replicates on at least 2 seed blocks; got --blocks {blocks}")
     if players not in PLAYERS:
         raise ValueError(f"--players is one of {', '.join(PLAYERS)}; got {players!r}")
+    if findings is None:
+        findings = FINDINGS_STRONGEST if players == "strongest" else FINDINGS
     parts: list[str] = []
     total = 0.0
     edges_done: dict[str, list[str]] = {}
