@@ -21,7 +21,7 @@ from typing import Any
 
 from balancelab.analysis import stats
 from balancelab.simulate.core import Game
-from balancelab.simulate.runs import core_seconds_per_game, load_games, read_manifest
+from balancelab.simulate.runs import RunConfig, core_seconds_per_game, load_games, read_manifest
 from balancelab.simulate.worker import seat_assignment
 
 
@@ -114,9 +114,7 @@ def side_won(g: Game, path: Path, side: str, seat_game: bool) -> list[bool]:
     winners = df.get_column("winner").to_list()
     if not seat_game:
         return [w == side for w in winners]
-    m = read_manifest(path)
-    opts = g.options_type.from_strings({k: str(v) for k, v in
-                                        m["variants"][0]["options"].items()})
+    opts = RunConfig.from_json(read_manifest(path)["config"]).variants[0]
     seats = g.seats(opts)
     sides = [g.side_of_seat(opts, i) for i in range(len(seats))]
     marks = ["measured"] + ["other"] * (len(seats) - 1)

@@ -294,3 +294,15 @@ def test_the_findings_at_the_strongest_players_measure_each_players_edge(
     with pytest.raises(ValueError, match="--players is one of default, strongest"):
         findings.write_findings(tmp_path / "g.md", tmp_path / "runs", players="best",
                                 findings=[findings.Finding(st, 100)], jobs=1)
+
+
+def test_a_players_edge_in_a_game_whose_seats_are_one_side(tmp_path: Path):
+    """ISS at 2 players: one seat at the player (rotated), the other at the default; the
+    measured seat is followed through the rotation (random loses to builder, builder
+    against builder wins about half)."""
+    from balancelab.questions import strongest
+
+    e = strongest.measure_edge(load_game("iss"), strongest.Player("player", "random", "a test"),
+                               tmp_path, games=20, seed=3, jobs=1)
+    assert e.games == 20 and e.rate == 0.0 and 0.2 <= e.rate_default <= 0.8
+    assert e.diff == -e.rate_default and e.lo < e.diff < e.hi < 0
