@@ -77,7 +77,9 @@ def test_a_tiny_ladder_runs_end_to_end_and_is_reproducible(tmp_path: Path) -> No
     s = a["strongest"]["player"]
     assert {r["rung"] for r in confirmed} == {s["lead"], s["runner_up"], "scripted"}
     assert s["rounds"] == [2] and s["confirm_games"] == 2
-    assert s["kept"] in (s["lead"], s["runner_up"])
+    # the kept rung is one of the top two, or the scripted default when neither is decided
+    # above it on the fresh deals (2 games decide nothing)
+    assert s["kept"] == (s["lead"] if s["decided"] else "scripted")
     assert s["decided"] == (s["rung"] is not None)
     md = (tmp_path / "a" / "report" / "report.md").read_text()
     assert "CHEAT" in md and "The screen" in md and "The confirmation on fresh deals" in md
@@ -207,6 +209,17 @@ def test_the_strongest_is_named_only_when_its_lead_is_decided_on_fresh_deals() -
                                {**cost, "ismcts large": 1.1})
     assert two.strongest is None and two.kept is large and two.other is search
     assert ladder_rungs.decision_words(two, 8).endswith("keep the cheaper, ismcts large")
+    # ... unless the scripted default played the same fresh deals and the cheaper one is not
+    # decided above it there: then the tie keeps the scripted default
+    three = _won(80, search=70, ismcts_large=70, scripted=66)
+    kept = ladder_rungs.confirm(large, search, three, {**cost, "ismcts large": 1.1}, scripted)
+    assert kept.strongest is None and kept.kept is scripted and kept.other is large
+    assert ladder_rungs.decision_words(kept, 80).endswith(
+        "neither is decided above the scripted default there, so the verdict runs keep the "
+        "scripted default, scripted")
+    above = _won(80, search=70, ismcts_large=70, scripted=54)
+    assert ladder_rungs.confirm(large, search, above, {**cost, "ismcts large": 1.1},
+                                scripted).kept is large
     # the screen's runner-up decided ahead on fresh deals is the strongest
     turned = ladder_rungs.confirm(scripted, search, _won(80, search=70, scripted=54), cost)
     assert turned.strongest is search and turned.kept is search

@@ -72,13 +72,13 @@ from balancelab.questions.rungs import (
     screen_level,
     screen_look,
 )
+from balancelab.questions.strongest import side_won
 from balancelab.questions.sweep import SweepResult, block_seeds, sweep, write_study
 from balancelab.reports import compare_report, page
 from balancelab.simulate import runs
 from balancelab.simulate.core import Game
 from balancelab.simulate.errors import RunError
-from balancelab.simulate.runs import MANIFEST, core_seconds_per_game, load_games, read_manifest
-from balancelab.simulate.worker import seat_assignment
+from balancelab.simulate.runs import MANIFEST, core_seconds_per_game, read_manifest
 
 #: Share of the budget for the sides' screens and confirmations (the rest: the verdict runs).
 SIDES_SHARE = 0.9
@@ -110,19 +110,7 @@ def _workers(jobs: int) -> int:
 def _outcomes(lad: Ladder, g: Game, path: Path, side: str, k: int) -> list[bool]:
     """Whether the laddered side or seat won each of the run's first ``k`` games (by game
     index)."""
-    df = load_games(path).filter(pl.col("game_index") < k).sort("game_index")
-    winners = df.get_column("winner").to_list()
-    if not lad.seat_game:
-        return [w == side for w in winners]
-    opts = g.options_type.from_strings({k: str(v) for k, v in lad.base.items()})
-    seats = g.seats(opts)
-    sides = [g.side_of_seat(opts, i) for i in range(len(seats))]
-    marks = ["rung"] + ["other"] * (len(seats) - 1)
-    won = []
-    for i, w in zip(df.get_column("game_index").to_list(), winners, strict=True):
-        at = seat_assignment(marks, sides, int(i), True).index("rung")
-        won.append(w == seats[at])
-    return won
+    return side_won(g, path, side, lad.seat_game)[:k]
 
 
 def _pairing(lad: Ladder, g: Game, side: str, spec: str, opp: str) -> dict[str, str]:
@@ -308,7 +296,7 @@ def run_ladder(
             fresh[r.name], c, w = play_rung(side, r, confirm_seed, k, "confirm-")
             spent += c * k
             wall += w
-        conf = confirm(lead.rung, second.rung, fresh, cost)
+        conf = confirm(lead.rung, second.rung, fresh, cost, scripted)
         return SideRanking(side, [*looks, *refs], rounds, conf, k, (screen_seed, confirm_seed),
                            spent, wall, cost)
 

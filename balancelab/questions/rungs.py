@@ -412,13 +412,15 @@ class Confirmation:
     other: Rung
 
 
-def confirm(lead: Rung, second: Rung, won: dict[str, list[bool]], cost: dict[str, float]
-            ) -> Confirmation:
+def confirm(lead: Rung, second: Rung, won: dict[str, list[bool]], cost: dict[str, float],
+            scripted: Rung | None = None) -> Confirmation:
     """Decide the lead of ``lead`` over ``second`` on fresh deals (``won``: rung name →
     outcomes, paired): the strongest is named only when the paired 95% interval of their
     difference excludes 0 (either way: a runner-up decided ahead is the strongest); else it is
     a tie and the scripted default, if it is one of the two, else the cheaper of the two
-    (``cost``: core-seconds a game) is kept.
+    (``cost``: core-seconds a game) is kept, but only if its lead over the scripted default
+    (``scripted``, when its outcomes on the same fresh deals are in ``won``) is decided there:
+    a tie of two rungs neither decided above the scripted default keeps the default.
 
     Raises:
         ValueError: a rung without outcomes.
@@ -434,6 +436,11 @@ def confirm(lead: Rung, second: Rung, won: dict[str, list[bool]], cost: dict[str
         kept = strongest
     else:
         kept = min((lead, second), key=lambda r: (r.name != SCRIPTED, cost.get(r.name, 0.0)))
+        base = won.get(SCRIPTED) if scripted is not None else None
+        if (base and kept.name != SCRIPTED and len(base) == len(won[kept.name])
+                and paired(base, won[kept.name]).lo <= 0):
+            assert scripted is not None
+            kept = scripted
     other = second if kept is lead else lead
     equivalent = strongest is None and -MARGIN <= d.lo and d.hi <= MARGIN
     return Confirmation(lead, second, won, d, strongest, equivalent, kept, other)
@@ -480,10 +487,15 @@ def decision_words(c: Confirmation, games: int) -> str:
                 f"decided on {games} fresh deals, {lead} points")
     kind = ("equivalent (within ±5 points)" if c.equivalent
             else "not decided (the interval reaches 0)")
+    if c.kept is not c.lead and c.kept is not c.second:
+        keep = (f"neither is decided above the scripted default there, so the verdict runs "
+                f"keep the scripted default, {c.kept.name}")
+    else:
+        keep = (f"the verdict runs keep "
+                f"{'the scripted default' if c.kept.name == SCRIPTED else 'the cheaper'}, "
+                f"{c.kept.name}")
     return (f"a tie: {c.lead.name} against {c.second.name} on {games} fresh deals, "
-            f"{diff} points, {kind}; the verdict runs keep "
-            f"{'the scripted default' if c.kept.name == SCRIPTED else 'the cheaper'}, "
-            f"{c.kept.name}")
+            f"{diff} points, {kind}; {keep}")
 
 
 def pct_text(x: float | None) -> str:
