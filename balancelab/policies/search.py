@@ -429,8 +429,13 @@ def determinizer(policy: str, game: Game, cfg: dict[str, Any]
     ``belief`` (one of ``game.beliefs``; ``uniform``, every game's first, passes none).
 
     Raises:
-        PolicyError: a belief the game does not offer (the message names those it does).
+        PolicyError: a game that does not re-deal what a seat cannot see (no
+            ``Game.determinize``: only ``oracle``, which plays the true state, can search it),
+            or a belief the game does not offer (the message names those it does).
     """
+    if policy != "oracle" and type(game).determinize is Game.determinize:
+        raise PolicyError(f"{policy} needs a game that re-deals what a seat cannot see "
+                          f"(Game.determinize); {game.name} does not (see docs/plugins.md)")
     belief = choice_param(policy, cfg, "belief", game.beliefs)
     if belief == game.beliefs[0]:
         return game.determinize

@@ -306,3 +306,20 @@ def test_a_players_edge_in_a_game_whose_seats_are_one_side(tmp_path: Path):
                                tmp_path, games=20, seed=3, jobs=1)
     assert e.games == 20 and e.rate == 0.0 and 0.2 <= e.rate_default <= 0.8
     assert e.diff == -e.rate_default and e.lo < e.diff < e.hi < 0
+
+
+@pytest.mark.parametrize("spec", ["search:rollouts=2", "ismcts:iterations=2"])
+def test_a_search_on_a_game_that_cannot_re_deal_is_refused_in_one_line(spec: str):
+    """A game without ``Game.determinize`` (the coin) cannot be searched by a fair player: the
+    run is refused before it starts, naming why (it was a NotImplementedError traceback at
+    the first decision)."""
+    from balancelab.policies import PolicyError
+    from balancelab.simulate.runs import RunConfig
+    from balancelab.simulate.runs.write import check_before_writing
+
+    install()
+    g = load_game("coin")
+    config = RunConfig("coin", [g.options_type()], {"red": spec}, 0, 4)
+    with pytest.raises(PolicyError, match=r"needs a game that re-deals what a seat cannot see "
+                       r"\(Game\.determinize\); coin does not"):
+        check_before_writing(config, "loky", None)
