@@ -25,6 +25,10 @@ def test_games_lists_and_describes() -> None:
     res = runner.invoke(app, ["games", "odyssey"])
     assert res.exit_code == 0
     assert "--hal-extra-turns" in res.output and "rulebook" in res.output
+    # the named parameter sets are listed with their policies, in a few words
+    res = runner.invoke(app, ["games", "iss"], terminal_width=200)
+    words = " ".join(res.output.replace("│", " ").split())  # the cell's lines, joined
+    assert "search:preset=fast (the fast strong ISS player, 0.2 core-seconds a game)" in words
 
 
 @pytest.mark.parametrize(

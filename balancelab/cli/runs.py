@@ -47,6 +47,7 @@ def games(
     """
     from balancelab.games import get_game, names
     from balancelab.policies.base import entries_for
+    from balancelab.policies.presets import presets_for
     from balancelab.reports import words as W
     from balancelab.simulate.options import describe
 
@@ -88,8 +89,18 @@ def games(
         entries = entries_for(g.name, side)
         p.add_row(side, g.default_policies[side],
                   "; ".join(f"{n}: {e.help}" if e.help else n
-                            for n, e in sorted(entries.items())))
+                            for n, e in sorted(entries.items()))
+                  + "".join(f"; {n}:preset={k}" + (f" ({_gist(v.note)})" if v.note else "")
+                            for n in sorted(entries)
+                            for k, v in presets_for(g.name, n).items()))
     console.print(p)
+
+
+def _gist(note: str) -> str:
+    """A preset's note up to its first sentence or colon (the ``games`` table's words)."""
+    import re
+
+    return re.split(r"[.:] ", note, maxsplit=1)[0].rstrip(".")
 
 
 def _is_key(options_type: Any, name: str) -> bool:

@@ -137,9 +137,9 @@ PRESETS: dict[str, dict[str, dict[str, Preset]]] = {
         "search": {
             "fast": Preset(
                 {"rollouts": 16, "depth": 10, "rollout": "default", "z": 1.0},
-                note="the fast strong ISS player (issue 25): at 2 players, one seat on it "
-                     "and one on builder (rotated), paired on the same deals. Seed 7, 200 "
-                     "deals: 95.5% [91.7, 97.6] where builder won 49.5%, +46.0 points "
+                note="the fast strong ISS player, 0.2 core-seconds a game: at 2 players, "
+                     "one seat on it and one on builder (rotated), paired on the same deals. "
+                     "Seed 7, 200 deals: 95.5% [91.7, 97.6] where builder won 49.5%, +46.0 points "
                      "[+38.9, +53.1], and +3.0 [-1.6, +7.6] over ismcts:iterations=48,depth=10 "
                      "(92.5%, the strongest measured before, 0.39 core-s a game); fresh seed "
                      "8, 300 deals: 95.7% [92.7, 97.5] where builder won 46.3%, +49.3 "
