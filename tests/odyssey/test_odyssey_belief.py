@@ -132,8 +132,7 @@ def test_a_recover_forgets_which_seen_card_was_taken() -> None:
     s.crew_disc = [C.C_CANCEL, C.C_RECOVER, C.C_WILD]
     for k in s.crew_disc:
         s.crew_draw.remove(k)
-    s.crew_seen[C.C_CANCEL] = 1
-    s.crew_seen[C.C_RECOVER] = 1
+    s.crew_seen = tuple(int(k in (C.C_CANCEL, C.C_RECOVER)) for k in range(C.N_CREW_KINDS))
     s.stack = [(T_CREW_TURN, 2), (T_RECOVER_TAKE, 1)]
     s.actor = 1
     s._run()

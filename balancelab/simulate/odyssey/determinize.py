@@ -99,7 +99,7 @@ def state_from_view(view: OdysseyView, rng: np.random.Generator,
     else:
         s.crew_disc = seen_crew + [pool.pop() for _ in range(view.crew_discard_n - len(seen_crew))]
         rng.shuffle(s.crew_disc)
-    s.crew_seen = list(view.crew_discard_seen)
+    s.crew_seen = view.crew_discard_seen
     s.crew_draw = pool
     s.crew_trash = [k for k, c in enumerate(view.crew_trash) for _ in range(c)]
     # HAL cards: all minus TRASH, revealed row, board and the cards seen going into the
@@ -124,7 +124,7 @@ def state_from_view(view: OdysseyView, rng: np.random.Generator,
     s.hal_disc = seen + [hpool.pop() for _ in range(view.hal_discard_n - len(seen))]
     rng.shuffle(s.hal_disc)
     s.hal_draw = hpool
-    s.hal_seen = list(view.hal_discard_seen)
+    s.hal_seen = view.hal_discard_seen
     s.hal_history = view.hal_history
     s.recording = False
     s.view0 = None

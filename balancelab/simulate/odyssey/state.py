@@ -488,6 +488,17 @@ def hal_card_actions(ctx: Ctx, phase: int, hidden: Sequence[int], rev: list[int]
     return out
 
 
+#: no card seen going into the HAL (crew) Discard since its last reshuffle
+_NO_HAL_SEEN: tuple[int, ...] = (0,) * C.N_HAL_KINDS
+_NO_CREW_SEEN: tuple[int, ...] = (0,) * C.N_CREW_KINDS
+
+
+def _bumped(counts: tuple[int, ...], k: int, n: int) -> tuple[int, ...]:
+    """``counts`` with ``n`` more of kind ``k`` (a new tuple: the state's seen counts are
+    immutable, so every view shares them without a copy)."""
+    return (*counts[:k], counts[k] + n, *counts[k + 1:])
+
+
 def _counts(kinds: Sequence[int], n: int) -> list[int]:
     out = [0] * n
     for k in kinds:
@@ -546,9 +557,9 @@ class OdysseyState(State):
     first: int
     trash_counts: tuple[tuple[int, ...], tuple[int, ...]] | None
     #: HAL cards seen going into the HAL Discard since its last reshuffle (counts per kind)
-    hal_seen: list[int]
+    hal_seen: tuple[int, ...]
     #: crew cards seen going into the crew Discard since its last reshuffle (counts per kind)
-    crew_seen: list[int]
+    crew_seen: tuple[int, ...]
     #: the public record of HAL's decisions (``OdysseyView.hal_history``)
     hal_history: tuple[tuple[int, int, OdysseyView], ...]
     #: whether HAL's decisions are added to ``hal_history`` (games from ``new``; not the
@@ -605,8 +616,8 @@ class OdysseyState(State):
         s.hal_disc = []
         s.hal_trash = []
         s.trash_counts = None
-        s.hal_seen = [0] * C.N_HAL_KINDS
-        s.crew_seen = [0] * C.N_CREW_KINDS
+        s.hal_seen = _NO_HAL_SEEN
+        s.crew_seen = _NO_CREW_SEEN
         s.hal_history = ()
         s.recording = True
         s.view0 = None
@@ -666,8 +677,8 @@ class OdysseyState(State):
         s.hal_disc = self.hal_disc[:]
         s.hal_trash = self.hal_trash[:]
         s.trash_counts = self.trash_counts
-        s.hal_seen = self.hal_seen[:]
-        s.crew_seen = self.crew_seen[:]
+        s.hal_seen = self.hal_seen
+        s.crew_seen = self.crew_seen
         s.hal_history = self.hal_history
         s.recording = self.recording
         s.view0 = None
@@ -855,7 +866,7 @@ class OdysseyState(State):
                 return
             self.hal_draw = self.hal_disc
             self.hal_disc = []
-            self.hal_seen = [0] * C.N_HAL_KINDS
+            self.hal_seen = _NO_HAL_SEEN
             self.rng.shuffle(self.hal_draw)
             self.m[self.M_HAL_RESHUFFLES] += 1
             if self.tracing:
@@ -872,7 +883,7 @@ class OdysseyState(State):
                     return
                 self.crew_draw = self.crew_disc
                 self.crew_disc = []
-                self.crew_seen = [0] * C.N_CREW_KINDS
+                self.crew_seen = _NO_CREW_SEEN
                 self.rng.shuffle(self.crew_draw)
                 self.m[self.M_CREW_RESHUFFLES] += 1
                 if self.tracing:
@@ -1093,7 +1104,7 @@ class OdysseyState(State):
             self.hands[seat][arg] -= 1
             self.hand_n[seat] -= 1
             self.crew_disc.append(arg)  # the action's own words show the card (trace)
-            self.crew_seen[arg] += 1
+            self.crew_seen = _bumped(self.crew_seen, arg, 1)
         elif op == OP_TARGET:
             t = arg // 32
             k = arg % 32
@@ -1102,7 +1113,7 @@ class OdysseyState(State):
                 self.hands[t][k] -= 1
                 self.hand_n[t] -= 1
                 self.crew_disc.append(k)
-                self.crew_seen[k] += 1
+                self.crew_seen = _bumped(self.crew_seen, k, 1)
                 self.m[self.M_TARGET_HITS] += 1
                 if self.tracing:
                     self.log.append((E_TARGET_HIT, t, k))
@@ -1116,7 +1127,7 @@ class OdysseyState(State):
             if arg >= REV:
                 self.hal_rev.remove(arg - REV)
                 self.hal_disc.append(arg - REV)
-                self.hal_seen[arg - REV] += 1
+                self.hal_seen = _bumped(self.hal_seen, arg - REV, 1)
                 stack.append((T_HAL_REVEAL, 0))
             else:
                 self.hal_hidden[arg] -= 1
@@ -1130,9 +1141,7 @@ class OdysseyState(State):
         elif op == OP_RECOVER_TAKE:
             self.crew_disc.remove(arg)
             # the card taken is secret: of the cards seen, only the Recovers surely remain
-            seen_recover = self.crew_seen[C.C_RECOVER]
-            self.crew_seen = [0] * C.N_CREW_KINDS
-            self.crew_seen[C.C_RECOVER] = seen_recover
+            self.crew_seen = _bumped(_NO_CREW_SEEN, C.C_RECOVER, self.crew_seen[C.C_RECOVER])
             self.hands[seat][arg] += 1
             self.hand_n[seat] += 1
         else:
@@ -1150,14 +1159,14 @@ class OdysseyState(State):
             hand[k] -= 1
             self.hand_n[seat] -= 1
             self.crew_disc.append(k)
-            self.crew_seen[k] += 1
+            self.crew_seen = _bumped(self.crew_seen, k, 1)
             amount = 1
             if k != C.C_WILD and SPECIALITY[self.roles[seat]] == k:
                 amount = self.ctx.specialist_repair
             amount = min(amount, self.mal[sysk])
             self.mal[sysk] -= amount
             self.hal_disc.extend([sysk] * amount)
-            self.hal_seen[sysk] += amount
+            self.hal_seen = _bumped(self.hal_seen, sysk, amount)
             self.m[self.M_REPAIRED + sysk] += amount
             self.repair_open = True
             if self.tracing:
@@ -1189,10 +1198,10 @@ class OdysseyState(State):
             hand[C.C_CANCEL] -= 1
             self.hand_n[seat] -= 1
             self.crew_disc.append(C.C_CANCEL)
-            self.crew_seen[C.C_CANCEL] += 1
+            self.crew_seen = _bumped(self.crew_seen, C.C_CANCEL, 1)
             self.hal_rev.remove(arg)
             self.hal_disc.append(arg)
-            self.hal_seen[arg] += 1
+            self.hal_seen = _bumped(self.hal_seen, arg, 1)
             self.m[self.M_CANCELS] += 1
             stack.append((T_HAL_REVEAL, 0))
             stack.append((T_HAL_DRAW, 0))
@@ -1200,7 +1209,7 @@ class OdysseyState(State):
             hand[C.C_RECOVER] -= 1
             self.hand_n[seat] -= 1
             self.crew_disc.append(C.C_RECOVER)
-            self.crew_seen[C.C_RECOVER] += 1
+            self.crew_seen = _bumped(self.crew_seen, C.C_RECOVER, 1)
             self.m[self.M_RECOVERS] += 1
             stack.append((T_RECOVER_TAKE, seat))
         elif op == OP_DISCONNECT:
@@ -1261,15 +1270,15 @@ class OdysseyState(State):
             self.m[self.M_DOORS_CLOSED] += 1
         elif k == C.H_TARGET:
             self.hal_disc.append(k)
-            self.hal_seen[k] += 1
+            self.hal_seen = _bumped(self.hal_seen, k, 1)
             stack.append((T_HAL_TARGET, 0))
         elif k == C.H_SCAN:
             self.hal_disc.append(k)
-            self.hal_seen[k] += 1
+            self.hal_seen = _bumped(self.hal_seen, k, 1)
             stack.append((T_HAL_SCAN, 0))
         else:
             self.hal_disc.append(k)
-            self.hal_seen[k] += 1
+            self.hal_seen = _bumped(self.hal_seen, k, 1)
             self.m[self.M_LIPREAD] += 1
 
     def _check_hal_win(self) -> bool:
@@ -1310,7 +1319,7 @@ class OdysseyState(State):
             self.start_pos, self.talk(), self.lipread(),
             tuple(self.stack), ctx.options, self.closed_mask,
             tuple(sorted(crew_disc)) if phase == T_RECOVER_TAKE and seat == self.actor else (),
-            tuple(self.hal_seen), tuple(self.crew_seen), self.hal_history)
+            self.hal_seen, self.crew_seen, self.hal_history)
         if seat == 0:
             self.view0 = v  # HAL's decision is recorded from it (_record)
         return v
