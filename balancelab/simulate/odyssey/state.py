@@ -1330,7 +1330,9 @@ class OdysseyState(State):
         v0 = self.view0
         v = (self.view(0) if v0 is None else v0).with_hand(())
         self.hal_history = (*self.hal_history, (self.phase, -1 if hidden_discard else action, v))
-        self.trash_counts = None  # the record keeps its own (a view shares nothing with it)
+        ct = self.trash_counts
+        if ct is not None:  # the record keeps its own (a view shares nothing with it): copies
+            self.trash_counts = (tuple([*ct[0]]), tuple([*ct[1]]))  # cost less than recounting
 
     def talk(self) -> tuple[tuple[int, ...] | None, ...]:
         """What the crew announce now, heard by every seat (design notes 1(c)19).
