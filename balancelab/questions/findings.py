@@ -174,12 +174,15 @@ def _edges(g: Any, folder: Path, seed: int, games: int, jobs: int,
     from balancelab.reports import games as hooks
 
     players = strongest.STRONGEST.get(g.name, ())
-    setting = ", ".join(f"{k}={v}" for k, v in strongest.EDGE_SETTING.get(g.name, {}).items())
+    from balancelab.reports import words as W
+
+    setting = W.variant(g.name, ",".join(
+        f"{k}={v}" for k, v in strongest.EDGE_SETTING.get(g.name, {}).items()))
     if not players:
         return ["**The players.** No fair player has been measured stronger than the scripted "
                 "defaults here, so every side plays its default.", ""]
-    where = setting or "the default setting"
-    lines = [f"**The players** (each against the other side's default, {where}, on the "
+    where = f"at {setting}"
+    lines = [f"**The players** (each against the other side's default {where}, on the "
              "same deals as the side's scripted default; seed "
              f"{seed}, a block no study block and no choice of the player used):", "",
              "| side | player | its win rate | the scripted default's | edge, points [95%] "
