@@ -121,7 +121,7 @@ def write_findings(out: Path, runs_dir: Path, *, findings: Sequence[Finding] | N
     if findings is None:
         findings = FINDINGS_STRONGEST if players == "strongest" else FINDINGS
     parts: list[str] = []
-    total = 0.0
+    total = core = 0.0
     edges_done: dict[str, list[str]] = {}
     for f in findings:
         f = Finding(f.study, games or f.games, f.fixed)
@@ -144,7 +144,10 @@ def write_findings(out: Path, runs_dir: Path, *, findings: Sequence[Finding] | N
         rep = studies.build_study_report(studies.narrowed(st, f.fixed), res.runs)
         took = time.perf_counter() - t0
         total += took
-        parts.append(_section(f, rep, res.path, blocks, seed, took, pairing,
+        cpu = _core_seconds(res.path) + (
+            _core_seconds(Path(runs_dir) / f"edges-{g.name}-seed{seed}") if pairing else 0.0)
+        core += cpu
+        parts.append(_section(f, rep, res.path, blocks, seed, cpu, pairing,
                               edges_done.pop(g.name, None)))
     flag = " --players strongest" if players == "strongest" else ""
     at = ("the scripted default players" if players == "default" else
@@ -157,7 +160,8 @@ def write_findings(out: Path, runs_dir: Path, *, findings: Sequence[Finding] | N
         f"(nothing here is typed by hand) at {at}, seed {seed}, each study in {blocks} "
         "independent seed blocks: a change is stated in \"In short\" only where the blocks "
         "pooled decide it and no block decides the opposite; otherwise the page says it does "
-        f"not replicate. The whole set took {total / 60:.1f} minutes. Each study's own command "
+        f"not replicate. Its games took {core / 60:.1f} core-minutes to play ({total / 60:.1f} "
+        "minutes for this command, which reads the runs already played). Each study's own command "
         "is given under its heading; its full report is in the study folder named there.",
         "",
     ]
@@ -199,17 +203,27 @@ def _edges(g: Any, folder: Path, seed: int, games: int, jobs: int,
     return lines + [""]
 
 
+def _core_seconds(folder: Path) -> float:
+    """CPU seconds of every run under ``folder`` (``cpu_seconds`` of their ``run.json``; 0
+    for runs from before runs recorded it)."""
+    from balancelab.simulate.runs import MANIFEST, read_manifest
+
+    return sum(float(read_manifest(m.parent, check=False).get("cpu_seconds", 0.0) or 0.0)
+               for m in Path(folder).rglob(MANIFEST))
+
+
 def _seconds(x: float | None) -> str:
     """Core-seconds a game in words: ``2.41``, ``0.083``; ``–`` when not recorded."""
     return "–" if x is None else f"{x:.2f}" if x >= 0.1 else f"{x:.3f}"
 
 
 def _section(f: Finding, rep: page.Report, folder: Path, blocks: int, seed: int,
-             took: float, pairing: dict[str, str] | None = None,
+             cpu: float, pairing: dict[str, str] | None = None,
              players: list[str] | None = None) -> str:
     """One study's part of the findings page (Markdown)."""
     lines = [f"## {rep.question}", "",
-             f"`{command(f, blocks, seed, pairing)}` ({took / 60:.1f} minutes; study folder "
+             f"`{command(f, blocks, seed, pairing)}` ({cpu / 60:.1f} core-minutes of play"
+             f"{', the players’ edge runs included' if pairing else ''}; study folder "
              f"`{folder}`)", ""]
     lines += players or []
     if rep.short:
