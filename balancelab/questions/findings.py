@@ -29,8 +29,11 @@ from balancelab.questions import strongest
 from balancelab.questions import study as studies
 from balancelab.questions.inputs import pairing_name, slug
 from balancelab.questions.sweep import block_seeds
+from balancelab.reports import games as hooks
 from balancelab.reports import page
+from balancelab.reports import words as W
 from balancelab.reports.run_report import REPLICATION
+from balancelab.simulate.core import Game
 
 
 @dataclass(frozen=True)
@@ -171,15 +174,11 @@ def write_findings(out: Path, runs_dir: Path, *, findings: Sequence[Finding] | N
     return out
 
 
-def _edges(g: Any, folder: Path, seed: int, games: int, jobs: int,
+def _edges(g: Game, folder: Path, seed: int, games: int, jobs: int,
            progress: Callable[[int, int], None] | None) -> list[str]:
     """The players section of one game: each strongest fair player's measured edge over its
     side's scripted default (Markdown lines)."""
-    from balancelab.reports import games as hooks
-
     players = strongest.STRONGEST.get(g.name, ())
-    from balancelab.reports import words as W
-
     setting = W.variant(g.name, ",".join(
         f"{k}={v}" for k, v in strongest.EDGE_SETTING.get(g.name, {}).items()))
     if not players:

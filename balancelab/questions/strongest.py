@@ -42,8 +42,7 @@ class Player:
 
 
 #: Game → the sides whose strongest fair player is not the scripted default (a side not
-#: listed plays its default, which no fair player has been measured to beat), and the rule
-#: options at which their edge is measured (the game's default setting where empty).
+#: listed plays its default, which no fair player has been measured to beat).
 STRONGEST: dict[str, tuple[Player, ...]] = {
     "odyssey": (),
     "iss": (Player("player", "search:preset=fast",
