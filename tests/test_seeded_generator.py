@@ -1,4 +1,5 @@
-"""The search policies' fast seeding draws exactly numpy's SeedSequence streams."""
+"""The search policies' fast seeding draws exactly numpy's SeedSequence streams, and their
+cheaper draws (a shuffled list, the rollout seeds made on demand) are the old ones."""
 
 from __future__ import annotations
 
@@ -33,3 +34,23 @@ def test_spawned_children_are_numpys() -> None:
 def test_a_negative_seed_is_refused() -> None:
     with pytest.raises(ValueError, match="must be >= 0"):
         seeded_generator(-1)
+
+
+@given(st.integers(0, 2**63 - 1), st.integers(1, 6))
+def test_ismcts_rollout_seeds_are_the_rollout_childs_draws(entropy: int, n: int) -> None:
+    from balancelab.policies.ismcts import _RolloutSeeds
+
+    rollouts = np.random.SeedSequence(entropy).spawn(2)[1]
+    expected = np.random.default_rng(rollouts).integers(2**63, size=n).tolist()
+    seeds = _RolloutSeeds(entropy, n)
+    assert [seeds.seed(k) for k in reversed(range(n))] == expected[::-1]
+    assert seeds.maker(n - 1)().random() == np.random.default_rng(expected[-1]).random()
+
+
+@given(st.integers(0, 2**63 - 1), st.lists(st.integers(0, 99), max_size=40))
+def test_a_shuffled_copy_is_the_permutation_order(seed: int, items: list[int]) -> None:
+    from balancelab.simulate.iss.determinize import _shuffled
+
+    a, b = np.random.default_rng(seed), np.random.default_rng(seed)
+    assert _shuffled(items, a) == [items[int(k)] for k in b.permutation(len(items))]
+    assert a.integers(2**63) == b.integers(2**63)  # the same draws spent

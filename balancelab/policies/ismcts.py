@@ -209,12 +209,14 @@ class IsmctsPolicy(Policy):
         legal_set = set(legal)
         # a reused subtree already holds visits: top it up to the budget (a quarter at least)
         todo = max(self.iterations - root.n, -(-self.iterations // 4))
+        # each iteration's entropy, drawn at once (the same numbers as one draw an iteration:
+        # nothing else draws from the seat's Generator while the decision iterates)
+        entropies: list[int] = self.rng.integers(2**63, size=todo).tolist()
         with gc_paused():  # the iterations make no reference cycles (a tree has no parent links)
-            for _ in range(todo):
+            for entropy in entropies:
                 # the two children of SeedSequence(entropy).spawn(2): the world, the rollouts
-                entropy = int(self.rng.integers(2**63))
                 world = world_of(seeded_generator(entropy, (0,)))
-                self._iterate(root, world, seeded_generator(entropy, (1,)), legal_set)
+                self._iterate(root, world, _RolloutSeeds(entropy, self._n_seats), legal_set)
                 self.iterations_run += 1
         best: Action | None = None
         best_key: tuple[int, int] | None = None
@@ -227,10 +229,9 @@ class IsmctsPolicy(Policy):
         self._next = root.children.get(best)
         return best
 
-    def _iterate(self, root: _Node, s: State, rng: np.random.Generator,
+    def _iterate(self, root: _Node, s: State, seeds: _RolloutSeeds,
                  legal_set: set[Action]) -> None:
         """One iteration from world ``s``: select, expand, roll out, back up."""
-        seeds = [int(x) for x in rng.integers(2**63, size=self._n_seats)]
         # each seat's scripted player, made when the seat first decides (most iterations
         # never reach some seats; a player is the same whenever it is made)
         pols: list[Policy | None] = [None] * self._n_seats
@@ -287,12 +288,12 @@ class IsmctsPolicy(Policy):
             nd.n += 1
             nd.w += value
 
-    def _player(self, pols: list[Policy | None], seeds: list[int], seat: int) -> Policy:
+    def _player(self, pols: list[Policy | None], seeds: _RolloutSeeds, seat: int) -> Policy:
         """The iteration's scripted player of ``seat`` (made on first use)."""
         p = pols[seat]
         if p is None:
             p = pols[seat] = self._factories[seat](self.game, self.options, seat,
-                                                   _lazy_rng(seeds[seat]))
+                                                   seeds.maker(seat))
         return p
 
     def _select(self, node: _Node, legal: Sequence[Action]) -> Action:
@@ -404,9 +405,29 @@ class OraclePolicy(IsmctsPolicy):
         return self._search(legal, order, world_of)
 
 
-def _lazy_rng(seed: int) -> Callable[[], np.random.Generator]:
-    """A function making the Generator of ``seed`` (scripted policies rarely draw)."""
-    return lambda: seeded_generator(seed)
+class _RolloutSeeds:
+    """The seeds of one iteration's scripted players: ``n`` draws of ``2**63`` from the
+    rollouts' child of ``SeedSequence(entropy)`` (spawn key ``(1,)``), one a seat, made only
+    when a player first draws (scripted players rarely do: most iterations seed nothing)."""
+
+    __slots__ = ("entropy", "n", "seeds")
+
+    def __init__(self, entropy: int, n: int) -> None:
+        self.entropy = entropy
+        self.n = n
+        self.seeds: list[int] | None = None
+
+    def seed(self, seat: int) -> int:
+        """The seed of ``seat``'s player."""
+        seeds = self.seeds
+        if seeds is None:
+            seeds = self.seeds = seeded_generator(self.entropy, (1,)).integers(
+                2**63, size=self.n).tolist()
+        return seeds[seat]
+
+    def maker(self, seat: int) -> Callable[[], np.random.Generator]:
+        """A function making the Generator of ``seat``'s player."""
+        return lambda: seeded_generator(self.seed(seat))
 
 
 #: What ``oracle`` sees: ``all`` (every hand and the deck order) or ``hands`` (every hand;

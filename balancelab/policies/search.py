@@ -326,10 +326,8 @@ class SearchPolicy(Policy):
         depth = self.depth or -1
         seeds = uniforms.seeds(self._n_seats)
         factories = self._defaults()
-        pols = [
-            f(self.game, self.options, k, seeded_generator(seeds[k]))
-            for k, f in enumerate(factories)
-        ]
+        # each player's Generator made only if it draws (scripted players rarely do)
+        pols = [f(self.game, self.options, k, _seeded(seeds[k])) for k, f in enumerate(factories)]
         steps = 0
         while not s.is_terminal():
             legal = s.legal_actions()
@@ -357,6 +355,11 @@ class SearchPolicy(Policy):
                 out.append(scripted_factory(self.game.name, side, name))
             self._default_factories = out
         return self._default_factories
+
+
+def _seeded(seed: int) -> Callable[[], np.random.Generator]:
+    """A function making the Generator of ``seed``."""
+    return lambda: seeded_generator(seed)
 
 
 class _Uniforms:

@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 import numpy as np
+from mypy_extensions import i64
 from numpy.random import PCG64, Generator
 from numpy.random.bit_generator import ISeedSequence
 
@@ -29,6 +30,9 @@ _MIX_L: Final = 0xCA01F9DD
 _MIX_R: Final = 0x4973F715
 #: numpy's default pool size (32-bit words).
 _POOL: Final = 4
+#: little-endian 32- and 64-bit words (how numpy's SeedSequence pairs words).
+_LE32: Final = np.dtype("<u4")
+_LE64: Final = np.dtype("<u8")
 
 
 def _words(n: int, out: list[int]) -> None:
@@ -40,16 +44,16 @@ def _words(n: int, out: list[int]) -> None:
         n >>= 32
 
 
-def _mul32(a: int, b: int) -> int:
-    """``(a * b) & 0xFFFFFFFF`` for 32-bit ``a``, ``b``, from 16-bit halves: compiled code
-    multiplies machine integers only when both factors are below 2**30 (a larger factor
-    takes Python's big-int multiplication, several times slower)."""
+def _mul32(a: i64, b: i64) -> i64:
+    """``(a * b) & 0xFFFFFFFF`` for 32-bit ``a``, ``b``, from 16-bit halves: every
+    intermediate value stays below 2**50, so the compiled code's 64-bit machine integers
+    (``i64``) never overflow and give Python's results."""
     al = a & 0xFFFF
     bl = b & 0xFFFF
     return (al * bl + (((a >> 16) * bl + al * (b >> 16)) << 16)) & _M32
 
 
-def _mix(x: int, y: int) -> int:
+def _mix(x: i64, y: i64) -> i64:
     r = (_mul32(_MIX_L, x) - _mul32(_MIX_R, y)) & _M32
     return r ^ (r >> 16)
 
@@ -69,8 +73,9 @@ def pool(entropy: int, key: tuple[int, ...] = ()) -> list[int]:
             ent.append(0)
         for k in key:
             _words(k, ent)
-    h = _INIT_A
-    mixer = [0] * _POOL
+    h: i64 = _INIT_A
+    v: i64 = 0
+    mixer: list[i64] = [0] * _POOL
     for i in range(_POOL):
         v = ent[i] if i < len(ent) else 0
         v = (v ^ h) & _M32
@@ -90,7 +95,7 @@ def pool(entropy: int, key: tuple[int, ...] = ()) -> list[int]:
             h = _mul32(h, _MULT_A)
             v = _mul32(v, h)
             mixer[dst] = _mix(mixer[dst], v ^ (v >> 16))
-    return mixer
+    return [int(x) for x in mixer]
 
 
 class _SeedWords:
@@ -104,17 +109,18 @@ class _SeedWords:
         wide = dtype is np.uint64 or (dtype is not np.uint32
                                       and np.dtype(dtype) == np.dtype(np.uint64))
         n32 = 2 * n_words if wide else n_words
-        h = _INIT_B
+        mixer = self.mixer
+        h: i64 = _INIT_B
         out: list[int] = []
         for i in range(n32):
-            v = (self.mixer[i % _POOL] ^ h) & _M32
+            v: i64 = (mixer[i % _POOL] ^ h) & _M32
             h = _mul32(h, _MULT_B)
             v = _mul32(v, h)
             out.append(v ^ (v >> 16))
-        if wide:
-            return np.array([out[2 * i] | (out[2 * i + 1] << 32) for i in range(n_words)],
-                            dtype=np.uint64)
-        return np.array(out, dtype=np.uint32)
+        words = np.array(out, dtype=_LE32)
+        # as numpy's SeedSequence: 64-bit words from little-endian pairs of 32-bit ones
+        return words.view(_LE64).astype(np.uint64, copy=False) if wide else \
+            words.astype(np.uint32, copy=False)
 
 
 ISeedSequence.register(_SeedWords)

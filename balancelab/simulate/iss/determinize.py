@@ -14,7 +14,12 @@ from balancelab.simulate.iss.state import IssState, IssView
 
 
 def _shuffled(items: list[int], rng: np.random.Generator) -> list[int]:
-    return [items[int(k)] for k in rng.permutation(len(items))]
+    """A shuffled copy of ``items``: the list ``[items[k] for k in
+    rng.permutation(len(items))]`` would give, from the same draws (numpy shuffles a list
+    and an index array by the same swaps), without numpy's array and integer scalars."""
+    out = list(items)
+    rng.shuffle(out)
+    return out
 
 
 def _reshuffled(deck: list[int], known: dict[int, int], rng: np.random.Generator) -> list[int]:

@@ -85,7 +85,8 @@ def state_from_view(view: ObcyView, rng: np.random.Generator) -> ObcyState:
     s.fresh = list(view.fresh)
     s.stage, s.interrupt = view.machine[0], view.machine[1]
     unseen = [m for m in range(N_MISSIONS) if m not in s.done and m not in s.discarded]
-    order = [unseen[int(i)] for i in rng.permutation(len(unseen))]
+    order = unseen  # shuffled as rng.permutation(len(unseen)) would order it (same draws)
+    rng.shuffle(order)
     if view.seat == 0:  # the expedition reads its cards: only the deck's order is hidden
         s.open = list(view.open_missions)
         s.deck = [m for m in order if m not in s.open]
