@@ -29,6 +29,7 @@ def fresh(roster: str = "bowman,poole,hunter", seed: int = 0, **kw: object) -> O
         hal += [k] * s.mal[k]
     s.hal_draw, s.hal_disc, s.hal_trash, s.hal_rev = hal, [], [], []
     s.hal_hidden = [0] * C.N_HAL_KINDS
+    s.hand_n[0] = 0  # HAL's hand
     s.mal = [0, 0, 0, 0]
     s.doors = [0] * 8
     s.closed_mask = 0
@@ -52,6 +53,7 @@ def give_hal(s: OdysseyState, hidden: list[int], revealed: list[int]) -> None:
         s.hal_draw.remove(k)
         s.hal_rev.append(k)
     s.hal_rev.sort()  # the state keeps the revealed row sorted
+    s.hand_n[0] += len(hidden) + len(revealed)
 
 
 def put_malfunctions(s: OdysseyState, system: int, n: int) -> None:

@@ -29,6 +29,7 @@ OPTS = st.builds(
 def _check_limits(s: OdysseyState) -> None:
     n = s.ctx.n
     assert s.hal_hand_n() <= s.marker + (1 if s.phase == 5 else 0)  # 5: discarding
+    assert s.hand_n[0] == s.hal_hand_n()  # the count the state keeps for the views
     assert len(s.hal_rev) <= 3 and s.hal_rev == sorted(s.hal_rev)
     assert all(0 <= m for m in s.mal)
     pods = sum(1 for t in range(1, n + 1) if s.pos[t] == s.ctx.pod)
@@ -56,6 +57,10 @@ def test_random_games_conserve_cards_and_end(o: OdysseyOptions, seed: int) -> No
         s.apply(legal[int(pol.integers(len(legal)))])
         assert census_ok(s)
         _check_limits(s)
+        if steps % 3 == 0 and not s.is_terminal():  # the views' tuples kept by the state
+            v = s.view(s.current_seat)
+            assert (v.pos, v.malfunctions, v.doors, v.hal_revealed, v.hand_n) == (
+                tuple(s.pos), tuple(s.mal), tuple(s.doors), tuple(s.hal_rev), tuple(s.hand_n))
         steps += 1
         assert steps < 20000
     rec = s.result()

@@ -129,10 +129,18 @@ def state_from_view(view: OdysseyView, rng: np.random.Generator,
     s.recording = False
     s.view0 = None
     s.hal_trash = [k for k, c in enumerate(view.hal_trash) for _ in range(c)]
-    s.trash_counts = None
+    # the view's own tuples of public facts (below: the board's too): the world's views share
+    # them as the view shares them with the records of ``hal_history`` (a pickle of either
+    # view then reads the same)
+    s.trash_counts = (view.crew_trash, view.hal_trash)
     s.hal_rev = list(view.hal_revealed)
+    s.hand_n[0] = s.hal_hand_n()
     s.mal = list(view.malfunctions)
     s.doors = list(view.doors)
+    s.pos_t = view.pos
+    s.mal_t = view.malfunctions
+    s.doors_t = view.doors
+    s.rev_t = view.hal_revealed
     s.closed_mask = sum(1 << d for d in range(1, 8) if view.doors[d] == 1)
     s.marker = view.marker
     s.sequences = view.sequences

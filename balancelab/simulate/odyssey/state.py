@@ -35,7 +35,6 @@ and reveal, a MEM termination pushes hand-limit discards clockwise from the Mono
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any, ClassVar, Final
 
 import numpy as np
@@ -265,6 +264,14 @@ def _distinct(sorted_kinds: list[int]) -> list[int]:
     return out
 
 
+def _any_card(counts: list[int]) -> bool:
+    """Whether ``counts`` (cards per kind) holds a card (``any`` without a generic call)."""
+    for c in counts:
+        if c:
+            return True
+    return False
+
+
 def _insert_sorted(kinds: list[int], k: int) -> None:
     """Insert ``k`` into the sorted list ``kinds``, keeping it sorted."""
     i = len(kinds)
@@ -464,7 +471,7 @@ class OdysseyView(View):
             f"{f}={getattr(self, f)!r}" for f in self._fields) + ")"
 
 
-def hal_card_actions(ctx: Ctx, phase: int, hidden: Sequence[int], rev: list[int]) -> list[int]:
+def hal_card_actions(ctx: Ctx, phase: int, hidden: list[int], rev: list[int]) -> list[int]:
     """HAL's legal actions at a play, reveal or Disconnect discard (``phase`` T_HAL_PLAY,
     T_HAL_REVEAL or T_HAL_DISCARD) with ``hidden`` (counts per HAL kind) behind the screen
     and ``rev`` (sorted kinds) in the revealed row: the engine's, and a belief's for a hand
@@ -496,10 +503,12 @@ _NO_CREW_SEEN: tuple[int, ...] = (0,) * C.N_CREW_KINDS
 def _bumped(counts: tuple[int, ...], k: int, n: int) -> tuple[int, ...]:
     """``counts`` with ``n`` more of kind ``k`` (a new tuple: the state's seen counts are
     immutable, so every view shares them without a copy)."""
-    return (*counts[:k], counts[k] + n, *counts[k + 1:])
+    out = list(counts)
+    out[k] += n
+    return tuple(out)
 
 
-def _counts(kinds: Sequence[int], n: int) -> list[int]:
+def _counts(kinds: list[int], n: int) -> list[int]:
     out = [0] * n
     for k in kinds:
         out[k] += 1
@@ -516,12 +525,14 @@ class OdysseyState(State):
         "hal_turns", "stack", "actor", "used", "repair_open", "start_pos", "current_seat",
         "phase", "terminal", "winner", "end_reason", "m", "log", "tracing", "first",
         "trash_counts", "hal_seen", "crew_seen", "hal_history", "recording", "view0",
+        "pos_t", "mal_t", "doors_t", "rev_t",
     )
 
     ctx: Ctx
     roles: tuple[int, ...]
     pos: list[int]
     hands: list[list[int]]
+    #: cards in hand per seat; HAL's (seat 0): hidden and revealed (``hal_hand_n``)
     hand_n: list[int]
     crew_draw: list[int]
     crew_disc: list[int]
@@ -567,6 +578,14 @@ class OdysseyState(State):
     recording: bool
     #: HAL's view built at the pending decision (reused to record it; None once it is taken)
     view0: OdysseyView | None
+    #: ``pos``, ``mal``, ``doors`` and ``hal_rev`` as the tuples the views show, made by the
+    #: first view after a change (None until then): every view until the next change shares
+    #: them (immutable) instead of converting the lists per view. A method that changes one
+    #: of the lists sets its tuple to None.
+    pos_t: tuple[int, ...] | None
+    mal_t: tuple[int, ...] | None
+    doors_t: tuple[int, ...] | None
+    rev_t: tuple[int, ...] | None
 
     # measure counters (indices into self.m)
     M_PLAYED = 0  # 0..3 malfunctions played per system
@@ -621,6 +640,7 @@ class OdysseyState(State):
         s.hal_history = ()
         s.recording = True
         s.view0 = None
+        s.pos_t = s.mal_t = s.doors_t = s.rev_t = None
         s.hal_hidden = [0] * C.N_HAL_KINDS
         s.hal_rev = []
         s.mal = [0, 0, 0, 0]
@@ -682,6 +702,10 @@ class OdysseyState(State):
         s.hal_history = self.hal_history
         s.recording = self.recording
         s.view0 = None
+        s.pos_t = self.pos_t
+        s.mal_t = self.mal_t
+        s.doors_t = self.doors_t
+        s.rev_t = self.rev_t
         s.hal_hidden = self.hal_hidden[:]
         s.hal_rev = self.hal_rev[:]
         s.mal = self.mal[:]
@@ -745,7 +769,8 @@ class OdysseyState(State):
         return n
 
     def hal_hand_n(self) -> int:
-        """HAL's hand: hidden cards and the revealed row."""
+        """HAL's hand: hidden cards and the revealed row, counted (the state keeps the count in
+        ``hand_n[0]``)."""
         n = len(self.hal_rev)
         for c in self.hal_hidden:
             n += c
@@ -758,7 +783,7 @@ class OdysseyState(State):
         while stack:
             code, seat = stack[-1]
             if code == T_HAL_PLAY:
-                if any(self.hal_hidden) or self._hal_rev_playable(False):
+                if _any_card(self.hal_hidden) or self._hal_rev_playable(False):
                     self.hal_turns += 1
                     if self.tracing:
                         self.log.append((E_HAL_TURN, self.crew_turns))
@@ -800,7 +825,7 @@ class OdysseyState(State):
                     return
                 continue
             if code == T_HAL_REVEAL:
-                if len(self.hal_rev) >= self.ctx.hal_revealed or not any(
+                if len(self.hal_rev) >= self.ctx.hal_revealed or not _any_card(
                         self.hal_hidden):
                     stack.pop()
                     continue
@@ -823,7 +848,7 @@ class OdysseyState(State):
                         self.log.append((E_NOTHING_TO_RECOVER,))
                     continue
             elif code == T_HAL_DISCARD:
-                if not any(self.hal_hidden) and not self._hal_rev_playable(
+                if not _any_card(self.hal_hidden) and not self._hal_rev_playable(
                         self.ctx.lipread_discard):
                     stack.pop()  # guard: only an active Lipread left (cannot arise with
                     continue     # the printed deck and hand sizes)
@@ -872,6 +897,7 @@ class OdysseyState(State):
             if self.tracing:
                 self.log.append((E_HAL_RESHUFFLE,))
         self.hal_hidden[self.hal_draw.pop()] += 1
+        self.hand_n[0] += 1
 
     def _crew_draw(self, seat: int, k: int) -> None:
         """The seat draws ``k`` cards; the crew Discard is reshuffled when the Draw pile runs
@@ -1078,6 +1104,7 @@ class OdysseyState(State):
                     return
         elif op == OP_MOVE:
             self.pos[seat] = arg
+            self.pos_t = None
             self.phase = T_ACT  # the turn's actions are next (stack top), no check needed
             return
         elif op == OP_HAL_PLAY:
@@ -1085,6 +1112,7 @@ class OdysseyState(State):
         elif op == OP_REVEAL:
             self.hal_hidden[arg] -= 1
             _insert_sorted(self.hal_rev, arg)
+            self.rev_t = None
         elif op == OP_LIMIT:
             hand = self.hands[seat]
             if arg >= PAIR:
@@ -1126,11 +1154,14 @@ class OdysseyState(State):
         elif op == OP_HAL_DISCARD:
             if arg >= REV:
                 self.hal_rev.remove(arg - REV)
+                self.rev_t = None
+                self.hand_n[0] -= 1
                 self.hal_disc.append(arg - REV)
                 self.hal_seen = _bumped(self.hal_seen, arg - REV, 1)
                 stack.append((T_HAL_REVEAL, 0))
             else:
                 self.hal_hidden[arg] -= 1
+                self.hand_n[0] -= 1
                 self.hal_disc.append(arg)
         elif op == OP_ASK_GIVE:
             b = self.actor
@@ -1165,6 +1196,7 @@ class OdysseyState(State):
                 amount = self.ctx.specialist_repair
             amount = min(amount, self.mal[sysk])
             self.mal[sysk] -= amount
+            self.mal_t = None
             self.hal_disc.extend([sysk] * amount)
             self.hal_seen = _bumped(self.hal_seen, sysk, amount)
             self.m[self.M_REPAIRED + sysk] += amount
@@ -1192,6 +1224,7 @@ class OdysseyState(State):
             self.crew_trash.append(C.C_OVERRIDE)
             self.trash_counts = None
             self.doors[arg] = 2
+            self.doors_t = None
             self.closed_mask &= ~(1 << arg)
             self.m[self.M_DOORS_OPENED] += 1
         elif op == OP_CANCEL:
@@ -1200,6 +1233,8 @@ class OdysseyState(State):
             self.crew_disc.append(C.C_CANCEL)
             self.crew_seen = _bumped(self.crew_seen, C.C_CANCEL, 1)
             self.hal_rev.remove(arg)
+            self.rev_t = None
+            self.hand_n[0] -= 1
             self.hal_disc.append(arg)
             self.hal_seen = _bumped(self.hal_seen, arg, 1)
             self.m[self.M_CANCELS] += 1
@@ -1237,9 +1272,11 @@ class OdysseyState(State):
         Lipread goes to the Discard without effect; the revealed one is never offered (it is
         active until a Cancel: LIPREAD CARD, design notes 1(c)9)."""
         stack = self.stack
+        self.hand_n[0] -= 1
         if arg >= REV:
             k = arg - REV
             self.hal_rev.remove(k)
+            self.rev_t = None
             stack.append((T_HAL_REVEAL, 0))
         else:
             k = arg
@@ -1247,6 +1284,7 @@ class OdysseyState(State):
         stack.append((T_HAL_DRAW, 0))
         if k <= C.H_LIF:
             self.mal[k] += 1
+            self.mal_t = None
             self.m[self.M_PLAYED + k] += 1
             lim = self.ctx.limits[k]
             if self.mal[k] == lim:
@@ -1264,6 +1302,7 @@ class OdysseyState(State):
             d = k - C.H_DOOR1 + 1
             assert self.doors[d] == 0, "a door is closed at most once (design notes 1(c)2)"
             self.doors[d] = 1
+            self.doors_t = None
             self.closed_mask |= 1 << d
             self.hal_trash.append(k)
             self.trash_counts = None
@@ -1304,16 +1343,26 @@ class OdysseyState(State):
         if ct is None:
             ct = self.trash_counts = (tuple(_counts(self.crew_trash, C.N_CREW_KINDS)),
                                       tuple(_counts(self.hal_trash, C.N_HAL_KINDS)))
+        pos_t = self.pos_t
+        if pos_t is None:
+            pos_t = self.pos_t = tuple(self.pos)
+        mal_t = self.mal_t
+        if mal_t is None:
+            mal_t = self.mal_t = tuple(self.mal)
+        doors_t = self.doors_t
+        if doors_t is None:
+            doors_t = self.doors_t = tuple(self.doors)
+        rev_t = self.rev_t
+        if rev_t is None:
+            rev_t = self.rev_t = tuple(self.hal_rev)
         ctx = self.ctx
         phase = self.phase
         crew_disc = self.crew_disc
-        hand_n = self.hand_n[:]
-        hand_n[0] = self.hal_hand_n()
         v = OdysseyView(
-            seat, phase, self.roles, tuple(self.pos),
+            seat, phase, self.roles, pos_t,
             tuple(hid) if seat == 0 else tuple(self.hands[seat]),
-            tuple(hand_n), tuple(self.hal_rev), tuple(self.mal),
-            tuple(self.doors), self.marker, self.sequences, self.logic_trashed, ct[0], ct[1],
+            tuple(self.hand_n), rev_t, mal_t, doors_t, self.marker, self.sequences,
+            self.logic_trashed, ct[0], ct[1],
             len(self.crew_draw), len(crew_disc), len(self.hal_draw), len(self.hal_disc),
             self.monolith, self.crew_turns, self.actor, self.used, self.repair_open,
             self.start_pos, self.talk(), self.lipread(),
@@ -1329,10 +1378,7 @@ class OdysseyState(State):
         HAL's view now without its hand, and the action as every seat sees it."""
         v0 = self.view0
         v = (self.view(0) if v0 is None else v0).with_hand(())
-        self.hal_history = (*self.hal_history, (self.phase, -1 if hidden_discard else action, v))
-        ct = self.trash_counts
-        if ct is not None:  # the record keeps its own (a view shares nothing with it): copies
-            self.trash_counts = (tuple([*ct[0]]), tuple([*ct[1]]))  # cost less than recounting
+        self.hal_history = self.hal_history + ((self.phase, -1 if hidden_discard else action, v),)
 
     def talk(self) -> tuple[tuple[int, ...] | None, ...]:
         """What the crew announce now, heard by every seat (design notes 1(c)19).
