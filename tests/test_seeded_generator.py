@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from balancelab.simulate.seeding import pool, seeded_generator
+from balancelab.simulate.seeding import pool, seeded_draws, seeded_generator
 
 
 @given(st.integers(0, 2**130), st.lists(st.integers(0, 2**40), max_size=3))
@@ -54,3 +54,10 @@ def test_a_shuffled_copy_is_the_permutation_order(seed: int, items: list[int]) -
     a, b = np.random.default_rng(seed), np.random.default_rng(seed)
     assert _shuffled(items, a) == [items[int(k)] for k in b.permutation(len(items))]
     assert a.integers(2**63) == b.integers(2**63)  # the same draws spent
+
+
+@given(st.integers(0, 2**63 - 1), st.lists(st.integers(0, 2**40), max_size=2),
+       st.integers(0, 9))
+def test_seeded_draws_are_the_generators(entropy: int, key: list[int], n: int) -> None:
+    rng = np.random.default_rng(np.random.SeedSequence(entropy, spawn_key=tuple(key)))
+    assert seeded_draws(entropy, tuple(key), n) == rng.integers(2**63, size=n).tolist()

@@ -74,7 +74,7 @@ from balancelab.policies.search import (
 from balancelab.simulate.core import Action, Game, State, View
 from balancelab.simulate.options import RuleOptions
 from balancelab.simulate.play import gc_paused
-from balancelab.simulate.seeding import seeded_generator
+from balancelab.simulate.seeding import seeded_draws, seeded_generator
 
 
 class _Node:
@@ -421,8 +421,7 @@ class _RolloutSeeds:
         """The seed of ``seat``'s player."""
         seeds = self.seeds
         if seeds is None:
-            seeds = self.seeds = seeded_generator(self.entropy, (1,)).integers(
-                2**63, size=self.n).tolist()
+            seeds = self.seeds = seeded_draws(self.entropy, (1,), self.n)
         return seeds[seat]
 
     def maker(self, seat: int) -> Callable[[], np.random.Generator]:

@@ -14,6 +14,8 @@ entropy ``e`` and spawn key ``(i,)``.
 
 from __future__ import annotations
 
+import struct
+import sys
 from typing import Any, Final
 
 import numpy as np
@@ -33,6 +35,13 @@ _POOL: Final = 4
 #: little-endian 32- and 64-bit words (how numpy's SeedSequence pairs words).
 _LE32: Final = np.dtype("<u4")
 _LE64: Final = np.dtype("<u8")
+_NATIVE_LE: Final = sys.byteorder == "little"
+#: packers of n little-endian 32-bit words, by n
+_PACKERS: dict[int, struct.Struct] = {}
+#: PCG64's 128-bit LCG multiplier (numpy's ``PCG_DEFAULT_MULTIPLIER_128``).
+_PCG_MULT: Final = (2549297995355413924 << 64) + 4865540595714422341
+_M64: Final = (1 << 64) - 1
+_M128: Final = (1 << 128) - 1
 
 
 def _words(n: int, out: list[int]) -> None:
@@ -98,9 +107,22 @@ def pool(entropy: int, key: tuple[int, ...] = ()) -> list[int]:
     return [int(x) for x in mixer]
 
 
+def _state_words(mixer: list[int], n32: int) -> list[int]:
+    """The first ``n32`` 32-bit words of ``SeedSequence.generate_state`` from ``mixer``."""
+    h: i64 = _INIT_B
+    out: list[int] = []
+    for i in range(n32):
+        v: i64 = (mixer[i % _POOL] ^ h) & _M32
+        h = _mul32(h, _MULT_B)
+        v = _mul32(v, h)
+        out.append(v ^ (v >> 16))
+    return out
+
+
 class _SeedWords:
     """A finished seed for a bit generator's constructor (numpy's ``ISeedSequence``): the
-    ``generate_state`` of a ``SeedSequence`` with this pool."""
+    ``generate_state`` of a ``SeedSequence`` with this pool (a read-only array: the bit
+    generator only reads it)."""
 
     def __init__(self, mixer: list[int]) -> None:
         self.mixer = mixer
@@ -109,18 +131,15 @@ class _SeedWords:
         wide = dtype is np.uint64 or (dtype is not np.uint32
                                       and np.dtype(dtype) == np.dtype(np.uint64))
         n32 = 2 * n_words if wide else n_words
-        mixer = self.mixer
-        h: i64 = _INIT_B
-        out: list[int] = []
-        for i in range(n32):
-            v: i64 = (mixer[i % _POOL] ^ h) & _M32
-            h = _mul32(h, _MULT_B)
-            v = _mul32(v, h)
-            out.append(v ^ (v >> 16))
-        words = np.array(out, dtype=_LE32)
+        packer = _PACKERS.get(n32)
+        if packer is None:
+            packer = _PACKERS[n32] = struct.Struct(f"<{n32}I")
         # as numpy's SeedSequence: 64-bit words from little-endian pairs of 32-bit ones
-        return words.view(_LE64).astype(np.uint64, copy=False) if wide else \
-            words.astype(np.uint32, copy=False)
+        words = np.frombuffer(packer.pack(*_state_words(self.mixer, n32)),
+                              dtype=_LE64 if wide else _LE32)
+        if _NATIVE_LE:
+            return words
+        return words.astype(np.uint64 if wide else np.uint32)
 
 
 ISeedSequence.register(_SeedWords)
@@ -141,3 +160,26 @@ def seeded_generator(entropy: int, key: tuple[int, ...] = ()) -> Generator:
     """
     seed: Any = _SeedWords(pool(entropy, key))  # an ISeedSequence (registered above)
     return Generator(PCG64(seed))
+
+
+def seeded_draws(entropy: int, key: tuple[int, ...], n: int) -> list[int]:
+    """``seeded_generator(entropy, key).integers(2**63, size=n).tolist()``, without making
+    the Generator: numpy's PCG64 (a 128-bit LCG with the XSL-RR output, seeded from the
+    first four 64-bit words of the seed sequence's state) stepped in integer arithmetic.
+    numpy draws ``integers(2**63)`` by Lemire's method, which for a power of two never
+    rejects and keeps the top 63 bits of one 64-bit output (tested against numpy).
+
+    Raises:
+        ValueError: a negative seed or key word.
+    """
+    w = _state_words(pool(entropy, key), 8)
+    init = (w[0] | w[1] << 32) << 64 | w[2] | w[3] << 32
+    inc = ((w[4] | w[5] << 32) << 64 | w[6] | w[7] << 32) << 1 & _M128 | 1
+    state = ((inc + init) * _PCG_MULT + inc) & _M128
+    out: list[int] = []
+    for _ in range(n):
+        state = (state * _PCG_MULT + inc) & _M128
+        x = ((state >> 64) ^ state) & _M64
+        rot = state >> 122
+        out.append((((x >> rot) | (x << (64 - rot))) & _M64) >> 1)
+    return out
