@@ -106,7 +106,7 @@ def test_shared_caches_do_not_change_decisions() -> None:
     import balancelab.simulate.odyssey.state as S
 
     # the Ctx holds the other caches
-    for table in (P._CAMP, P._BEST, P._LOGIC_PARTS, S._CTX, S._CTX_BY_ID):
+    for table in (P._CAMP, P._BEST, P._LOGIC_PARTS, P._BASE_VALUES, S._CTX, S._CTX_BY_ID):
         table.clear()
     cold = game()
     other = OdysseyOptions(crew=4, crew_talk="logic")
@@ -114,14 +114,6 @@ def test_shared_caches_do_not_change_decisions() -> None:
         play_game(GAME, other, ["hal-spread"] + ["crew-rush"] * 4, 1, i)
         play_game(GAME, o, seats, 7, i)
     assert game() == cold
-
-
-def test_pair_kinds_table() -> None:
-    from balancelab.policies.odyssey import _PAIR_KINDS
-    from balancelab.simulate.odyssey.state import PAIR
-
-    assert _PAIR_KINDS[PAIR + 3 * 32 + 17] == (3, 17)
-    assert _PAIR_KINDS[PAIR + 19 * 32 + 19] == (19, 19)
 
 
 def test_discard_is_the_best_hand_of_every_candidate_scored_in_full() -> None:

@@ -7,18 +7,16 @@ from typing import Any, ClassVar, Final
 
 from balancelab.policies.base import PolicyError, RngSource, register
 from balancelab.policies.odyssey.shared import (
-    _ALL_KINDS,
+    _BASE_VALUES,
     _CAMP,
     _LOGIC_PARTS,
-    _PAIR_KINDS,
     L1,
     _hand_total,
     _logic_best,
     _logic_mask,
+    _LogicPart,
     _OdysseyPolicy,
-    _put_back,
     _shared,
-    _take,
     _windows,
 )
 from balancelab.simulate.core import Action, Game, View
@@ -132,8 +130,14 @@ class CrewTeam(_OdysseyPolicy):
         #: by the policies of these options and Logic parameters
         if len(_LOGIC_PARTS) > 64:
             _LOGIC_PARTS.clear()  # many parameter sets (``balancelab tune``): start afresh
-        self._logic_cache: dict[int, tuple[tuple[float, ...], float]] = _shared(
+        self._logic_cache: dict[int, _LogicPart] = _shared(
             _LOGIC_PARTS, (self.ctx, self.carrier_ab, self.feeder_ab, self.run_bonus))
+        #: :meth:`_base_values` by the facts it reads; shared likewise
+        if len(_BASE_VALUES) > 64:
+            _BASE_VALUES.clear()
+        self._base_cache: dict[int, list[float]] = _shared(
+            _BASE_VALUES, (self.ctx, self.carrier_disc, self.keep_override, self.wild_value,
+                           self.override_pod, self.override_pod_lif, self.lif_repair_lif))
         o = self.options
         #: twice the move allowance (how far a repair detour may lead), GRV up / down
         self.reach2 = (2 * o.move, 2 * o.move_grv_terminated)  # type: ignore[attr-defined]
@@ -179,18 +183,18 @@ class CrewTeam(_OdysseyPolicy):
         ``hand`` (counts per kind) replaces the view's hand (to score a hand after a
         discard)."""
         carrier_seat = self.carrier_seat(v)
-        out = self._base_values(v, ctx, carrier_seat == v.seat)
-        lm = _logic_mask(v.hand if hand is None else hand)
-        out[L1:L1 + 12] = self._logic_part(v, ctx, carrier_seat, lm, gain)[0]
+        out = list(self._base_values(v, ctx, carrier_seat == v.seat))
+        lm = _logic_mask(v.hand if hand is None else tuple(hand))
+        out[L1:L1 + 12] = self._logic_part(v, ctx, carrier_seat, lm, gain).vals
         return out
 
     def _logic_part(self, v: OdysseyView, ctx: Ctx, carrier_seat: int, lm: int,
-                    gain: bool) -> tuple[tuple[float, ...], float]:
+                    gain: bool) -> _LogicPart:
         """For the Logic mask ``lm`` (bit n = Logic n held): each Logic card's worth, by
         number - 1 (the best still-possible window through it, by cards held in it; 0 when
         none remains), and ``run_bonus`` when ``lm`` holds a complete allowed sequence (else
-        0). Cached per policy: a function of the carrier, the Logic TRASH, the sequences
-        disconnected and ``lm`` only."""
+        0). Cached across games: a function of these options and parameters, the carrier,
+        the Logic TRASH, the sequences disconnected and ``lm`` only."""
         code = 0 if carrier_seat == v.seat else (1 if carrier_seat else 2)
         key = ((((code * 4 + v.sequences) << 1 | gain) << 14 | v.logic_trashed) << 14) | lm
         got = self._logic_cache.get(key)
@@ -206,7 +210,7 @@ class CrewTeam(_OdysseyPolicy):
             bonus = self.run_bonus if self.run_bonus and self._complete_run(v, ctx, lm) else 0.0
             if len(self._logic_cache) > 20_000:
                 self._logic_cache.clear()
-            got = self._logic_cache[key] = (vals, bonus)
+            got = self._logic_cache[key] = _LogicPart(vals, bonus, lm)
         return got
 
     def discard(self, v: OdysseyView, ctx: Ctx, legal: Sequence[int]) -> Action:
@@ -223,11 +227,11 @@ class CrewTeam(_OdysseyPolicy):
         one every candidate scored in full gives.
         """
         orig = v.hand
+        acts: list[int] = legal if isinstance(legal, list) else list(legal)
         carrier_seat = self.carrier_seat(v)
         base = self._base_values(v, ctx, carrier_seat == v.seat)  # the same for every candidate
         lm0 = _logic_mask(orig)
         held: list[int] = []
-        held_logic: list[int] = []
         plain = 0.0  # the worth of the cards that are not Logic cards
         extra = 0  # Logic cards beyond the first of their kind (0.5 each)
         for k in range(C.N_CREW_KINDS):
@@ -237,20 +241,20 @@ class CrewTeam(_OdysseyPolicy):
                 if k < L1:
                     plain += base[k] * c
                 else:
-                    held_logic.append(k)
                     extra += c - 1
-        #: Logic mask left -> (:meth:`_logic_part`, the worth of those Logic cards, one copy
-        #: each, plus the complete-sequence bonus); candidates that keep the same Logic cards
-        #: share it
-        seen: dict[int, tuple[tuple[float, ...], float, float]] = {}
-        pairs = legal[0] % 1000 >= PAIR  # pairs of kinds k1 <= k2 (Hand Size)
-        n = len(legal)
+        part0 = self._logic_part(v, ctx, carrier_seat, lm0, False)
+        #: Logic mask left -> its :meth:`_logic_part` (candidates that keep the same Logic
+        #: cards share it)
+        parts: dict[int, _LogicPart] = {}
+        pairs = acts[0] % 1000 >= PAIR  # pairs of kinds k1 <= k2 (Hand Size)
+        n = len(acts)
         estimates = [0.0] * n
         top = -1e18
         for i in range(n):
-            arg = legal[i] % 1000
+            arg = acts[i] % 1000
             if pairs:
-                k1, k2 = _PAIR_KINDS[arg]
+                k1 = (arg - PAIR) >> 5
+                k2 = (arg - PAIR) & 31
             else:
                 k1 = k2 = arg
             est = plain
@@ -269,30 +273,43 @@ class CrewTeam(_OdysseyPolicy):
                     x -= 1
                 else:
                     lm &= ~(2 << (k2 - L1))
-            got = seen.get(lm)
-            if got is None:
-                logic, bonus = self._logic_part(v, ctx, carrier_seat, lm, False)
-                whole = bonus
-                for k in held_logic:
-                    if lm >> (k - L1 + 1) & 1:
-                        whole += logic[k - L1]
-                got = seen[lm] = (logic, bonus, whole)
-            est += got[2] + 0.5 * x
+            if lm == lm0:
+                part = part0
+            else:
+                got = parts.get(lm)
+                if got is None:
+                    got = parts[lm] = self._logic_part(v, ctx, carrier_seat, lm, False)
+                part = got
+            est += part.whole + 0.5 * x
             estimates[i] = est
             if est > top:
                 top = est
         floor = top - 1e-7 * (1.0 + abs(top))  # far above any rounding of these sums
         hand = list(orig)
-        best = legal[0]
+        best = acts[0]
         best_v = -1e18
         for i in range(n):
             if estimates[i] < floor:
                 continue
-            a = legal[i]
-            k1, k2, lm = _take(hand, a % 1000, pairs, lm0)
-            got = seen[lm]
-            val = _hand_total(base, got[0], hand, held, got[1])
-            _put_back(hand, k1, k2, pairs)
+            a = acts[i]
+            arg = a % 1000
+            if pairs:
+                k1 = (arg - PAIR) >> 5
+                k2 = (arg - PAIR) & 31
+                hand[k2] -= 1
+            else:
+                k1 = k2 = arg
+            hand[k1] -= 1
+            lm = lm0
+            if k1 >= L1 and not hand[k1]:
+                lm &= ~(2 << (k1 - L1))
+            if k2 >= L1 and not hand[k2]:
+                lm &= ~(2 << (k2 - L1))
+            part = part0 if lm == lm0 else parts[lm]
+            val = _hand_total(base, part.vals, hand, held, part.bonus)
+            hand[k1] += 1
+            if pairs:
+                hand[k2] += 1
             if val > best_v:
                 best, best_v = a, val
         return best
@@ -302,9 +319,10 @@ class CrewTeam(_OdysseyPolicy):
         (:meth:`values` of that hand), plus ``run_bonus`` when it holds a complete allowed
         sequence (DISCONNECT; the second sequence must leave a third possible)."""
         carrier_seat = self.carrier_seat(v)
-        logic, bonus = self._logic_part(v, ctx, carrier_seat, _logic_mask(hand), False)
-        return _hand_total(self._base_values(v, ctx, carrier_seat == v.seat), logic, hand,
-                           _ALL_KINDS, bonus)
+        counts = list(hand)
+        part = self._logic_part(v, ctx, carrier_seat, _logic_mask(tuple(counts)), False)
+        return _hand_total(self._base_values(v, ctx, carrier_seat == v.seat), part.vals,
+                           counts, [k for k in range(C.N_CREW_KINDS) if counts[k]], part.bonus)
 
     def _complete_run(self, v: OdysseyView, ctx: Ctx, lm: int) -> bool:
         full = self.full
@@ -325,7 +343,23 @@ class CrewTeam(_OdysseyPolicy):
         return v.hand_n[seat] < size
 
     def _base_values(self, v: OdysseyView, ctx: Ctx, carrier: bool) -> list[float]:
-        """The values of the cards that are not Logic cards (Logic: 0 here)."""
+        """The values of the cards that are not Logic cards (Logic: 0 here), by crew card
+        kind; cached across games by the facts they read (do not mutate the list)."""
+        role = v.roles[v.seat]
+        mal = v.malfunctions
+        lim = ctx.limits
+        closed = v.closed_mask
+        key = ((((mal[LIF] * 8 + role + 1) * 2 + carrier) * 2 + (closed >> 7 & 1)) * 2
+               + (closed != 0)) * 8 + ((mal[GRV] >= lim[GRV] - 1)
+                                       + (mal[MEM] >= lim[MEM] - 1) * 2
+                                       + (mal[COM] >= lim[COM] - 1) * 4)
+        out = self._base_cache.get(key)
+        if out is None:
+            out = self._base_cache[key] = self._new_base_values(v, ctx, carrier)
+        return out
+
+    def _new_base_values(self, v: OdysseyView, ctx: Ctx, carrier: bool) -> list[float]:
+        """:meth:`_base_values`, computed."""
         role = v.roles[v.seat]
         mal = v.malfunctions
         lim = ctx.limits

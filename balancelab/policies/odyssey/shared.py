@@ -3,14 +3,12 @@ caches that outlive a game (per options), and the common set-up of every policy.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any, Final
 
 from balancelab.policies.base import Policy, RngSource
 from balancelab.simulate.core import Game
 from balancelab.simulate.odyssey import cards as C
 from balancelab.simulate.odyssey.state import (
-    PAIR,
     Ctx,
     OdysseyView,
     ctx_for,
@@ -19,9 +17,6 @@ from balancelab.simulate.options import RuleOptions
 
 L1: Final = C.C_LOGIC1
 _POP: Final = tuple(bin(i).count("1") for i in range(256))
-#: (k1, k2) of a two-card hand-limit discard argument ``PAIR + k1 * 32 + k2``
-_PAIR_KINDS: Final = tuple(divmod(arg - PAIR, 32) if arg >= PAIR else (arg, arg)
-                    for arg in range(PAIR + 32 * 32))
 
 
 def _windows(v: OdysseyView, ctx: Ctx) -> tuple[int, ...]:
@@ -35,7 +30,7 @@ def _windows(v: OdysseyView, ctx: Ctx) -> tuple[int, ...]:
     return w
 
 
-def _logic_mask(hand: Sequence[int]) -> int:
+def _logic_mask(hand: tuple[int, ...]) -> int:
     """Bit n set when Logic n is held (a crew hand: counts per kind)."""
     m = 0
     bit = 2
@@ -80,57 +75,40 @@ def _logic_best(ctx: Ctx, trashed: int, lm: int, gain: bool) -> tuple[int, ...]:
     return out
 
 
-def _worth(base: list[float], logic: tuple[float, ...], k: int, c: int) -> float:
-    """The worth of ``c`` cards of kind ``k`` in a hand: ``base[k]`` each for a card that is
-    not a Logic card; ``logic`` by Logic number - 1 for the first copy of a Logic card, and
-    0.5 for each further copy (it adds nothing to a sequence)."""
-    if not c:
-        return 0.0
-    if k < L1:
-        return base[k] * c
-    return logic[k - L1] + 0.5 * (c - 1)
-
-
-def _hand_total(base: list[float], logic: tuple[float, ...], hand: Sequence[int],
-                kinds: Sequence[int], bonus: float) -> float:
-    """A hand's worth: the :func:`_worth` of each kind held, summed in increasing kind order,
-    plus ``bonus``. ``kinds``: the kinds that may be held, in increasing order (the others
+def _hand_total(base: list[float], logic: tuple[float, ...], hand: list[int],
+                kinds: list[int], bonus: float) -> float:
+    """A hand's worth, summed in increasing kind order, plus ``bonus``: ``c`` cards of kind
+    ``k`` are worth ``base[k]`` each when they are not Logic cards; ``logic`` by Logic number
+    - 1 for the first copy of a Logic card, and 0.5 for each further copy (it adds nothing to
+    a sequence). ``kinds``: the kinds that may be held, in increasing order (the others
     count 0)."""
     total = 0.0
     for k in kinds:
         c = hand[k]
         if c:
-            total += _worth(base, logic, k, c)
+            if k < L1:
+                total += base[k] * c
+            else:
+                total += logic[k - L1] + 0.5 * (c - 1)
     if bonus:
         total += bonus
     return total
 
 
-#: every crew card kind, in order (:func:`_hand_total` of any hand)
-_ALL_KINDS: Final = tuple(range(C.N_CREW_KINDS))
-def _take(hand: list[int], arg: int, pairs: bool, lm: int) -> tuple[int, int, int]:
-    """Take a discard's cards out of ``hand`` (counts per kind): ``arg`` is one kind, or
-    with ``pairs`` ``PAIR + k1 * 32 + k2``. Returns (k1, k2, the Logic mask ``lm`` of what
-    is left); ``k1 == k2`` for one card."""
-    if pairs:
-        k1, k2 = _PAIR_KINDS[arg]
-        hand[k1] -= 1
-        hand[k2] -= 1
-    else:
-        k1 = k2 = arg
-        hand[k1] -= 1
-    if k1 >= L1 and not hand[k1]:
-        lm &= ~(2 << (k1 - L1))
-    if k2 >= L1 and not hand[k2]:
-        lm &= ~(2 << (k2 - L1))
-    return k1, k2, lm
+class _LogicPart:
+    """The Logic cards' worths for one Logic mask held (see :meth:`CrewTeam._logic_part`):
+    ``vals`` by Logic number - 1, ``bonus`` (a complete allowed sequence held), and ``whole``,
+    the worth of one copy of each Logic card held plus ``bonus`` (summed from ``bonus`` in
+    increasing number)."""
 
-
-def _put_back(hand: list[int], k1: int, k2: int, pairs: bool) -> None:
-    """Undo :func:`_take`."""
-    hand[k1] += 1
-    if pairs:
-        hand[k2] += 1
+    def __init__(self, vals: tuple[float, ...], bonus: float, lm: int) -> None:
+        self.vals = vals
+        self.bonus = bonus
+        whole = bonus
+        for n in range(1, 13):
+            if lm >> n & 1:
+                whole += vals[n - 1]
+        self.whole = whole
 
 
 #: a cache that outlives one game (policies are built per game): per Ctx, the camp by the
@@ -140,7 +118,12 @@ _CAMP: Final[dict[Any, dict[int, int]]] = {}
 
 #: per Ctx and the parameters a Logic card's worth depends on: :meth:`CrewTeam._logic_part`'s
 #: results (a function of those and of the position's Logic facts only)
-_LOGIC_PARTS: Final[dict[Any, dict[int, tuple[tuple[float, ...], float]]]] = {}
+_LOGIC_PARTS: Final[dict[Any, dict[int, _LogicPart]]] = {}
+
+
+#: per Ctx and the parameters the other cards' worths depend on: :meth:`CrewTeam._base_values`'
+#: lists by the position's facts they read (never mutated)
+_BASE_VALUES: Final[dict[Any, dict[int, list[float]]]] = {}
 
 
 def _shared(table: dict[Any, Any], key: Any) -> Any:
