@@ -106,7 +106,7 @@ def test_shared_caches_do_not_change_decisions() -> None:
     import balancelab.simulate.odyssey.state as S
 
     # the Ctx holds the other caches
-    for table in (P._CAMP, P._BEST, P._LOGIC_PARTS, P._BASE_VALUES, S._CTX, S._CTX_BY_ID):
+    for table in (P._CAMP, P._LOGIC_PARTS, P._BASE_VALUES, S._CTX, S._CTX_BY_ID):
         table.clear()
     cold = game()
     other = OdysseyOptions(crew=4, crew_talk="logic")

@@ -12,8 +12,8 @@ from balancelab.policies.odyssey.shared import (
     _LOGIC_PARTS,
     L1,
     _hand_total,
-    _logic_best,
     _logic_mask,
+    _logic_worths,
     _LogicPart,
     _OdysseyPolicy,
     _shared,
@@ -112,8 +112,10 @@ class CrewTeam(_OdysseyPolicy):
         self.pod_alarm = int(cfg["pod_alarm"])
         self.pod_open_lif = int(cfg["pod_open_lif"])
         self.run_bonus = float(cfg["run_bonus"])
-        self.carrier_ab = (float(cfg["carrier_logic"]), float(cfg["carrier_step"]))
-        self.feeder_ab = (float(cfg["feeder_logic"]), float(cfg["feeder_step"]))
+        # (typed variable-length: mypyc re-boxes a fixed-length tuple attribute at every read)
+        self.carrier_ab: tuple[float, ...] = (float(cfg["carrier_logic"]),
+                                              float(cfg["carrier_step"]))
+        self.feeder_ab: tuple[float, ...] = (float(cfg["feeder_logic"]), float(cfg["feeder_step"]))
         self.wild_value = float(cfg["wild_value"])
         self.override_pod = float(cfg["override_pod"])
         self.override_pod_lif = float(cfg["override_pod_lif"])
@@ -140,7 +142,8 @@ class CrewTeam(_OdysseyPolicy):
                            self.override_pod, self.override_pod_lif, self.lif_repair_lif))
         o = self.options
         #: twice the move allowance (how far a repair detour may lead), GRV up / down
-        self.reach2 = (2 * o.move, 2 * o.move_grv_terminated)  # type: ignore[attr-defined]
+        self.reach2: tuple[int, ...] = (2 * o.move,  # type: ignore[attr-defined]
+                                        2 * o.move_grv_terminated)  # type: ignore[attr-defined]
         b = self.ctx.board
         #: preference among equally near destinations: cards drawn there
         self.draw_pref = tuple(-2 if b.picturephone[d] else (-1 if 0 <= self.ctx.space_system[d] < 3
@@ -199,14 +202,13 @@ class CrewTeam(_OdysseyPolicy):
         key = ((((code * 4 + v.sequences) << 1 | gain) << 14 | v.logic_trashed) << 14) | lm
         got = self._logic_cache.get(key)
         if got is None:
-            best = _logic_best(ctx, v.logic_trashed, lm, gain)
             if code == 0:
                 a, b = self.carrier_ab
             elif code == 1:
                 a, b = self.feeder_ab
             else:
                 a, b = 2.0, 1.2
-            vals = tuple([a + b * best[n] if best[n] else 0.0 for n in range(1, 13)])
+            vals = _logic_worths(ctx.L, v.logic_trashed, lm, gain, a, b)
             bonus = self.run_bonus if self.run_bonus and self._complete_run(v, ctx, lm) else 0.0
             if len(self._logic_cache) > 20_000:
                 self._logic_cache.clear()
@@ -227,7 +229,7 @@ class CrewTeam(_OdysseyPolicy):
         one every candidate scored in full gives.
         """
         orig = v.hand
-        acts: list[int] = legal if isinstance(legal, list) else list(legal)
+        acts: tuple[int, ...] = legal if isinstance(legal, tuple) else tuple(legal)
         carrier_seat = self.carrier_seat(v)
         base = self._base_values(v, ctx, carrier_seat == v.seat)  # the same for every candidate
         lm0 = _logic_mask(orig)
@@ -296,10 +298,10 @@ class CrewTeam(_OdysseyPolicy):
             if pairs:
                 k1 = (arg - PAIR) >> 5
                 k2 = (arg - PAIR) & 31
-                hand[k2] -= 1
+                hand[k2] = hand[k2] - 1  # (not -=: that is a generic in-place call compiled)
             else:
                 k1 = k2 = arg
-            hand[k1] -= 1
+            hand[k1] = hand[k1] - 1
             lm = lm0
             if k1 >= L1 and not hand[k1]:
                 lm &= ~(2 << (k1 - L1))
@@ -307,9 +309,9 @@ class CrewTeam(_OdysseyPolicy):
                 lm &= ~(2 << (k2 - L1))
             part = part0 if lm == lm0 else parts[lm]
             val = _hand_total(base, part.vals, hand, held, part.bonus)
-            hand[k1] += 1
+            hand[k1] = hand[k1] + 1
             if pairs:
-                hand[k2] += 1
+                hand[k2] = hand[k2] + 1
             if val > best_v:
                 best, best_v = a, val
         return best
@@ -450,9 +452,9 @@ class CrewTeam(_OdysseyPolicy):
         for i in range(3):
             if mal[i] < sys_min or dist[pos][ctx.sys_space[i]] > reach:
                 continue
-            typed = hand[C.SYSTEM_REPAIR[i]] or (white and (hand[1] or hand[2] or hand[3]
-                                                             or hand[4]))
-            if typed or (hand[C.C_WILD] and mal[i] >= lim[i] - 1):
+            typed = hand[C.SYSTEM_REPAIR[i]] > 0 or (white and (
+                hand[1] > 0 or hand[2] > 0 or hand[3] > 0 or hand[4] > 0))
+            if typed or (hand[C.C_WILD] > 0 and mal[i] >= lim[i] - 1):
                 sc = mal[i] / lim[i] + (1.0 if mal[i] >= lim[i] - 1 else 0.0)
                 if sc > best_sc:
                     best, best_sc = i, sc
@@ -465,7 +467,7 @@ class CrewTeam(_OdysseyPolicy):
         if seq and v.malfunctions[LIF] < ctx.limit_lif - 2:
             return ctx.core
         if (v.closed_mask >> 7 & 1 and v.malfunctions[LIF] >= self.pod_alarm
-                and v.hand[C.C_OVERRIDE] and ctx.pod not in v.pos):
+                and v.hand[C.C_OVERRIDE] > 0 and ctx.pod not in v.pos):
             # the POD BAY Doors shut the LIF repairs out: go and open them (OPEN)
             a, b = ctx.board.door_spaces[7]
             return a if dist[pos][a] <= dist[pos][b] else b
@@ -494,7 +496,7 @@ class CrewTeam(_OdysseyPolicy):
         camp = self._camp.get(v.closed_mask)
         if camp is None:
             core = ctx.core
-            free = ctx.dist_mask(0)
+            free = self.free
             camp = self._camp[v.closed_mask] = min(
                 self.pps, key=lambda s: (min(dist[s][core], 50 + free[s][core]), s))
         return camp
@@ -503,27 +505,27 @@ class CrewTeam(_OdysseyPolicy):
         """The closed door whose opening brings the Core nearest to the camp, or 0."""
         core = ctx.core
         mask = v.closed_mask
-        best, best_d = 0, ctx.dist_mask(mask)[camp][core]
+        best, best_d = 0, self.dists(mask)[camp][core]
         for d in range(1, 8):
             if mask >> d & 1:
-                dd = ctx.dist_mask(mask & ~(1 << d))[camp][core]
+                dd = self.dists(mask & ~(1 << d))[camp][core]
                 if dd < best_d:
                     best, best_d = d, dd
         return best
 
     def move(self, v: OdysseyView, ctx: Ctx, legal: Sequence[int]) -> Action:
-        mask = v.closed_mask
-        dist = ctx.dist_mask_cache.get(mask) or ctx.dist_mask(mask)
+        acts: tuple[int, ...] = legal if isinstance(legal, tuple) else tuple(legal)
+        dist = self.dists(v.closed_mask)
         g = self.goal(v, ctx, dist)
         has_override = v.hand[C.C_OVERRIDE] > 0
         pos = v.pos[v.seat]
         if self.detour and dist[pos][g] >= 99:
             g = self.detour_target(v, ctx, dist, pos, g, has_override)
         pref = self.draw_pref
-        best = legal[0]
+        best = acts[0]
         best_c = 1 << 30
         free = self.free
-        for a in legal:
+        for a in acts:
             d = a - 8000  # OP_MOVE
             c = dist[d][g]
             if c >= 99:
@@ -547,50 +549,49 @@ class CrewTeam(_OdysseyPolicy):
                     a, b = ctx.board.door_spaces[d]
                     if dist[pos][a] >= 99 and dist[pos][b] >= 99:
                         continue
-                    dd = ctx.dist_mask(mask & ~(1 << d))[pos][g]
+                    dd = self.dists(mask & ~(1 << d))[pos][g]
                     if dd < best:
                         best_d, best = d, dd
             if best_d:
                 a, b = ctx.board.door_spaces[best_d]
                 return a if dist[pos][a] <= dist[pos][b] else b
-        free = ctx.dist_mask(0)
+        free = self.free
         reach = [s for s in self.pps if dist[pos][s] < 99]
         if reach:
             return min(reach, key=lambda s: (free[s][g], s))
         return pos
 
     def action(self, v: OdysseyView, ctx: Ctx, legal: Sequence[int]) -> Action:
-        if legal[-1] < 1000:  # only "end and draw k" (END actions come first)
-            return legal[-1]
-        ops: dict[int, list[int]] = {}
-        for a in legal:
-            op = a // 1000
-            if op in ops:
-                ops[op].append(a % 1000)
-            else:
-                ops[op] = [a % 1000]
+        acts: tuple[int, ...] = legal if isinstance(legal, tuple) else tuple(legal)
+        if acts[-1] < 1000:  # only "end and draw k" (END actions come first)
+            return acts[-1]
+        present = 0  # bit op set when an action of kind op is legal
+        for a in acts:
+            present |= 1 << (a // 1000)
         seat = v.seat
         role = v.roles[seat]
         mal = v.malfunctions
         lim = ctx.limits
-        if OP_DISCONNECT in ops:
-            return OP_DISCONNECT * 1000 + ops[OP_DISCONNECT][0]
-        if OP_REPAIR in ops:
-            best = None
-            spec = SPECIALITY.get(role)
-            for arg in ops[OP_REPAIR]:
-                sysk, k = divmod(arg, 32)
+        if present >> OP_DISCONNECT & 1:
+            return OP_DISCONNECT * 1000 + _args(acts, OP_DISCONNECT)[0]
+        if present >> OP_REPAIR & 1:
+            best_pref = 3
+            best_arg = 0
+            spec = SPECIALITY.get(role, -1)
+            for arg in _args(acts, OP_REPAIR):
+                sysk = arg // 32
+                k = arg % 32
                 worth = (sysk == LIF or mal[sysk] >= lim[sysk] - 1 or k != C.C_WILD)
                 if not self.repair_on and sysk != LIF and mal[sysk] < lim[sysk]:
                     worth = False
                 if worth:
                     pref = 0 if (k != C.C_WILD and spec == k) else (1 if k != C.C_WILD else 2)
-                    if best is None or pref < best[0]:
-                        best = (pref, arg)
-            if best is not None:
-                return OP_REPAIR * 1000 + best[1]
-        if OP_CANCEL in ops:
-            rev = ops[OP_CANCEL]
+                    if pref < best_pref:
+                        best_pref, best_arg = pref, arg
+            if best_pref < 3:
+                return OP_REPAIR * 1000 + best_arg
+        if present >> OP_CANCEL & 1:
+            rev = _args(acts, OP_CANCEL)
             if C.H_LIPREAD in rev and (ctx.crew_talk != "none" or (
                     self.cancel_lipread and self.carrier_on)):
                 return OP_CANCEL * 1000 + C.H_LIPREAD
@@ -601,13 +602,13 @@ class CrewTeam(_OdysseyPolicy):
                     return OP_CANCEL * 1000 + k
             if C.hal_door(7) in rev:
                 return OP_CANCEL * 1000 + C.hal_door(7)
-        if OP_OPEN in ops:
-            dist = ctx.dist_mask(v.closed_mask)
+        if present >> OP_OPEN & 1:
+            dist = self.dists(v.closed_mask)
             g = self.goal(v, ctx, dist)
             pos = v.pos[seat]
             best_open, best_gain = 0, 0
-            for d in ops[OP_OPEN]:
-                after = ctx.dist_mask(v.closed_mask & ~(1 << d))
+            for d in _args(acts, OP_OPEN):
+                after = self.dists(v.closed_mask & ~(1 << d))
                 if d == 7 and (ctx.pod in v.pos or mal[LIF] >= self.pod_open_lif):
                     return OP_OPEN * 1000 + d  # someone trapped on the POD, or LIF in danger
                 gain = dist[pos][g] - after[pos][g]
@@ -618,38 +619,57 @@ class CrewTeam(_OdysseyPolicy):
                     best_open, best_gain = d, gain
             if best_open:
                 return OP_OPEN * 1000 + best_open
-        if OP_GIVE in ops:
+        if present >> OP_GIVE & 1:
+            gives = _args(acts, OP_GIVE)
             carrier = self.carrier_seat(v)
+            vals: list[float] = []  # :meth:`values`, once needed
             if carrier and carrier != seat and self.has_room(v, ctx, carrier):
                 vals = self.values(v, ctx)
-                gifts = [arg % 32 for arg in ops[OP_GIVE] if arg // 32 == carrier
-                         and arg % 32 >= L1 and vals[arg % 32] > 0]
-                if gifts:
-                    k = max(gifts, key=lambda k: vals[k])
-                    return OP_GIVE * 1000 + carrier * 32 + k
+                best_k = -1
+                for arg in gives:
+                    k = arg % 32
+                    if arg // 32 == carrier and k >= L1 and vals[k] > 0 and (
+                            best_k < 0 or vals[k] > vals[best_k]):
+                        best_k = k  # the first most wanted Logic card
+                if best_k >= 0:
+                    return OP_GIVE * 1000 + carrier * 32 + best_k
             if carrier == seat:
-                junk = [arg for arg in ops[OP_GIVE] if arg % 32 < L1]
-                if junk:
-                    return OP_GIVE * 1000 + junk[0]
-            spec = SPECIALITY.get(role)
-            for arg in ops[OP_GIVE]:
-                t, k = divmod(arg, 32)
+                for arg in gives:
+                    if arg % 32 < L1:
+                        return OP_GIVE * 1000 + arg  # the first card that is not Logic
+            spec = SPECIALITY.get(role, -1)
+            for arg in gives:
+                t = arg // 32
+                k = arg % 32
                 if self.no_loop and t == carrier:
                     continue  # the carrier passes non-Logic cards on: give him Logic only
-                if k == SPECIALITY.get(v.roles[t]) and k != spec and role != WHITEHEAD:
+                if k == SPECIALITY.get(v.roles[t], -1) and k != spec and role != WHITEHEAD:
                     return OP_GIVE * 1000 + arg
                 said = v.talk[t]
                 if said is not None and k >= L1:
-                    mine = self.values(v, ctx)[k]
+                    if not vals:
+                        vals = self.values(v, ctx)
                     theirs = _talk_value(v, ctx, said, k)
-                    if theirs > mine + 0.5:
+                    if theirs > vals[k] + 0.5:
                         return OP_GIVE * 1000 + arg
-        if OP_ASK in ops and role == BOWMAN and self.has_room(v, ctx, seat) and (
+        if present >> OP_ASK & 1 and role == BOWMAN and self.has_room(v, ctx, seat) and (
                 self.carrier_seat(v) == seat or mal[LIF] >= self.lif_alarm):
-            return OP_ASK * 1000 + max(ops[OP_ASK], key=lambda t: v.hand_n[t])
-        if OP_RECOVER in ops:
+            asked = _args(acts, OP_ASK)
+            best_t = asked[0]
+            for t in asked:
+                if v.hand_n[t] > v.hand_n[best_t]:
+                    best_t = t  # the first who holds the most cards
+            return OP_ASK * 1000 + best_t
+        if present >> OP_RECOVER & 1:
             return OP_RECOVER * 1000
-        return max(ops[0])  # end the turn, drawing the most
+        return max(_args(acts, 0))  # end the turn, drawing the most
+
+
+def _args(acts: tuple[int, ...], op: int) -> list[int]:
+    """The arguments of the actions of kind ``op`` (``op * 1000 + argument``) in ``acts``,
+    in order."""
+    lo = op * 1000
+    return [a - lo for a in acts if lo <= a < lo + 1000]
 
 
 def _talk_value(v: OdysseyView, ctx: Ctx, said: tuple[int, ...], k: int) -> float:

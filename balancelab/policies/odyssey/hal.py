@@ -61,7 +61,8 @@ class HalPressure(_OdysseyPolicy):
 
     def act(self, view: View, actions: Sequence[Action]) -> Action:
         v: OdysseyView = view  # type: ignore[assignment]
-        legal: Sequence[int] = actions  # type: ignore[assignment]
+        acts: Sequence[int] = actions  # type: ignore[assignment]
+        legal: tuple[int, ...] = acts if isinstance(acts, tuple) else tuple(acts)
         ph = v.phase
         ctx = self.ctx
         if ph == T_HAL_PLAY:
@@ -138,7 +139,12 @@ class HalPressure(_OdysseyPolicy):
         if k == C.H_TARGET:
             return 3.0 + self.target_w * v.sequences
         if k == C.H_SCAN:
-            return 2.0 + self.scan_w * max(v.hand_n[1:])
+            most = 0  # the most cards a crewmember holds
+            hand_n = v.hand_n
+            for s in range(1, len(hand_n)):
+                if hand_n[s] > most:
+                    most = hand_n[s]
+            return 2.0 + self.scan_w * most
         return -1.0  # Lipread: worth more revealed than played
 
     def door_value(self, v: OdysseyView, ctx: Ctx, d: int) -> float:
@@ -147,13 +153,15 @@ class HalPressure(_OdysseyPolicy):
             if ctx.pod in pos:
                 return 0.5
             return self.door7_w * (2.0 + 1.2 * v.malfunctions[LIF])
-        before = ctx.dist_mask(v.closed_mask)
-        after = ctx.dist_mask(v.closed_mask | 1 << d)
+        before = self.dists(v.closed_mask)
+        after = self.dists(v.closed_mask | 1 << d)
         core = ctx.core
         gain = 0
         for i in range(1, len(pos)):
             p = pos[i]
-            gain += min(after[p][core], 8) - min(before[p][core], 8)
+            x = after[p][core]
+            y = before[p][core]
+            gain += (x if x < 8 else 8) - (y if y < 8 else 8)
         return 1.0 + self.door_gain * gain
 
     def reveal_cost(self, v: OdysseyView, ctx: Ctx, k: int, down: int) -> float:
@@ -164,37 +172,58 @@ class HalPressure(_OdysseyPolicy):
         return self.card_value(v, ctx, k, down)
 
     def threat(self, v: OdysseyView, ctx: Ctx, seat: int) -> float:
-        dist = ctx.dist_mask(v.closed_mask)
-        return v.hand_n[seat] - 0.3 * min(dist[v.pos[seat]][ctx.core], 6)
+        d = self.dists(v.closed_mask)[v.pos[seat]][ctx.core]
+        return v.hand_n[seat] - 0.3 * (d if d < 6 else 6)
 
-    def target(self, v: OdysseyView, ctx: Ctx, legal: Sequence[int]) -> Action:
+    def target(self, v: OdysseyView, ctx: Ctx, legal: tuple[int, ...]) -> Action:
         wins = _windows(v, ctx)
         L = ctx.L
+        full = self.full
+        core = ctx.core
         # what the crew said (crew_talk): name a Logic card of the best announced run
-        best = None
+        best_s = 0
+        best_k = 0
         best_sc = -1.0
         for s in range(1, len(v.pos)):
             said = v.talk[s]
             if not said or v.roles[s] < 0:
                 continue
-            held = set(said)
+            held = 0  # bit n: Logic n announced
+            for k in said:
+                if k >= L1:
+                    held |= 2 << (k - L1)
+            near = 0.5 if v.pos[s] == core else 0.0
             for low in wins:
-                run = [L1 + low - 1 + i for i in range(L)]
-                have = [k for k in run if k in held]
+                have = (held >> low) & full
                 if have:
-                    sc = len(have) + (0.5 if v.pos[s] == ctx.core else 0.0)
+                    n = low  # the lowest Logic number held in the run
+                    while not have & 1:
+                        have >>= 1
+                        n += 1
+                    count = 0
+                    while have:
+                        count += have & 1
+                        have >>= 1
+                    sc = count + near
                     if sc > best_sc:
-                        best_sc, best = sc, (s, have[0])
-        if best is None:
-            seat = max(range(1, len(v.pos)), key=lambda s: self.threat(v, ctx, s))
+                        best_sc, best_s, best_k = sc, s, L1 + n - 1
+        if not best_s:
+            best_t = -1e18
+            for s in range(1, len(v.pos)):
+                t = self.threat(v, ctx, s)
+                if t > best_t:
+                    best_t, best_s = t, s  # the first most threatening
             # no information: the Logic number in the most still-possible windows
             counts = [0] * 13
             for low in wins:
                 for i in range(L):
                     counts[low + i] += 1
-            n = max(range(1, 13), key=lambda x: counts[x])
-            best = (seat, L1 + n - 1)
-        a = 10 * 1000 + best[0] * 32 + best[1]
+            n = 1
+            for x in range(2, 13):
+                if counts[x] > counts[n]:
+                    n = x
+            best_k = L1 + n - 1
+        a = 10 * 1000 + best_s * 32 + best_k
         return a if a in legal else legal[0]
 
 

@@ -41,38 +41,31 @@ def _logic_mask(hand: tuple[int, ...]) -> int:
     return m
 
 
-#: _logic_best's tables by (sequence length, Logic trashed, Logic held, gain) packed in an int
-_BEST: Final[dict[int, tuple[int, ...]]] = {}
-
-
-def _logic_best(ctx: Ctx, trashed: int, lm: int, gain: bool) -> tuple[int, ...]:
-    """Per Logic number n (index 1..12): the most cards held (counting n itself when
-    ``gain``) in a still-possible window through n; 0 when no window through n remains.
-    ``trashed`` and ``lm`` are Logic masks (bit n = Logic n)."""
-    key = ((ctx.L * 2 + gain) << 28) | (trashed << 14) | lm
-    out = _BEST.get(key)
-    if out is None:
-        L = ctx.L
-        full = (1 << L) - 1
-        # the most Logic cards held in a still-possible window through n; -1: no such window
-        res = [-1] * 13
-        for low in range(1, 14 - L):
-            if (trashed >> low) & full:
-                continue
-            held = _POP[(lm >> low) & full]
-            for n in range(low, low + L):
-                if held > res[n]:
-                    res[n] = held
-        for n in range(1, 13):
-            if res[n] < 0:
-                res[n] = 0
-            elif gain and not lm >> n & 1:
-                res[n] += 1  # n itself, gained (the same for every window through n)
-        res[0] = 0
-        if len(_BEST) > 20_000:
-            _BEST.clear()
-        out = _BEST[key] = tuple(res)
-    return out
+def _logic_worths(L: int, trashed: int, lm: int, gain: bool, a: float, b: float
+                  ) -> tuple[float, ...]:
+    """Per Logic number n (index n - 1): ``a + b * m``, where m is the most cards held (and n
+    itself when ``gain``) in a still-possible window of ``L`` numbers through n; 0.0 when
+    m is 0 or no such window remains. ``trashed`` and ``lm`` are Logic masks (bit n =
+    Logic n; a window with a member trashed is no longer possible)."""
+    full = (1 << L) - 1
+    out: list[float] = []
+    for n in range(1, 13):
+        m = -1  # the most held in a possible window through n; -1: none
+        low = n - L + 1 if n > L else 1
+        last = n if n < 13 - L else 13 - L
+        while low <= last:
+            if not (trashed >> low) & full:
+                held = _POP[(lm >> low) & full]
+                if held > m:
+                    m = held
+            low += 1
+        if m > 0 or (m == 0 and gain):
+            if gain and not lm >> n & 1:
+                m += 1  # n itself, gained (the same for every window through n)
+            out.append(a + b * m)
+        else:
+            out.append(0.0)
+    return tuple(out)
 
 
 def _hand_total(base: list[float], logic: tuple[float, ...], hand: list[int],
@@ -144,3 +137,15 @@ class _OdysseyPolicy(Policy):
         self.full = (1 << ctx.L) - 1
         #: distances with every door open (never change)
         self.free = ctx.dist_mask(0)
+        #: :meth:`dists` by closed-door mask, once read from the Ctx (a list: no hashing)
+        self._dists: list[tuple[tuple[int, ...], ...] | None] = [None] * 256
+
+    def dists(self, mask: int) -> tuple[tuple[int, ...], ...]:
+        """All-pairs distances with the doors of ``mask`` (bit d = door d) closed
+        (:meth:`Ctx.dist_mask`)."""
+        if mask >= 256:
+            return self.ctx.dist_mask(mask)
+        d = self._dists[mask]
+        if d is None:
+            d = self._dists[mask] = self.ctx.dist_mask(mask)
+        return d
