@@ -32,6 +32,7 @@ COMPILED_MODULES = (
     "balancelab.simulate.iss.state",
     "balancelab.simulate.iss.fedor",
     "balancelab.policies.iss",
+    "balancelab.simulate.obcy.board",
     "balancelab.simulate.obcy.state",
     "balancelab.policies.obcy.tables",
     "balancelab.policies.obcy.tactics",

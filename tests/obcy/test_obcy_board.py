@@ -54,8 +54,23 @@ def test_hex_distance_and_collapsed_distances() -> None:
     assert blocked > open_d
 
 
-def test_lazy_line_of_sight_rows_give_the_range() -> None:
+def test_line_of_sight_rows_give_the_range() -> None:
     # a wall-free line at range n has n - 1 spaces between its ends (used for weapon range)
     for a in range(0, B.N, 5):
         for b, inter in B.LOS[a].items():
             assert len(inter) + 1 == B.hex_distance(a, b) <= B.LOS_MAX
+
+
+def test_line_of_sight_table_is_the_line_by_line_one() -> None:
+    # the table built at once (numpy) is the one of line_cells, line by line, row order too,
+    # on the base map and on every alternative map
+    from pathlib import Path
+
+    import balancelab
+
+    maps = sorted((Path(balancelab.__file__).parent / "data/alternatives/obcy").glob("*.json"))
+    assert maps
+    for bd in [B.DEFAULT] + [B.board_of(str(m)) for m in maps]:
+        for a in range(bd.N):
+            row = bd._los_row(a)
+            assert list(bd.LOS[a].items()) == list(row.items()), a
