@@ -112,9 +112,15 @@ HATCH_SET: Final = frozenset(HATCHES)
 _ALIEN_NBR: Final = tuple(tuple(v for v in nb if ALIEN_OK[v]) for nb in NBR)
 
 # stages of a phase (the base decision; retreats and Queen fights interrupt them)
-ST_TRANSPORT, ST_PICK, ST_CHAR, ST_ALIENS_BEGIN, ST_HATCH, ST_AMOVE, ST_ATARGET, ST_ATTACK = (
-    range(8)
-)
+# (each Final: compiled, a constant, where a name unpacked from range(8) is a dict lookup)
+ST_TRANSPORT: Final = 0
+ST_PICK: Final = 1
+ST_CHAR: Final = 2
+ST_ALIENS_BEGIN: Final = 3
+ST_HATCH: Final = 4
+ST_AMOVE: Final = 5
+ST_ATARGET: Final = 6
+ST_ATTACK: Final = 7
 _ALIEN_STAGES: Final = frozenset((ST_HATCH, ST_AMOVE, ST_ATARGET))
 #: the characters who may throw a grenade, fire a flamethrower (M16, M17 need one alive)
 _GRENADE_USERS: Final = tuple(c for c in range(6) if I_GRENADE in WEAPON_USE[c])
@@ -211,50 +217,50 @@ class ObcyView(View):
     )
 
     seat: int
-    decision: Any
-    round: Any
-    active: Any
-    alien: Any
-    retreat: Any
-    c_pos: Any
-    c_state: Any
-    c_str: Any
-    c_max: Any
-    c_ap: Any
-    c_pk: Any
-    c_done: Any
-    c_fired: Any
-    c_stopped: Any
-    c_left: Any
-    c_track: Any
-    c_exit: Any
-    a_id: Any
-    a_pos: Any
-    a_str: Any
-    floor: Any
-    supply: Any
-    used: Any
-    tr_pos: Any
-    tr_fuel: Any
-    tr_moved: Any
-    collapsed: Any
-    open_missions: Any
-    n_open: Any
-    fresh: Any
-    n_fresh: Any
-    deck_left: Any
-    done_missions: Any
-    discarded: Any
-    n_discarded: Any
-    points: Any
-    queen_alive: Any
-    hatching_on: Any
-    hatch_pts: Any
-    kills_phase: Any
-    shot_at: Any
-    options: Any
-    stats: Any
-    machine: Any
+    decision: int
+    round: int
+    active: int
+    alien: int
+    retreat: tuple[int, ...]
+    c_pos: tuple[int, ...]
+    c_state: tuple[int, ...]
+    c_str: tuple[int, ...]
+    c_max: tuple[int, ...]
+    c_ap: tuple[int, ...]
+    c_pk: tuple[tuple[int, ...], ...]
+    c_done: tuple[bool, ...]
+    c_fired: tuple[bool, ...]
+    c_stopped: tuple[bool, ...]
+    c_left: tuple[bool, ...]
+    c_track: tuple[int, ...]
+    c_exit: tuple[int, ...]
+    a_id: tuple[int, ...]
+    a_pos: tuple[int, ...]
+    a_str: tuple[int, ...]
+    floor: tuple[tuple[int, tuple[int, ...]], ...]
+    supply: tuple[int, ...]
+    used: tuple[int, ...]
+    tr_pos: int
+    tr_fuel: int
+    tr_moved: bool
+    collapsed: frozenset[int]
+    open_missions: tuple[int, ...]
+    n_open: int
+    fresh: tuple[int, ...]
+    n_fresh: int
+    deck_left: int
+    done_missions: tuple[int, ...]
+    discarded: tuple[int, ...]
+    n_discarded: int
+    points: int
+    queen_alive: bool
+    hatching_on: bool
+    hatch_pts: int
+    kills_phase: int
+    shot_at: tuple[int, ...]
+    options: ObcyOptions
+    stats: tuple[tuple[str, int], ...]
+    machine: tuple[Any, ...]
 
     def __init__(self, **kw: Any) -> None:
         for k, v in kw.items():
@@ -388,7 +394,9 @@ class ObcyState(State):
             "queen_round": -1, "queen_killed_by": 0,
         }
         self._legal: list[Any] | None = None
-        self._dest: dict[int, int] | None = None
+        #: the active character's destinations and their costs (``_char_reach``), while
+        #: its legal actions are (never changed: a copy shares them)
+        self._dest: tuple[list[int], list[int]] | None = None
         self._vchar: tuple[Any, ...] | None = None  # view caches, see view()
         self._vrest: tuple[int, tuple[Any, ...]] | None = None
         self._valien: tuple[Any, ...] | None = None
@@ -793,7 +801,14 @@ class ObcyState(State):
 
     # == expedition: the character's actions ==
     def _char_dests(self, c: int) -> dict[int, int]:
-        """4.1 destinations within the AP left → walking cost (the stop rule ends a path)."""
+        """4.1 destinations within the AP left → walking cost (the stop rule ends a path),
+        nearest first (:meth:`_char_reach` as a dict)."""
+        dests, costs = self._char_reach(c)
+        return dict(zip(dests, costs, strict=True))
+
+    def _char_reach(self, c: int) -> tuple[list[int], list[int]]:
+        """4.1 the destinations within the AP left, in the order a breadth-first walk finds
+        them (nearest first), and their walking costs (the stop rule ends a path)."""
         start = self.c_pos[c]
         budget = self.c_ap[c]
         alien = self.alien_cnt
@@ -805,7 +820,8 @@ class ObcyState(State):
         pad_ok = (not self.queen_alive) or (FUEL in pk and self.tr_pos == self.m_pad)
         seen = [False] * self.m_n  # a list, not a set: native reads and writes, no boxing
         seen[start] = True
-        out: dict[int, int] = {}
+        dests: list[int] = []
+        costs: list[int] = []
         frontier = [start]
         nbr = self.m_nbr
         kind = self.m_kind
@@ -821,17 +837,19 @@ class ObcyState(State):
                     k = kind[v]
                     if k >= 5:  # airlock or pad: an end, never passed through
                         if (k == 5 and suit) or (k == 6 and pad_ok):
-                            out[v] = step
+                            dests.append(v)
+                            costs.append(step)
                         continue
                     if chars[v]:  # 4.1 never onto or through a character (4.2 frees
                         continue  # the transporter's space, not a character standing on it)
-                    out[v] = step
+                    dests.append(v)
+                    costs.append(step)
                     if not aadj[v]:
                         nxt.append(v)
             if not nxt:
                 break
             frontier = nxt
-        return out
+        return dests, costs
 
     def _char_legal(self, c: int) -> list[Any]:
         out: list[Any] = [(END_ACT,)]
@@ -851,8 +869,8 @@ class ObcyState(State):
             return out
         if not self.c_fired[c]:
             if not self.c_stopped[c]:
-                self._dest = dests = self._char_dests(c)
-                out += [(MOVE, s) for s in dests]
+                self._dest = reach = self._char_reach(c)
+                out += [(MOVE, s) for s in reach[0]]
             free = EMPTY in pk
             if free:
                 seen: set[int] = set()
@@ -1012,8 +1030,14 @@ class ObcyState(State):
         return len(self.open) < self.max_open_missions and bool(self.deck)
 
     def _do_move(self, c: int, dest: int) -> None:
-        d = self._dest if self._dest is not None else self._char_dests(c)
-        cost = d[dest]
+        dests, costs = self._dest if self._dest is not None else self._char_reach(c)
+        cost = -1
+        for k in range(len(dests)):  # (a native loop: list.index compares Python ints)
+            if dests[k] == dest:
+                cost = costs[k]
+                break
+        if cost < 0:
+            raise KeyError(dest)
         self._dest = None
         self.c_ap[c] -= cost
         self._char_out(self.c_pos[c])
@@ -1907,7 +1931,7 @@ class ObcyState(State):
         s._floor_shared = self._floor_shared = True
         s.st = dict(self.st)
         s._legal = self._legal[:] if self._legal is not None else None
-        s._dest = dict(self._dest) if self._dest is not None else None
+        s._dest = self._dest
         return s
 
     def _view_chars(self) -> tuple[Any, ...]:
@@ -1937,7 +1961,7 @@ class ObcyState(State):
         elif self.stage == ST_ATARGET and self.tgt_queue:
             alien = self.tgt_queue[0][0]
         retreat = self.rq[0][:3] if self.interrupt == D_RETREAT else ()
-        v = ObcyView.__new__(ObcyView)
+        v = ObcyView()
         v.seat = seat
         v.decision = self.decision()
         v.round = self.round
