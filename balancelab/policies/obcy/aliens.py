@@ -8,9 +8,9 @@ from typing import Any, ClassVar, Final
 from balancelab.policies.base import Policy, RngSource, register
 from balancelab.policies.obcy.tables import (
     PolicyTables,
+    _dist_row,
     _exp,
     _exp_table,
-    _goal_row,
     policy_tables,
 )
 from balancelab.simulate.core import Game, View
@@ -72,8 +72,10 @@ class AliensPolicy(Policy):
         self._exp = _exp_table(self.off)
         self._ckey: Any = None
         self._adj: dict[int, list[int]] = {}
-        self._near: tuple[int, ...] = ()
-        self._far: list[float] = []
+        #: the distance rows of the characters' spaces, and the memo of _far_score (both
+        #: for the characters' places ``_ckey``)
+        self._rows: list[tuple[int, ...]] = []
+        self._far: dict[int, float] = {}
 
     def act(self, view: View, legal: Sequence[Any]) -> Any:
         v: ObcyView = view  # type: ignore[assignment]
@@ -113,16 +115,19 @@ class AliensPolicy(Policy):
         first = legal[0]
         if not chars or len(legal) < 2:
             return first
-        near = _goal_row(self.t, tuple(sorted(set(chars))), v.collapsed)
+        # the walking distance from each character (the few ALIENS' spaces are read, not a
+        # whole row of the nearest character's distances)
+        rows = [_dist_row(self.t, p, v.collapsed) for p in chars]
         pos = {aid: v.a_pos[i] for i, aid in enumerate(v.a_id)}
         x = pos[first[1]]
         reach: int = v.options.alien_move
-        best, bd = first, near[x]
+        best, bd = first, _least(rows, x)
         dx = self.t.dist[x]
         for a in legal[1:]:
             y = pos[a[1]]
-            if near[y] < bd and dx[y] <= reach:
-                best, bd = a, near[y]
+            ny = _least(rows, y)
+            if ny < bd and dx[y] <= reach:
+                best, bd = a, ny
         return best
 
     def _hatch(self, v: ObcyView, legal: Sequence[Any]) -> Any:
@@ -166,20 +171,10 @@ class AliensPolicy(Policy):
             for c, p in chars:
                 for n in self.t.nbr[p]:
                     self._adj.setdefault(n, []).append(c)
-            self._near = (
-                _goal_row(self.t, tuple(sorted({p for _, p in chars})), frozenset())
-                if chars else ()
-            )
-            # the score of a space not adjacent to a character: closer is better, but not 2
-            # away (one step short of striking), ducts preferred when ambushing
-            far_of = self._far_of
-            far = [far_of[d] for d in self._near]
-            if self.ambush:
-                far = [f + self.w_duct_far * self.t.duct[s] for s, f in enumerate(far)]
-            self._far = far
+            self._rows = [self.t.dist[p] for p in sorted({p for _, p in chars})]
+            self._far = {}
         adj = self._adj
-        far = self._far
-        if not far:
+        if not self._rows:
             return (A.A_MOVE, here)
         # one pass: the moves next to a character, and the best of the others (the first
         # of equals, as max() would)
@@ -191,7 +186,7 @@ class AliensPolicy(Policy):
             if s in adj:
                 strike.append(a)
             else:
-                f = far[s]
+                f = self._far_score(s)
                 if scores is not None:
                     scores[a] = f
                 if rbest is None or f > bscore:
@@ -199,8 +194,8 @@ class AliensPolicy(Policy):
         stay = legal[0][1] == here  # (an ALIEN hatched on a character's space must leave)
         if rbest is not None:
             best = rbest
-            if stay and here not in adj and far[here] + 0.01 >= bscore:
-                best, bscore = (A.A_MOVE, here), far[here] + 0.01
+            if stay and here not in adj and self._far_score(here) + 0.01 >= bscore:
+                best, bscore = (A.A_MOVE, here), self._far_score(here) + 0.01
                 if scores is not None:
                     scores[best] = bscore
         if not strike:
@@ -230,6 +225,29 @@ class AliensPolicy(Policy):
             if sc > bscore:
                 best, bscore = a, sc
         return best
+
+    def _far_score(self, s: int) -> float:
+        """The score of space ``s`` not adjacent to a character (memo per characters'
+        places): closer to the nearest character is better, but not 2 away (one step short
+        of striking), ducts preferred when ambushing."""
+        f = self._far.get(s)
+        if f is None:
+            f = self._far_of[_least(self._rows, s)]
+            if self.ambush:
+                f = f + self.w_duct_far * self.t.duct[s]
+            self._far[s] = f
+        return f
+
+
+def _least(rows: list[tuple[int, ...]], s: int) -> int:
+    """The least of the rows' entries at ``s`` (the walking distance from the nearest of
+    the spaces whose distance rows they are)."""
+    d = rows[0][s]
+    for row in rows:
+        x = row[s]
+        if x < d:
+            d = x
+    return d
 
 
 class AmbushPolicy(AliensPolicy):

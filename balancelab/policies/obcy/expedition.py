@@ -176,23 +176,24 @@ class ExpeditionPolicy(_ExpeditionTactics):
             for c in order:
                 self.tasks[c] = ("escort", -1, (lead,), -1)
         else:
-            costs: dict[tuple[int, tuple[Any, ...]], int] = {}  # (c, task) -> cost
-            while todo and free:
-                best = None
+            # the cheapest (character, task) pair first, the first of equals; each cost
+            # computed once (costs[c][k]: character c doing todo[k], -1 not yet)
+            costs = {c: [-1] * len(todo) for c in free}
+            left = list(range(len(todo)))  # the tasks not yet assigned, in todo's order
+            while left and free:
+                bc = bk = bcost = -1
                 for c in free:
                     pos = self._pos(v, c)
-                    for t in todo:
-                        key = (c, t)
-                        cost = costs.get(key)
-                        if cost is None:
-                            cost = costs[key] = self._task_cost(v, c, pos, t)
-                        if best is None or cost < best[0]:
-                            best = (cost, c, t)
-                assert best is not None
-                _, c, t = best
-                self.tasks[c] = t
-                free.remove(c)
-                todo.remove(t)
+                    row = costs[c]
+                    for k in left:
+                        cost = row[k]
+                        if cost < 0:
+                            cost = row[k] = self._task_cost(v, c, pos, todo[k])
+                        if bc < 0 or cost < bcost:
+                            bc, bk, bcost = c, k, cost
+                self.tasks[bc] = todo[bk]
+                free.remove(bc)
+                left.remove(bk)
             workers = [c for c in self.tasks if self.tasks[c][0] != "escort"]
             for c in free:
                 if workers:
@@ -326,13 +327,17 @@ class ExpeditionPolicy(_ExpeditionTactics):
     def _char(self, v: ObcyView, legal: Sequence[Any]) -> Any:
         c = v.active
         by: dict[int, list[Any]] = {}  # opcode -> its actions, in the engine's order
+        last = 0  # (no opcode) the engine lists an opcode's actions together: one lookup
+        run: list[Any] = []  # by[last]
         for a in legal:
             op: int = a[0]
-            same = by.get(op)
-            if same is None:
-                by[op] = [a]
-            else:
-                same.append(a)
+            if op != last:
+                same = by.get(op)
+                if same is None:
+                    same = by[op] = []
+                run = same
+                last = op
+            run.append(a)
         if A.REENTER in by:
             return self._reenter(v, c, by[A.REENTER])
         pos = v.c_pos[c]
@@ -429,15 +434,16 @@ class ExpeditionPolicy(_ExpeditionTactics):
         """The best (move, then shoot) plan: a destination from which the shots left are
         worth most, traded against progress towards the waypoint and danger; None if
         standing and shooting (or just walking) is better."""
-        pos = v.c_pos[c]
-        ap = v.c_ap[c]
+        pos: int = v.c_pos[c]
+        ap: int = v.c_ap[c]
         pk = v.c_pk[c]
         charges = sum(it - CLIP0 for it in pk if it >= CLIP0)
         rng_ = self._range(v, c)
-        near = [i for i, p in enumerate(v.a_pos) if self.t.dist[p][pos] <= ap + rng_ + 1]
+        dist = self.t.dist
+        near = [i for i, p in enumerate(v.a_pos) if dist[p][pos] <= ap + rng_ + 1]
         if not near or not charges:
             return None
-        weapons = [w for w in pk if w in WEAPONS and w in WEAPON_USE[c]]
+        weapons: list[int] = [w for w in pk if w in WEAPONS and w in WEAPON_USE[c]]
         block = self._blockers(v)
         block.discard(pos)
         wp = self._waypoint(v, c)
@@ -445,46 +451,56 @@ class ExpeditionPolicy(_ExpeditionTactics):
         here = row[pos] if row else 0
         chars = [v.c_pos[k] for k in range(6) if v.c_state[k] == A.ON_BOARD and k != c]
         wd = self.wdanger * 0.05
-        strength = v.c_str[c]
-        cost_shot = 0.03 if min(self.t.dist[pos][s] for s in self.t.clip_stores) <= 8 else 0.06
+        strength: int = v.c_str[c]
+        cost_shot = 0.03 if min(dist[pos][s] for s in self.t.clip_stores) <= 8 else 0.06
         best, bval = None, -1e9
-        dpos = self.t.dist[pos]
-        cands = [(pos, 0)] + [(a[1], dpos[a[1]]) for a in moves]
-        # per nearby ALIEN: space, its distances, the nearest other character, strength,
-        # effective strength (duct x2)
-        aliens = []
+        dpos = dist[pos]
+        cands: list[tuple[int, int]] = [(pos, 0)]
+        for a in moves:
+            dest: int = a[1]
+            cands.append((dest, dpos[dest]))
+        # per nearby ALIEN: space, its distances, the distance to the nearest other
+        # character (999: none), strength, effective strength (duct x2)
+        aliens: list[tuple[int, tuple[int, ...], int, int, int]] = []
         for i in near:
-            p = v.a_pos[i]
-            dp = self.t.dist[p]
-            st = v.a_str[i]
-            aliens.append((p, dp, min([dp[q] for q in chars]) if chars else None, st,
+            p: int = v.a_pos[i]
+            dp = dist[p]
+            st: int = v.a_str[i]
+            aliens.append((p, dp, min([dp[q] for q in chars]) if chars else 999, st,
                            st * (self.dmul if self.duct[p] else 1)))
+        # the best volley of one weapon at one ALIEN, by (ALIEN, weapon, adjacent, threat,
+        # shots left): the same for every firing position that shares them
+        volleys: dict[int, float] = {}
+        nw = len(weapons)
+        kinds = self.t.kind
         for s, cost in cands:
             left = min(ap - cost, charges)
-            if left < 1 or self.t.kind[s] >= 5:
+            if left < 1 or kinds[s] >= 5:
                 continue
             los = self.t.los[s]
             nbs = self.t.nbr_set[s]
             sv = 0.0
-            for p, dp, dc, st, eff in aliens:
+            for j in range(len(aliens)):
+                p, dp, dc, st, eff = aliens[j]
                 if p == s:
                     continue
                 inter = los.get(p)
                 if inter is None or not block.isdisjoint(inter):
                     continue
-                dn = dp[s] if dc is None or dp[s] < dc else dc
-                th = 1.0 if dn <= 5 else 0.5
+                far = (dp[s] if dp[s] < dc else dc) > 5
                 adj = p in nbs
                 rng_n = len(inter)
-                for w in weapons:
-                    r, fp = self.wst[w]
+                for wi in range(nw):
+                    r, fp = self.wst[weapons[wi]]
                     if rng_n >= r:
                         continue
-                    for n in range(1, left + 1):
-                        val = self._shot_value(strength + fp * n - eff, st, adj) * th
-                        val -= cost_shot * n
-                        if val > sv:
-                            sv = val
+                    key = (((j * nw + wi) * 2 + adj) * 2 + far) * (ap + 1) + left
+                    val = volleys.get(key)
+                    if val is None:
+                        val = volleys[key] = self._volley(
+                            strength, fp, eff, st, adj, 0.5 if far else 1.0, left, cost_shot)
+                    if val > sv:
+                        sv = val
             if sv <= self.shot_min:
                 continue
             prog = (row[s] - here) if row else 0
@@ -494,6 +510,19 @@ class ExpeditionPolicy(_ExpeditionTactics):
         if best is None or best == pos:
             return None
         return (A.MOVE, best)
+
+    def _volley(self, strength: int, fp: int, eff: int, st: int, adj: bool, th: float,
+                left: int, cost_shot: float) -> float:
+        """The value of the best volley of 1..``left`` shots of a weapon of firepower ``fp``
+        at an ALIEN of strength ``st`` (``eff`` in its space), less ``cost_shot`` a shot;
+        at least 0."""
+        best = 0.0
+        for n in range(1, left + 1):
+            val = self._shot_value(strength + fp * n - eff, st, adj) * th
+            val -= cost_shot * n
+            if val > best:
+                best = val
+        return best
 
     # -- transporter ---------------------------------------------------------------------------
     def _transport(self, v: ObcyView, legal: Sequence[Any]) -> Any:

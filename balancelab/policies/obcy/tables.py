@@ -65,10 +65,17 @@ def _exp_table(offset: int) -> dict[int, tuple[float, float]]:
     return t
 
 
+def _dist_row(t: PolicyTables, src: int, collapsed: frozenset[int]) -> tuple[int, ...]:
+    """Walking distances from ``src`` to every space, avoiding the ``collapsed`` corridor
+    spaces (99 = unreachable)."""
+    if collapsed:
+        row: tuple[int, ...] = t.bd.dist_from(src, collapsed)
+        return row
+    return t.dist[src]
+
+
 def _dist(t: PolicyTables, view: ObcyView, a: int, b: int) -> int:
-    if view.collapsed:
-        return int(t.bd.dist_from(a, view.collapsed)[b])
-    return t.dist[a][b]
+    return _dist_row(t, a, view.collapsed)[b]
 
 
 def _goal_row(t: PolicyTables, goals: tuple[int, ...],
@@ -88,13 +95,13 @@ def _nearest_of(t: PolicyTables, goals: tuple[int, ...],
                 collapsed: frozenset[int]) -> tuple[int, ...]:
     """The element-wise minimum of the goals' distance rows (a native loop: ``map(min,
     *rows)`` calls the generic ``min`` once per space)."""
-    first: tuple[int, ...] = t.bd.dist_from(goals[0], collapsed) if collapsed else t.dist[goals[0]]
+    first = _dist_row(t, goals[0], collapsed)
     if len(goals) == 1:
         return first
     out = list(first)
     n = len(out)
     for g in goals[1:]:
-        row: tuple[int, ...] = t.bd.dist_from(g, collapsed) if collapsed else t.dist[g]
+        row = _dist_row(t, g, collapsed)
         for i in range(n):
             d: int = row[i]
             if d < out[i]:
@@ -104,7 +111,7 @@ def _nearest_of(t: PolicyTables, goals: tuple[int, ...],
 
 def _nearest(t: PolicyTables, view: ObcyView, src: int, targets: Sequence[int]) -> tuple[int, int]:
     best, bd = -1, 999
-    d: tuple[int, ...] = t.bd.dist_from(src, view.collapsed) if view.collapsed else t.dist[src]
+    d = _dist_row(t, src, view.collapsed)
     for g in targets:
         if d[g] < bd:
             best, bd = g, d[g]

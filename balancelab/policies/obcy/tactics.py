@@ -84,7 +84,13 @@ class _ExpeditionTactics(Policy):
         return r
 
     def _armed(self, v: ObcyView, c: int) -> bool:
-        return not _GUNS[c].isdisjoint(v.c_pk[c])
+        """Whether character ``c`` holds a gun it may use (a native loop over its pockets:
+        ``frozenset.isdisjoint`` is a Python method call)."""
+        guns = _GUNS[c]
+        for it in v.c_pk[c]:
+            if it in guns:
+                return True
+        return False
 
     def _blockers(self, v: ObcyView) -> set[int]:
         block = {v.c_pos[k] for k in range(6) if v.c_state[k] == A.ON_BOARD}
