@@ -28,6 +28,7 @@ from balancelab.simulate.odyssey.state import (
     T_HAL_REVEAL,
     T_LIMIT,
     T_MOVE,
+    ctx_for,
 )
 from balancelab.simulate.options import OptionError
 
@@ -414,6 +415,22 @@ def test_hunter_door_and_grv_double() -> None:
     assert s3.mal[C.GRV] == 2
     s3.apply(act(2, C.GRV * 32 + C.C_WILD))  # "???" removes only 1
     assert s3.mal[C.GRV] == 1
+
+
+def test_reachable_spaces_are_those_within_the_move_allowance() -> None:
+    """Every (space, closed doors, allowance): the spaces at most ``steps`` away with those
+    doors closed; Hunter's, the same with any one closed door 1-6 open (MOVE; Hunter)."""
+    ctx = ctx_for(OdysseyOptions())
+    n = ctx.n_spaces
+    for mask in range(0, 256, 2):
+        crossings = [mask] + [mask & ~(1 << d) for d in range(1, 7) if mask >> d & 1]
+        for start in range(n):
+            for steps in range(5):
+                near = {x for x in range(n) if ctx.dist_mask(mask)[start][x] <= steps}
+                assert ctx.reachable(start, mask, steps, False) == tuple(sorted(near))
+                near = {x for m in crossings for x in range(n)
+                        if ctx.dist_mask(m)[start][x] <= steps}
+                assert ctx.reachable(start, mask, steps, True) == tuple(sorted(near))
 
 
 def test_kaminski_draw_and_com_double() -> None:

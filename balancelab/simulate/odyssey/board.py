@@ -76,44 +76,12 @@ class Board:
         """THE HAL-9000 CORE (the Disconnect space)."""
         return self.disconnect.index(True)
 
-    def reachable(self, start: int, closed_mask: int, steps: int, hunter: bool) -> tuple[int, ...]:
-        """Spaces reachable in 0..``steps`` moves (start included), sorted.
-
-        Args:
-            start: space id.
-            closed_mask: bit ``d`` set when door ``d`` is closed.
-            steps: the move allowance.
-            hunter: may cross one closed door 1-6 (Hunter's ability).
-        """
-        return _reachable(self, start, closed_mask, steps, hunter)
-
     def distances(self, closed_mask: int, hunter: bool = False) -> tuple[tuple[int, ...], ...]:
         """All-pairs step distances with the given doors closed (99 = unreachable).
 
         Hunter's one crossing per turn is ignored here (it is a per-turn allowance).
         """
         return _distances(self, closed_mask)
-
-
-@cache
-def _reachable(board: Board, start: int, closed_mask: int, steps: int,
-               hunter: bool) -> tuple[int, ...]:
-    seen = {(start, 0)}
-    frontier = [(start, 0)]
-    for _ in range(steps):
-        nxt = []
-        for s, used in frontier:
-            for t, door in board.adj[s]:
-                u = used
-                if door and closed_mask >> door & 1:
-                    if not hunter or used or door == POD_BAY_DOOR:
-                        continue
-                    u = 1
-                if (t, u) not in seen:
-                    seen.add((t, u))
-                    nxt.append((t, u))
-        frontier = nxt
-    return tuple(sorted({s for s, _ in seen}))
 
 
 @cache

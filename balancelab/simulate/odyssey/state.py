@@ -42,7 +42,7 @@ import numpy as np
 from balancelab.simulate.core import GameRecord, State, View
 from balancelab.simulate.odyssey import cards as C
 from balancelab.simulate.odyssey import text
-from balancelab.simulate.odyssey.board import Board, default_board, load_board
+from balancelab.simulate.odyssey.board import POD_BAY_DOOR, Board, default_board, load_board
 from balancelab.simulate.odyssey.rules import (
     CREWMEMBERS,
     E_CREW_RESHUFFLE,
@@ -198,15 +198,19 @@ class Ctx:
         self.lipread_discard = o.lipread_disconnect_discard
         #: HAL may play a hidden Lipread as a null card (rule option ``lipread_null_play``)
         self.lipread_play = o.lipread_null_play
-        self.move_cache: dict[tuple[int, int, int, bool, bool], list[int]] = {}
-        #: the move cache key (space, doors, steps, Hunter, POD occupied) decides the legal
-        #: moves when the POD is the only space with a capacity, and it is 1
+        #: the legal moves by (space, doors, steps, Hunter, POD occupied) as one int
+        #: (``_legal_move``): the key decides them when the POD is the only space with a
+        #: capacity, and it is 1
+        self.move_cache: dict[int, list[int]] = {}
         self.move_cacheable = all(not c or (sp == self.pod and c == 1)
                                   for sp, c in enumerate(b.capacity))
         self.dist_mask_cache: dict[int, tuple[tuple[int, ...], ...]] = {}
         seats = range(1, self.n + 1)
         self.target_actions = [OP_TARGET * 1000 + s * 32 + k for s in seats
                                for k in range(C.N_CREW_KINDS)]
+        #: per space, its neighbours and the door between (0: none), as two parallel lists
+        self.adj_to: list[list[int]] = [[t for t, _ in nb] for nb in b.adj]
+        self.adj_door: list[list[int]] = [[d for _, d in nb] for nb in b.adj]
         # doors adjacent to each space: (door, other space)
         self.doors_at: list[list[tuple[int, int]]] = [[] for _ in b.names]
         for a, bb, d in b.edges:
@@ -222,11 +226,41 @@ class Ctx:
         return d
 
     def reachable(self, start: int, mask: int, steps: int, hunter: bool) -> tuple[int, ...]:
+        """Spaces reachable from ``start`` in 0..``steps`` moves (start included), sorted,
+        with the doors of ``mask`` (bit d = door d) closed; ``hunter``: one closed door other
+        than the POD BAY Doors may be crossed (Crewmember Actions, MOVE: "cannot move through
+        a closed Door token"; Hunter's ability). Cached."""
         key = (start, mask, steps, hunter)
         r = self.reach.get(key)
         if r is None:
-            r = self.reach[key] = self.board.reachable(start, mask, steps, hunter)
+            r = self.reach[key] = self._reach(start, mask, steps, hunter)
         return r
+
+    def _reach(self, start: int, mask: int, steps: int, hunter: bool) -> tuple[int, ...]:
+        """:meth:`reachable`, searched breadth first over (space, closed door crossed)."""
+        n = self.n_spaces
+        seen = [False] * (2 * n)  # index: space, + n once Hunter has crossed a closed door
+        seen[start] = True
+        frontier = [start]
+        for _ in range(steps):
+            nxt: list[int] = []
+            for node in frontier:
+                crossed = node >= n
+                space = node - n if crossed else node
+                doors = self.adj_door[space]
+                to = self.adj_to[space]
+                for i in range(len(to)):
+                    door = doors[i]
+                    nb = to[i] + n if crossed else to[i]
+                    if door and mask >> door & 1:
+                        if not hunter or crossed or door == POD_BAY_DOOR:
+                            continue
+                        nb = to[i] + n
+                    if not seen[nb]:
+                        seen[nb] = True
+                        nxt.append(nb)
+            frontier = nxt
+        return tuple([x for x in range(n) if seen[x] or seen[n + x]])
 
 
 _CTX: Final[dict[OdysseyOptions, Ctx]] = {}
@@ -486,9 +520,11 @@ def hal_card_actions(ctx: Ctx, phase: int, hidden: list[int], rev: list[int]) ->
     out = [base + k for k in range(C.N_HAL_KINDS) if hidden[k]]
     if rev:
         keep_lipread = phase == T_HAL_PLAY or not ctx.lipread_discard
-        for k in _distinct(rev):
-            if k != C.H_LIPREAD or not keep_lipread:
+        last = -1
+        for k in rev:  # each kind of the sorted row once
+            if k != last and (k != C.H_LIPREAD or not keep_lipread):
                 out.append(base + REV + k)
+            last = k
     if (phase == T_HAL_PLAY and hidden[C.H_LIPREAD] and len(out) > 1
             and not ctx.lipread_play):
         out.remove(base + C.H_LIPREAD)  # lipread_null_play=false
@@ -504,19 +540,23 @@ def _bumped(counts: tuple[int, ...], k: int, n: int) -> tuple[int, ...]:
     """``counts`` with ``n`` more of kind ``k`` (a new tuple: the state's seen counts are
     immutable, so every view shares them without a copy)."""
     out = list(counts)
-    out[k] += n
+    out[k] = out[k] + n
     return tuple(out)
 
 
 def _counts(kinds: list[int], n: int) -> list[int]:
     out = [0] * n
     for k in kinds:
-        out[k] += 1
+        out[k] = out[k] + 1
     return out
 
 
 class OdysseyState(State):
-    """A game in progress. Build with :meth:`new` (setup) or :meth:`OdysseyGame.determinize`."""
+    """A game in progress. Build with :meth:`new` (setup) or :meth:`OdysseyGame.determinize`.
+
+    The hot paths change a count as ``a[i] = a[i] + n``: compiled, ``a[i] += n`` on a list
+    item is a generic Python addition.
+    """
 
     __slots__ = (
         "ctx", "roles", "pos", "hands", "hand_n", "crew_draw", "crew_disc", "crew_trash",
@@ -896,8 +936,9 @@ class OdysseyState(State):
             self.m[self.M_HAL_RESHUFFLES] += 1
             if self.tracing:
                 self.log.append((E_HAL_RESHUFFLE,))
-        self.hal_hidden[self.hal_draw.pop()] += 1
-        self.hand_n[0] += 1
+        card = self.hal_draw.pop()
+        self.hal_hidden[card] = self.hal_hidden[card] + 1
+        self.hand_n[0] = self.hand_n[0] + 1
 
     def _crew_draw(self, seat: int, k: int) -> None:
         """The seat draws ``k`` cards; the crew Discard is reshuffled when the Draw pile runs
@@ -914,8 +955,9 @@ class OdysseyState(State):
                 self.m[self.M_CREW_RESHUFFLES] += 1
                 if self.tracing:
                     self.log.append((E_CREW_RESHUFFLE,))
-            hand[self.crew_draw.pop()] += 1
-            self.hand_n[seat] += 1
+            card = self.crew_draw.pop()
+            hand[card] = hand[card] + 1
+            self.hand_n[seat] = self.hand_n[seat] + 1
 
     # -- legal actions -----------------------------------------------------------------------
     def legal_actions(self) -> list[Any]:
@@ -968,12 +1010,19 @@ class OdysseyState(State):
         pos = self.pos
         here = pos[seat]
         pod = ctx.pod
-        pod_full = pod != here and pod in pos  # capacity 1 (POD)
+        pod_full = False  # capacity 1 (POD)
+        if pod != here:
+            for x in pos:
+                if x == pod:
+                    pod_full = True
+                    break
         steps = ctx.move_grv_down if self.mal[0] >= ctx.limits[0] else ctx.move
-        key = (here, self.closed_mask, steps, self.roles[seat] == HUNTER, pod_full)
+        hunter = self.roles[seat] == HUNTER
+        # (space, doors, steps, Hunter, POD occupied): doors < 256 (1..7), steps <= 6
+        key = (((steps * 2 + hunter) * 2 + pod_full) * 256 + self.closed_mask) * ctx.n_spaces + here
         out = ctx.move_cache.get(key)
         if out is None:
-            dests = ctx.reachable(here, self.closed_mask, steps, key[3])
+            dests = ctx.reachable(here, self.closed_mask, steps, hunter)
             cap = ctx.board.capacity
             out = []
             for d in dests:
@@ -1110,7 +1159,7 @@ class OdysseyState(State):
         elif op == OP_HAL_PLAY:
             self._hal_play(arg)
         elif op == OP_REVEAL:
-            self.hal_hidden[arg] -= 1
+            self.hal_hidden[arg] = self.hal_hidden[arg] - 1
             _insert_sorted(self.hal_rev, arg)
             self.rev_t = None
         elif op == OP_LIMIT:
@@ -1118,19 +1167,19 @@ class OdysseyState(State):
             if arg >= PAIR:
                 k1 = (arg - PAIR) // 32
                 k2 = (arg - PAIR) % 32
-                hand[k1] -= 1
-                hand[k2] -= 1
-                self.hand_n[seat] -= 2
+                hand[k1] = hand[k1] - 1
+                hand[k2] = hand[k2] - 1
+                self.hand_n[seat] = self.hand_n[seat] - 2
                 self.crew_disc.append(k1)
                 self.crew_disc.append(k2)
             else:
-                hand[arg] -= 1
-                self.hand_n[seat] -= 1
+                hand[arg] = hand[arg] - 1
+                self.hand_n[seat] = self.hand_n[seat] - 1
                 self.crew_disc.append(arg)
             stack.append((T_LIMIT, seat))
         elif op == OP_SCAN_DISCARD:
-            self.hands[seat][arg] -= 1
-            self.hand_n[seat] -= 1
+            self.hands[seat][arg] = self.hands[seat][arg] - 1
+            self.hand_n[seat] = self.hand_n[seat] - 1
             self.crew_disc.append(arg)  # the action's own words show the card (trace)
             self.crew_seen = _bumped(self.crew_seen, arg, 1)
         elif op == OP_TARGET:
@@ -1138,8 +1187,8 @@ class OdysseyState(State):
             k = arg % 32
             self.m[self.M_TARGET] += 1
             if self.hands[t][k]:
-                self.hands[t][k] -= 1
-                self.hand_n[t] -= 1
+                self.hands[t][k] = self.hands[t][k] - 1
+                self.hand_n[t] = self.hand_n[t] - 1
                 self.crew_disc.append(k)
                 self.crew_seen = _bumped(self.crew_seen, k, 1)
                 self.m[self.M_TARGET_HITS] += 1
@@ -1155,26 +1204,26 @@ class OdysseyState(State):
             if arg >= REV:
                 self.hal_rev.remove(arg - REV)
                 self.rev_t = None
-                self.hand_n[0] -= 1
+                self.hand_n[0] = self.hand_n[0] - 1
                 self.hal_disc.append(arg - REV)
                 self.hal_seen = _bumped(self.hal_seen, arg - REV, 1)
                 stack.append((T_HAL_REVEAL, 0))
             else:
-                self.hal_hidden[arg] -= 1
-                self.hand_n[0] -= 1
+                self.hal_hidden[arg] = self.hal_hidden[arg] - 1
+                self.hand_n[0] = self.hand_n[0] - 1
                 self.hal_disc.append(arg)
         elif op == OP_ASK_GIVE:
             b = self.actor
-            self.hands[seat][arg] -= 1
-            self.hand_n[seat] -= 1
-            self.hands[b][arg] += 1
-            self.hand_n[b] += 1
+            self.hands[seat][arg] = self.hands[seat][arg] - 1
+            self.hand_n[seat] = self.hand_n[seat] - 1
+            self.hands[b][arg] = self.hands[b][arg] + 1
+            self.hand_n[b] = self.hand_n[b] + 1
         elif op == OP_RECOVER_TAKE:
             self.crew_disc.remove(arg)
             # the card taken is secret: of the cards seen, only the Recovers surely remain
             self.crew_seen = _bumped(_NO_CREW_SEEN, C.C_RECOVER, self.crew_seen[C.C_RECOVER])
-            self.hands[seat][arg] += 1
-            self.hand_n[seat] += 1
+            self.hands[seat][arg] = self.hands[seat][arg] + 1
+            self.hand_n[seat] = self.hand_n[seat] + 1
         else:
             raise ValueError(f"unknown action {action!r}")
         if not self.terminal:
@@ -1187,15 +1236,15 @@ class OdysseyState(State):
         if op == OP_REPAIR:
             sysk = arg // 32
             k = arg % 32
-            hand[k] -= 1
-            self.hand_n[seat] -= 1
+            hand[k] = hand[k] - 1
+            self.hand_n[seat] = self.hand_n[seat] - 1
             self.crew_disc.append(k)
             self.crew_seen = _bumped(self.crew_seen, k, 1)
             amount = 1
             if k != C.C_WILD and SPECIALITY[self.roles[seat]] == k:
                 amount = self.ctx.specialist_repair
             amount = min(amount, self.mal[sysk])
-            self.mal[sysk] -= amount
+            self.mal[sysk] = self.mal[sysk] - amount
             self.mal_t = None
             self.hal_disc.extend([sysk] * amount)
             self.hal_seen = _bumped(self.hal_seen, sysk, amount)
@@ -1212,15 +1261,15 @@ class OdysseyState(State):
         if op == OP_GIVE:
             t = arg // 32
             k = arg % 32
-            hand[k] -= 1
-            self.hand_n[seat] -= 1
-            self.hands[t][k] += 1
-            self.hand_n[t] += 1
+            hand[k] = hand[k] - 1
+            self.hand_n[seat] = self.hand_n[seat] - 1
+            self.hands[t][k] = self.hands[t][k] + 1
+            self.hand_n[t] = self.hand_n[t] + 1
             self.m[self.M_GIVES] += 1
             stack.append((T_LIMIT, t))
         elif op == OP_OPEN:
-            hand[C.C_OVERRIDE] -= 1
-            self.hand_n[seat] -= 1
+            hand[C.C_OVERRIDE] = hand[C.C_OVERRIDE] - 1
+            self.hand_n[seat] = self.hand_n[seat] - 1
             self.crew_trash.append(C.C_OVERRIDE)
             self.trash_counts = None
             self.doors[arg] = 2
@@ -1228,32 +1277,33 @@ class OdysseyState(State):
             self.closed_mask &= ~(1 << arg)
             self.m[self.M_DOORS_OPENED] += 1
         elif op == OP_CANCEL:
-            hand[C.C_CANCEL] -= 1
-            self.hand_n[seat] -= 1
+            hand[C.C_CANCEL] = hand[C.C_CANCEL] - 1
+            self.hand_n[seat] = self.hand_n[seat] - 1
             self.crew_disc.append(C.C_CANCEL)
             self.crew_seen = _bumped(self.crew_seen, C.C_CANCEL, 1)
             self.hal_rev.remove(arg)
             self.rev_t = None
-            self.hand_n[0] -= 1
+            self.hand_n[0] = self.hand_n[0] - 1
             self.hal_disc.append(arg)
             self.hal_seen = _bumped(self.hal_seen, arg, 1)
             self.m[self.M_CANCELS] += 1
             stack.append((T_HAL_REVEAL, 0))
             stack.append((T_HAL_DRAW, 0))
         elif op == OP_RECOVER:
-            hand[C.C_RECOVER] -= 1
-            self.hand_n[seat] -= 1
+            hand[C.C_RECOVER] = hand[C.C_RECOVER] - 1
+            self.hand_n[seat] = self.hand_n[seat] - 1
             self.crew_disc.append(C.C_RECOVER)
             self.crew_seen = _bumped(self.crew_seen, C.C_RECOVER, 1)
             self.m[self.M_RECOVERS] += 1
             stack.append((T_RECOVER_TAKE, seat))
         elif op == OP_DISCONNECT:
             for i in range(self.ctx.L):
-                hand[C.C_LOGIC1 + arg - 1 + i] -= 1
-                self.crew_trash.append(C.C_LOGIC1 + arg - 1 + i)
+                k = C.C_LOGIC1 + arg - 1 + i
+                hand[k] = hand[k] - 1
+                self.crew_trash.append(k)
                 self.logic_trashed |= 1 << (arg + i)
             self.trash_counts = None
-            self.hand_n[seat] -= self.ctx.L
+            self.hand_n[seat] = self.hand_n[seat] - self.ctx.L
             self.marker -= 1
             self.sequences += 1
             self.m[self.M_DISCONNECTS] += 1
@@ -1272,7 +1322,7 @@ class OdysseyState(State):
         Lipread goes to the Discard without effect; the revealed one is never offered (it is
         active until a Cancel: LIPREAD CARD, design notes 1(c)9)."""
         stack = self.stack
-        self.hand_n[0] -= 1
+        self.hand_n[0] = self.hand_n[0] - 1
         if arg >= REV:
             k = arg - REV
             self.hal_rev.remove(k)
@@ -1280,10 +1330,10 @@ class OdysseyState(State):
             stack.append((T_HAL_REVEAL, 0))
         else:
             k = arg
-            self.hal_hidden[k] -= 1
+            self.hal_hidden[k] = self.hal_hidden[k] - 1
         stack.append((T_HAL_DRAW, 0))
         if k <= C.H_LIF:
-            self.mal[k] += 1
+            self.mal[k] = self.mal[k] + 1
             self.mal_t = None
             self.m[self.M_PLAYED + k] += 1
             lim = self.ctx.limits[k]
