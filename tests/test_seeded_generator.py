@@ -61,3 +61,12 @@ def test_a_shuffled_copy_is_the_permutation_order(seed: int, items: list[int]) -
 def test_seeded_draws_are_the_generators(entropy: int, key: list[int], n: int) -> None:
     rng = np.random.default_rng(np.random.SeedSequence(entropy, spawn_key=tuple(key)))
     assert seeded_draws(entropy, tuple(key), n) == rng.integers(2**63, size=n).tolist()
+
+
+@given(st.integers(0, 2**63 - 1), st.integers(1, 64))
+def test_a_decisions_entropies_drawn_at_once_are_the_one_by_one_draws(seed: int, n: int) -> None:
+    # IsmctsPolicy draws a decision's iteration entropies in one call; the games stay those of
+    # one draw an iteration only while numpy draws the same numbers both ways
+    at_once = np.random.default_rng(seed).integers(2**63, size=n).tolist()
+    one_rng = np.random.default_rng(seed)
+    assert at_once == [int(one_rng.integers(2**63)) for _ in range(n)]
