@@ -366,3 +366,13 @@ def test_an_unreachable_scheduler_leaves_no_folder(tmp_path: Path, monkeypatch: 
                   "tcp://127.0.0.1:1", "--out", "run", *S], monkeypatch) == 1
     assert "cannot reach the dask scheduler" in capsys.readouterr().err
     assert list(tmp_path.iterdir()) == []
+
+
+def test_an_optional_policy_without_its_extra_says_how_to_install_it(monkeypatch) -> None:
+    from balancelab.games import get_game
+    from balancelab.policies import base
+
+    monkeypatch.setitem(base.OPTIONAL_POLICIES, "fancy-bot", ("no_such_module_xyz", "fancy"))
+    hint = r"'fancy-bot' needs the fancy extra: pip install 'balancelab\[fancy\]'"
+    with pytest.raises(base.PolicyError, match=hint):
+        base.resolve(get_game("odyssey"), "crew", "fancy-bot")

@@ -3,6 +3,9 @@ OpenSpiel's IS-MCTS bot plays it through resample_from_infostate (the game's det
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -185,3 +188,18 @@ def test_the_skill_ladder_seats_openspiels_ismcts_as_an_outside_rung(tmp_path) -
     screen = {r["rung"]: r for r in facts["rates"] if r["stage"] == "screen"}
     assert screen["openspiel ismcts"]["policy"] == "openspiel-ismcts:simulations=2"
     assert screen["openspiel ismcts"]["games"] == 2
+
+
+def test_openspiel_ismcts_is_found_without_importing_the_interop_first() -> None:
+    """A fresh process (the CLI's) finds ``openspiel-ismcts`` by name: it is registered on
+    first use, with no ``import balancelab.interop.openspiel`` beforehand."""
+    code = ("from balancelab import policies\n"
+            "from balancelab.games import get_game\n"
+            "import sys\n"
+            "assert 'balancelab.interop.openspiel' not in sys.modules\n"
+            "spec = 'openspiel-ismcts:simulations=3'\n"
+            "print(policies.resolve(get_game('obcy'), 'aliens', spec))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.strip() == "openspiel-ismcts:simulations=3"
+

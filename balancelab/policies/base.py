@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import abc
 import difflib
+import importlib
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -397,9 +398,42 @@ def available(game: str, side: str) -> list[str]:
     return sorted(out)
 
 
-def entries_for(game: str, side: str) -> dict[str, PolicyEntry]:
-    """name → entry for the policies that can play ``side`` of ``game``."""
+#: Built-in policies that live behind an optional extra: name → (module that registers it,
+#: the extra). They are registered on first use, so that ``--policy crew=openspiel-ismcts``
+#: works without importing the module first.
+OPTIONAL_POLICIES: dict[str, tuple[str, str]] = {
+    "openspiel-ismcts": ("balancelab.interop.openspiel", "openspiel"),
+}
+
+
+def _load_optional(name: str) -> None:
+    """Register the optional built-in policy ``name`` (see :data:`OPTIONAL_POLICIES`), if it
+    is one and is not registered yet.
+
+    Raises:
+        PolicyError: its extra is not installed (the message says how to install it).
+    """
+    if name not in OPTIONAL_POLICIES or name in _REGISTRY:
+        return
+    module, extra = OPTIONAL_POLICIES[name]
+    try:
+        importlib.import_module(module)
+    except ImportError as exc:
+        raise PolicyError(
+            f"policy {name!r} needs the {extra} extra: pip install 'balancelab[{extra}]' "
+            f"({exc})") from None
+
+
+def entries_for(game: str, side: str, name: str | None = None) -> dict[str, PolicyEntry]:
+    """name → entry for the policies that can play ``side`` of ``game``; when ``name`` is
+    given and is an optional built-in policy, it is registered first.
+
+    Raises:
+        PolicyError: ``name`` is an optional policy whose extra is not installed.
+    """
     _load_builtin(game)
+    if name is not None:
+        _load_optional(name)
     found: dict[str, PolicyEntry] = {}
     for name, entries in _REGISTRY.items():
         for e in entries:
@@ -473,11 +507,11 @@ def resolve(game: Game, side: str, spec: str) -> str:
         raise PolicyError(f"policy spec {spec!r} has no policy name (e.g. default, random)")
     if name == "default":
         name = game.default_policies[side]
-    options = entries_for(game.name, side)
+    options = entries_for(game.name, side, name)
     if name not in options:
         raise PolicyError(
             f"unknown policy {name!r} for side {side!r} of {game.name!r}; "
-            f"valid: default, {', '.join(sorted(options))}"
+            f"valid: default, {', '.join(sorted(set(options) | set(OPTIONAL_POLICIES)))}"
         )
     factory = options[name].factory
     typed = typed_params(name, factory, {k: v for k, v in params.items() if k != PRESET_KEY})
@@ -539,7 +573,7 @@ def _factory_and_params(game: str, side: str, spec: str
     hit = _FACTORIES.get(key)
     if hit is None:
         name, raw = _split_spec(spec)
-        factory = entries_for(game, side)[name].factory
+        factory = entries_for(game, side, name)[name].factory
         preset = raw.pop(PRESET_KEY, None)
         typed = typed_params(name, factory, raw)
         if preset is not None:
