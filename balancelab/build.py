@@ -29,6 +29,7 @@ COMPILED_MODULES = (
     "balancelab.policies.odyssey.shared",
     "balancelab.policies.odyssey.hal",
     "balancelab.policies.odyssey.crew",
+    "balancelab.policies.odyssey.discards",
     "balancelab.simulate.iss.state",
     "balancelab.simulate.iss.fedor",
     "balancelab.policies.iss",

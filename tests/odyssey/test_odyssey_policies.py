@@ -132,7 +132,7 @@ def test_discard_is_the_best_hand_of_every_candidate_scored_in_full() -> None:
             hand = list(v.hand)  # type: ignore[attr-defined]
             for k in divmod(arg - PAIR, 32) if arg >= PAIR else (arg,):
                 hand[k] -= 1
-            val = pol.hand_value(v, pol.ctx, hand)  # type: ignore[arg-type]
+            val = pol.worths.hand_value(v, pol.ctx, hand, pol.carrier_seat(v))  # type: ignore[arg-type]
             if val > best_v:
                 best, best_v = a, val
         return best
@@ -151,7 +151,8 @@ def test_discard_is_the_best_hand_of_every_candidate_scored_in_full() -> None:
             pol = build(GAME, o, seat, "crew-team", np.random.default_rng(0))
             assert isinstance(pol, CrewTeam)
             want = full_scoring(pol, s.view(seat), legal)  # type: ignore[attr-defined]
-            assert action == want == pol.discard(s.view(seat), pol.ctx, legal)  # type: ignore[attr-defined]
+            v = s.view(seat)  # type: ignore[attr-defined]
+            assert action == want == pol.worths.discard(v, pol.ctx, legal, pol.carrier_seat(v))
             checked["pair" if legal[0] % 1000 >= PAIR else "single"] += 1
 
         for i in range(12):

@@ -6,15 +6,11 @@ from collections.abc import Sequence
 from typing import Any, ClassVar, Final
 
 from balancelab.policies.base import PolicyError, RngSource, register
+from balancelab.policies.odyssey.discards import CrewWorths
 from balancelab.policies.odyssey.shared import (
-    _BASE_VALUES,
     _CAMP,
-    _LOGIC_PARTS,
     L1,
-    _hand_total,
     _logic_mask,
-    _logic_worths,
-    _LogicPart,
     _OdysseyPolicy,
     _shared,
     _windows,
@@ -32,7 +28,6 @@ from balancelab.simulate.odyssey.state import (
     OP_OPEN,
     OP_RECOVER,
     OP_REPAIR,
-    PAIR,
     POOLE,
     SPECIALITY,
     T_ACT,
@@ -101,25 +96,14 @@ class CrewTeam(_OdysseyPolicy):
         self.sys_min = int(cfg["sys_min"])
         self.repair_on = bool(cfg["repair"])
         self.carrier_on = bool(cfg["carrier"])
-        self.carrier_disc = bool(cfg["carrier_discards"])
         self.camp_shared = bool(cfg["camp_shared"])
         self.cancel_lipread = bool(cfg["cancel_lipread"])
-        self.keep_override = bool(cfg["keep_override"])
         self.door_duty = bool(cfg["door_duty"])
         self.detour = bool(cfg["detour"])
         self.no_loop = bool(cfg["no_loop"])
         self.gift_room = bool(cfg["gift_room"])
         self.pod_alarm = int(cfg["pod_alarm"])
         self.pod_open_lif = int(cfg["pod_open_lif"])
-        self.run_bonus = float(cfg["run_bonus"])
-        # (typed variable-length: mypyc re-boxes a fixed-length tuple attribute at every read)
-        self.carrier_ab: tuple[float, ...] = (float(cfg["carrier_logic"]),
-                                              float(cfg["carrier_step"]))
-        self.feeder_ab: tuple[float, ...] = (float(cfg["feeder_logic"]), float(cfg["feeder_step"]))
-        self.wild_value = float(cfg["wild_value"])
-        self.override_pod = float(cfg["override_pod"])
-        self.override_pod_lif = float(cfg["override_pod_lif"])
-        self.lif_repair_lif = float(cfg["lif_repair_lif"])
         if str(cfg["carrier_role"]) not in CREWMEMBERS:
             raise PolicyError(f"policy {self.name!r}: carrier_role must be one of "
                               f"{', '.join(CREWMEMBERS)}; got {cfg['carrier_role']!r}")
@@ -128,18 +112,13 @@ class CrewTeam(_OdysseyPolicy):
         self._camp: dict[int, int] = _shared(_CAMP, self.ctx)
         self._roles: tuple[int, ...] = ()
         self._carrier = 0
-        #: :meth:`_logic_part` by (carrier, sequences, gain, Logic TRASH, Logic held); shared
-        #: by the policies of these options and Logic parameters
-        if len(_LOGIC_PARTS) > 64:
-            _LOGIC_PARTS.clear()  # many parameter sets (``balancelab tune``): start afresh
-        self._logic_cache: dict[int, _LogicPart] = _shared(
-            _LOGIC_PARTS, (self.ctx, self.carrier_ab, self.feeder_ab, self.run_bonus))
-        #: :meth:`_base_values` by the facts it reads; shared likewise
-        if len(_BASE_VALUES) > 64:
-            _BASE_VALUES.clear()
-        self._base_cache: dict[int, list[float]] = _shared(
-            _BASE_VALUES, (self.ctx, self.carrier_disc, self.keep_override, self.wild_value,
-                           self.override_pod, self.override_pod_lif, self.lif_repair_lif))
+        #: the worths of cards and hands (values, discards)
+        self.worths = CrewWorths(
+            self.ctx, bool(cfg["carrier_discards"]), bool(cfg["keep_override"]),
+            float(cfg["wild_value"]), float(cfg["override_pod"]), float(cfg["override_pod_lif"]),
+            float(cfg["lif_repair_lif"]),
+            (float(cfg["carrier_logic"]), float(cfg["carrier_step"])),
+            (float(cfg["feeder_logic"]), float(cfg["feeder_step"])), float(cfg["run_bonus"]))
         o = self.options
         #: twice the move allowance (how far a repair detour may lead), GRV up / down
         self.reach2: tuple[int, ...] = (2 * o.move,  # type: ignore[attr-defined]
@@ -160,7 +139,7 @@ class CrewTeam(_OdysseyPolicy):
         if ph == T_ACT:
             return self.action(v, ctx, legal)
         if ph == T_LIMIT or ph == T_SCAN_DISCARD:
-            return self.discard(v, ctx, legal)
+            return self.worths.discard(v, ctx, legal, self.carrier_seat(v))
         if ph == T_ASK_GIVE:
             # Bowman asked: the carrier gets our best Logic card; else a LIF Repair (it doubles
             # in his hands); else our least useful card
@@ -186,155 +165,11 @@ class CrewTeam(_OdysseyPolicy):
         ``hand`` (counts per kind) replaces the view's hand (to score a hand after a
         discard)."""
         carrier_seat = self.carrier_seat(v)
-        out = list(self._base_values(v, ctx, carrier_seat == v.seat))
+        worths = self.worths
+        out = list(worths.base_values(v, ctx, carrier_seat == v.seat))
         lm = _logic_mask(v.hand if hand is None else tuple(hand))
-        out[L1:L1 + 12] = self._logic_part(v, ctx, carrier_seat, lm, gain).vals
+        out[L1:L1 + 12] = worths.logic_part(v, ctx, carrier_seat, lm, gain).vals
         return out
-
-    def _logic_part(self, v: OdysseyView, ctx: Ctx, carrier_seat: int, lm: int,
-                    gain: bool) -> _LogicPart:
-        """For the Logic mask ``lm`` (bit n = Logic n held): each Logic card's worth, by
-        number - 1 (the best still-possible window through it, by cards held in it; 0 when
-        none remains), and ``run_bonus`` when ``lm`` holds a complete allowed sequence (else
-        0). Cached across games: a function of these options and parameters, the carrier,
-        the Logic TRASH, the sequences disconnected and ``lm`` only."""
-        code = 0 if carrier_seat == v.seat else (1 if carrier_seat else 2)
-        key = ((((code * 4 + v.sequences) << 1 | gain) << 14 | v.logic_trashed) << 14) | lm
-        got = self._logic_cache.get(key)
-        if got is None:
-            if code == 0:
-                a, b = self.carrier_ab
-            elif code == 1:
-                a, b = self.feeder_ab
-            else:
-                a, b = 2.0, 1.2
-            vals = _logic_worths(ctx.L, v.logic_trashed, lm, gain, a, b)
-            bonus = self.run_bonus if self.run_bonus and self._complete_run(v, ctx, lm) else 0.0
-            if len(self._logic_cache) > 20_000:
-                self._logic_cache.clear()
-            got = self._logic_cache[key] = _LogicPart(vals, bonus, lm)
-        return got
-
-    def discard(self, v: OdysseyView, ctx: Ctx, legal: Sequence[int]) -> Action:
-        """The hand-limit (or Scan) discard that keeps the best hand: each candidate is
-        scored by what remains (:meth:`hand_value`; a Logic card's worth depends on the
-        cards left beside it in its window), the first best in ``legal``'s order. Arguments
-        are one kind, or ``PAIR + k1 * 32 + k2`` for two cards (Hand Size).
-
-        Speed: each candidate is first estimated from counts (the other cards' worth less
-        what it discards, the Logic cards left, their extra copies at 0.5 each), a few integer
-        operations; the Logic worths are summed once per set of Logic cards left. Only the
-        candidates within a rounding margin of the best estimate are then scored card by card
-        as :func:`_hand_total` sums them (the others cannot be the best), so the choice is the
-        one every candidate scored in full gives.
-        """
-        orig = v.hand
-        acts: tuple[int, ...] = legal if isinstance(legal, tuple) else tuple(legal)
-        carrier_seat = self.carrier_seat(v)
-        base = self._base_values(v, ctx, carrier_seat == v.seat)  # the same for every candidate
-        lm0 = _logic_mask(orig)
-        held: list[int] = []
-        plain = 0.0  # the worth of the cards that are not Logic cards
-        extra = 0  # Logic cards beyond the first of their kind (0.5 each)
-        for k in range(C.N_CREW_KINDS):
-            c = orig[k]
-            if c:
-                held.append(k)
-                if k < L1:
-                    plain += base[k] * c
-                else:
-                    extra += c - 1
-        part0 = self._logic_part(v, ctx, carrier_seat, lm0, False)
-        #: Logic mask left -> its :meth:`_logic_part` (candidates that keep the same Logic
-        #: cards share it)
-        parts: dict[int, _LogicPart] = {}
-        pairs = acts[0] % 1000 >= PAIR  # pairs of kinds k1 <= k2 (Hand Size)
-        n = len(acts)
-        estimates = [0.0] * n
-        top = -1e18
-        for i in range(n):
-            arg = acts[i] % 1000
-            if pairs:
-                k1 = (arg - PAIR) >> 5
-                k2 = (arg - PAIR) & 31
-            else:
-                k1 = k2 = arg
-            est = plain
-            x = extra
-            lm = lm0
-            if k1 < L1:
-                est -= base[k1]
-            elif orig[k1] > 1:
-                x -= 1
-            else:
-                lm &= ~(2 << (k1 - L1))
-            if pairs:
-                if k2 < L1:
-                    est -= base[k2]
-                elif orig[k2] - (1 if k2 == k1 else 0) > 1:
-                    x -= 1
-                else:
-                    lm &= ~(2 << (k2 - L1))
-            if lm == lm0:
-                part = part0
-            else:
-                got = parts.get(lm)
-                if got is None:
-                    got = parts[lm] = self._logic_part(v, ctx, carrier_seat, lm, False)
-                part = got
-            est += part.whole + 0.5 * x
-            estimates[i] = est
-            if est > top:
-                top = est
-        floor = top - 1e-7 * (1.0 + abs(top))  # far above any rounding of these sums
-        hand = list(orig)
-        best = acts[0]
-        best_v = -1e18
-        for i in range(n):
-            if estimates[i] < floor:
-                continue
-            a = acts[i]
-            arg = a % 1000
-            if pairs:
-                k1 = (arg - PAIR) >> 5
-                k2 = (arg - PAIR) & 31
-                hand[k2] = hand[k2] - 1  # (not -=: that is a generic in-place call compiled)
-            else:
-                k1 = k2 = arg
-            hand[k1] = hand[k1] - 1
-            lm = lm0
-            if k1 >= L1 and not hand[k1]:
-                lm &= ~(2 << (k1 - L1))
-            if k2 >= L1 and not hand[k2]:
-                lm &= ~(2 << (k2 - L1))
-            part = part0 if lm == lm0 else parts[lm]
-            val = _hand_total(base, part.vals, hand, held, part.bonus)
-            hand[k1] = hand[k1] + 1
-            if pairs:
-                hand[k2] = hand[k2] + 1
-            if val > best_v:
-                best, best_v = a, val
-        return best
-
-    def hand_value(self, v: OdysseyView, ctx: Ctx, hand: Sequence[int]) -> float:
-        """The worth of holding ``hand`` (counts per crew card kind): its cards' worths
-        (:meth:`values` of that hand), plus ``run_bonus`` when it holds a complete allowed
-        sequence (DISCONNECT; the second sequence must leave a third possible)."""
-        carrier_seat = self.carrier_seat(v)
-        counts = list(hand)
-        part = self._logic_part(v, ctx, carrier_seat, _logic_mask(tuple(counts)), False)
-        return _hand_total(self._base_values(v, ctx, carrier_seat == v.seat), part.vals,
-                           counts, [k for k in range(C.N_CREW_KINDS) if counts[k]], part.bonus)
-
-    def _complete_run(self, v: OdysseyView, ctx: Ctx, lm: int) -> bool:
-        full = self.full
-        for low in _windows(v, ctx):
-            if (lm >> low) & full == full:
-                if v.sequences == 1 and ctx.third_sequence_guard and not _has_run(
-                        v.logic_trashed | full << low, ctx.L):
-                    continue
-                return True
-        return False
 
     def has_room(self, v: OdysseyView, ctx: Ctx, seat: int) -> bool:
         """Whether ``seat`` can take a card without going over its Hand Size (public: its
@@ -343,55 +178,6 @@ class CrewTeam(_OdysseyPolicy):
             return True
         size = ctx.hand_sizes[v.roles[seat] == POOLE][v.malfunctions[MEM] >= ctx.limits[MEM]]
         return v.hand_n[seat] < size
-
-    def _base_values(self, v: OdysseyView, ctx: Ctx, carrier: bool) -> list[float]:
-        """The values of the cards that are not Logic cards (Logic: 0 here), by crew card
-        kind; cached across games by the facts they read (do not mutate the list)."""
-        role = v.roles[v.seat]
-        mal = v.malfunctions
-        lim = ctx.limits
-        closed = v.closed_mask
-        key = ((((mal[LIF] * 8 + role + 1) * 2 + carrier) * 2 + (closed >> 7 & 1)) * 2
-               + (closed != 0)) * 8 + ((mal[GRV] >= lim[GRV] - 1)
-                                       + (mal[MEM] >= lim[MEM] - 1) * 2
-                                       + (mal[COM] >= lim[COM] - 1) * 4)
-        out = self._base_cache.get(key)
-        if out is None:
-            out = self._base_cache[key] = self._new_base_values(v, ctx, carrier)
-        return out
-
-    def _new_base_values(self, v: OdysseyView, ctx: Ctx, carrier: bool) -> list[float]:
-        """:meth:`_base_values`, computed."""
-        role = v.roles[v.seat]
-        mal = v.malfunctions
-        lim = ctx.limits
-        out = [0.0] * C.N_CREW_KINDS
-        if carrier and self.carrier_disc:
-            for k in range(L1):
-                out[k] = 1.0
-            out[C.C_REPAIR_LIF] = 1.5 + self.lif_repair_lif * mal[LIF]
-            if self.keep_override and v.closed_mask >> 7 & 1:
-                # the POD BAY Doors shut: an Override is the way back to the LIF repairs
-                out[C.C_OVERRIDE] += self.override_pod + self.override_pod_lif * mal[LIF]
-            return out
-        out[C.C_WILD] = self.wild_value
-        spec = SPECIALITY.get(role)
-        for k in (C.C_REPAIR_MEM, C.C_REPAIR_COM, C.C_REPAIR_GRV, C.C_REPAIR_LIF):
-            sysk = C.REPAIR_SYSTEM[k]
-            base = 3.5 if role == WHITEHEAD else 1.0
-            if spec == k:
-                base += 2.0
-            if sysk == LIF:
-                base += 1.5 + self.lif_repair_lif * mal[LIF]
-            elif mal[sysk] >= lim[sysk] - 1:
-                base += 1.0
-            out[k] = base
-        out[C.C_OVERRIDE] = 1.5 + (1.0 if v.closed_mask else 0.0)
-        if self.keep_override and v.closed_mask >> 7 & 1:
-            out[C.C_OVERRIDE] += self.override_pod + self.override_pod_lif * mal[LIF]
-        out[C.C_CANCEL] = 2.0
-        out[C.C_RECOVER] = 1.2
-        return out
 
     def carrier_seat(self, v: OdysseyView) -> int:
         """The seat Logic cards are funnelled to (the team's public convention), or 0."""

@@ -1,0 +1,328 @@
+"""crew-team's worths of crew cards and hands (2001), and its hand-limit and Scan discard:
+the one that keeps the best hand (see :class:`CrewWorths`). Compiled (mypyc)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Final
+
+from balancelab.policies.odyssey.shared import L1, _logic_mask, _shared, _windows
+from balancelab.simulate.odyssey import cards as C
+from balancelab.simulate.odyssey.cards import COM, GRV, LIF, MEM
+from balancelab.simulate.odyssey.state import (
+    PAIR,
+    SPECIALITY,
+    WHITEHEAD,
+    Ctx,
+    OdysseyView,
+    _has_run,
+)
+
+_POP: Final = tuple(bin(i).count("1") for i in range(256))
+
+
+def _logic_worths(L: int, trashed: int, lm: int, gain: bool, a: float, b: float
+                  ) -> tuple[float, ...]:
+    """Per Logic number n (index n - 1): ``a + b * m``, where m is the most cards held (and n
+    itself when ``gain``) in a still-possible window of ``L`` numbers through n; 0.0 when
+    m is 0 or no such window remains. ``trashed`` and ``lm`` are Logic masks (bit n =
+    Logic n; a window with a member trashed is no longer possible)."""
+    full = (1 << L) - 1
+    out: list[float] = []
+    for n in range(1, 13):
+        m = -1  # the most held in a possible window through n; -1: none
+        low = n - L + 1 if n > L else 1
+        last = n if n < 13 - L else 13 - L
+        while low <= last:
+            if not (trashed >> low) & full:
+                held = _POP[(lm >> low) & full]
+                if held > m:
+                    m = held
+            low += 1
+        if m > 0 or (m == 0 and gain):
+            if gain and not lm >> n & 1:
+                m += 1  # n itself, gained (the same for every window through n)
+            out.append(a + b * m)
+        else:
+            out.append(0.0)
+    return tuple(out)
+
+
+def _hand_total(base: list[float], logic: tuple[float, ...], hand: list[int],
+                kinds: list[int], bonus: float) -> float:
+    """A hand's worth, summed in increasing kind order, plus ``bonus``: ``c`` cards of kind
+    ``k`` are worth ``base[k]`` each when they are not Logic cards; ``logic`` by Logic number
+    - 1 for the first copy of a Logic card, and 0.5 for each further copy (it adds nothing to
+    a sequence). ``kinds``: the kinds that may be held, in increasing order (the others
+    count 0)."""
+    total = 0.0
+    for k in kinds:
+        c = hand[k]
+        if c:
+            if k < L1:
+                total += base[k] * c
+            else:
+                total += logic[k - L1] + 0.5 * (c - 1)
+    if bonus:
+        total += bonus
+    return total
+
+
+class _LogicPart:
+    """The Logic cards' worths for one Logic mask held (see :meth:`CrewWorths.logic_part`):
+    ``vals`` by Logic number - 1, ``bonus`` (a complete allowed sequence held), and ``whole``,
+    the worth of one copy of each Logic card held plus ``bonus`` (summed from ``bonus`` in
+    increasing number)."""
+
+    def __init__(self, vals: tuple[float, ...], bonus: float, lm: int) -> None:
+        self.vals = vals
+        self.bonus = bonus
+        whole = bonus
+        for n in range(1, 13):
+            if lm >> n & 1:
+                whole += vals[n - 1]
+        self.whole = whole
+
+
+#: per Ctx and the parameters a Logic card's worth depends on: :meth:`CrewWorths.logic_part`'s
+#: results (a function of those and of the position's Logic facts only)
+_LOGIC_PARTS: Final[dict[Any, dict[int, _LogicPart]]] = {}
+
+
+#: per Ctx and the parameters the other cards' worths depend on: :meth:`CrewWorths.base_values`'
+#: lists by the position's facts they read (never mutated)
+_BASE_VALUES: Final[dict[Any, dict[int, list[float]]]] = {}
+
+
+class CrewWorths:
+    """How much a crew-team crewmember wants each crew card kind and a whole hand, for one
+    Ctx and one set of the worth parameters of
+    :class:`~balancelab.policies.odyssey.crew.CrewTeam` (``carrier_discards``,
+    ``keep_override``, ``wild_value``, ``override_pod``, ``override_pod_lif``,
+    ``lif_repair_lif``, ``run_bonus``; ``carrier_logic``/``carrier_step`` as ``carrier_ab``,
+    ``feeder_logic``/``feeder_step`` as ``feeder_ab``). Its caches are shared by every
+    instance of the same Ctx and parameters (``_LOGIC_PARTS``, ``_BASE_VALUES``). A
+    ``carrier_seat`` argument: the seat Logic cards are funnelled to (``CrewTeam.carrier_seat``),
+    or 0."""
+
+    def __init__(self, ctx: Ctx, carrier_disc: bool, keep_override: bool, wild_value: float,
+                 override_pod: float, override_pod_lif: float, lif_repair_lif: float,
+                 carrier_ab: tuple[float, ...], feeder_ab: tuple[float, ...],
+                 run_bonus: float) -> None:
+        self.carrier_disc = carrier_disc
+        self.keep_override = keep_override
+        self.wild_value = wild_value
+        self.override_pod = override_pod
+        self.override_pod_lif = override_pod_lif
+        self.lif_repair_lif = lif_repair_lif
+        # (typed variable-length: mypyc re-boxes a fixed-length tuple attribute at every read)
+        self.carrier_ab = carrier_ab
+        self.feeder_ab = feeder_ab
+        self.run_bonus = run_bonus
+        self.full = (1 << ctx.L) - 1
+        #: :meth:`logic_part` by (carrier, sequences, gain, Logic TRASH, Logic held); shared
+        #: by the instances of these options and Logic parameters
+        if len(_LOGIC_PARTS) > 64:
+            _LOGIC_PARTS.clear()  # many parameter sets (``balancelab tune``): start afresh
+        self._logic_cache: dict[int, _LogicPart] = _shared(
+            _LOGIC_PARTS, (ctx, carrier_ab, feeder_ab, run_bonus))
+        #: :meth:`base_values` by the facts it reads; shared likewise
+        if len(_BASE_VALUES) > 64:
+            _BASE_VALUES.clear()
+        self._base_cache: dict[int, list[float]] = _shared(
+            _BASE_VALUES, (ctx, carrier_disc, keep_override, wild_value, override_pod,
+                           override_pod_lif, lif_repair_lif))
+
+    def logic_part(self, v: OdysseyView, ctx: Ctx, carrier_seat: int, lm: int,
+                   gain: bool) -> _LogicPart:
+        """For the Logic mask ``lm`` (bit n = Logic n held): each Logic card's worth, by
+        number - 1 (the best still-possible window through it, by cards held in it; 0 when
+        none remains), and ``run_bonus`` when ``lm`` holds a complete allowed sequence (else
+        0). Cached across games: a function of these options and parameters, the carrier,
+        the Logic TRASH, the sequences disconnected and ``lm`` only."""
+        code = 0 if carrier_seat == v.seat else (1 if carrier_seat else 2)
+        key = ((((code * 4 + v.sequences) << 1 | gain) << 14 | v.logic_trashed) << 14) | lm
+        got = self._logic_cache.get(key)
+        if got is None:
+            if code == 0:
+                a, b = self.carrier_ab
+            elif code == 1:
+                a, b = self.feeder_ab
+            else:
+                a, b = 2.0, 1.2
+            vals = _logic_worths(ctx.L, v.logic_trashed, lm, gain, a, b)
+            bonus = self.run_bonus if self.run_bonus and self._complete_run(v, ctx, lm) else 0.0
+            if len(self._logic_cache) > 20_000:
+                self._logic_cache.clear()
+            got = self._logic_cache[key] = _LogicPart(vals, bonus, lm)
+        return got
+
+    def discard(self, v: OdysseyView, ctx: Ctx, legal: Sequence[int], carrier_seat: int
+                ) -> int:
+        """The hand-limit (or Scan) discard that keeps the best hand: each candidate is
+        scored by what remains (:meth:`hand_value`; a Logic card's worth depends on the
+        cards left beside it in its window), the first best in ``legal``'s order. Arguments
+        are one kind, or ``PAIR + k1 * 32 + k2`` for two cards (Hand Size).
+
+        Speed: each candidate is first estimated from counts (the other cards' worth less
+        what it discards, the Logic cards left, their extra copies at 0.5 each), a few integer
+        operations; the Logic worths are summed once per set of Logic cards left. Only the
+        candidates within a rounding margin of the best estimate are then scored card by card
+        as :func:`_hand_total` sums them (the others cannot be the best), so the choice is the
+        one every candidate scored in full gives.
+        """
+        orig = v.hand
+        acts: tuple[int, ...] = legal if isinstance(legal, tuple) else tuple(legal)
+        base = self.base_values(v, ctx, carrier_seat == v.seat)  # the same for every candidate
+        lm0 = _logic_mask(orig)
+        held: list[int] = []
+        plain = 0.0  # the worth of the cards that are not Logic cards
+        extra = 0  # Logic cards beyond the first of their kind (0.5 each)
+        for k in range(C.N_CREW_KINDS):
+            c = orig[k]
+            if c:
+                held.append(k)
+                if k < L1:
+                    plain += base[k] * c
+                else:
+                    extra += c - 1
+        part0 = self.logic_part(v, ctx, carrier_seat, lm0, False)
+        #: Logic mask left -> its :meth:`_logic_part` (candidates that keep the same Logic
+        #: cards share it)
+        parts: dict[int, _LogicPart] = {}
+        pairs = acts[0] % 1000 >= PAIR  # pairs of kinds k1 <= k2 (Hand Size)
+        n = len(acts)
+        estimates = [0.0] * n
+        top = -1e18
+        for i in range(n):
+            arg = acts[i] % 1000
+            if pairs:
+                k1 = (arg - PAIR) >> 5
+                k2 = (arg - PAIR) & 31
+            else:
+                k1 = k2 = arg
+            est = plain
+            x = extra
+            lm = lm0
+            if k1 < L1:
+                est -= base[k1]
+            elif orig[k1] > 1:
+                x -= 1
+            else:
+                lm &= ~(2 << (k1 - L1))
+            if pairs:
+                if k2 < L1:
+                    est -= base[k2]
+                elif orig[k2] - (1 if k2 == k1 else 0) > 1:
+                    x -= 1
+                else:
+                    lm &= ~(2 << (k2 - L1))
+            if lm == lm0:
+                part = part0
+            else:
+                got = parts.get(lm)
+                if got is None:
+                    got = parts[lm] = self.logic_part(v, ctx, carrier_seat, lm, False)
+                part = got
+            est += part.whole + 0.5 * x
+            estimates[i] = est
+            if est > top:
+                top = est
+        floor = top - 1e-7 * (1.0 + abs(top))  # far above any rounding of these sums
+        hand = list(orig)
+        best = acts[0]
+        best_v = -1e18
+        for i in range(n):
+            if estimates[i] < floor:
+                continue
+            a = acts[i]
+            arg = a % 1000
+            if pairs:
+                k1 = (arg - PAIR) >> 5
+                k2 = (arg - PAIR) & 31
+                hand[k2] = hand[k2] - 1  # (not -=: that is a generic in-place call compiled)
+            else:
+                k1 = k2 = arg
+            hand[k1] = hand[k1] - 1
+            lm = lm0
+            if k1 >= L1 and not hand[k1]:
+                lm &= ~(2 << (k1 - L1))
+            if k2 >= L1 and not hand[k2]:
+                lm &= ~(2 << (k2 - L1))
+            part = part0 if lm == lm0 else parts[lm]
+            val = _hand_total(base, part.vals, hand, held, part.bonus)
+            hand[k1] = hand[k1] + 1
+            if pairs:
+                hand[k2] = hand[k2] + 1
+            if val > best_v:
+                best, best_v = a, val
+        return best
+
+    def hand_value(self, v: OdysseyView, ctx: Ctx, hand: Sequence[int], carrier_seat: int
+                   ) -> float:
+        """The worth of holding ``hand`` (counts per crew card kind): its cards' worths
+        (:meth:`values` of that hand), plus ``run_bonus`` when it holds a complete allowed
+        sequence (DISCONNECT; the second sequence must leave a third possible)."""
+        counts = list(hand)
+        part = self.logic_part(v, ctx, carrier_seat, _logic_mask(tuple(counts)), False)
+        return _hand_total(self.base_values(v, ctx, carrier_seat == v.seat), part.vals,
+                           counts, [k for k in range(C.N_CREW_KINDS) if counts[k]], part.bonus)
+
+    def _complete_run(self, v: OdysseyView, ctx: Ctx, lm: int) -> bool:
+        full = self.full
+        for low in _windows(v, ctx):
+            if (lm >> low) & full == full:
+                if v.sequences == 1 and ctx.third_sequence_guard and not _has_run(
+                        v.logic_trashed | full << low, ctx.L):
+                    continue
+                return True
+        return False
+
+    def base_values(self, v: OdysseyView, ctx: Ctx, carrier: bool) -> list[float]:
+        """The values of the cards that are not Logic cards (Logic: 0 here), by crew card
+        kind; cached across games by the facts they read (do not mutate the list)."""
+        role = v.roles[v.seat]
+        mal = v.malfunctions
+        lim = ctx.limits
+        closed = v.closed_mask
+        key = ((((mal[LIF] * 8 + role + 1) * 2 + carrier) * 2 + (closed >> 7 & 1)) * 2
+               + (closed != 0)) * 8 + ((mal[GRV] >= lim[GRV] - 1)
+                                       + (mal[MEM] >= lim[MEM] - 1) * 2
+                                       + (mal[COM] >= lim[COM] - 1) * 4)
+        out = self._base_cache.get(key)
+        if out is None:
+            out = self._base_cache[key] = self._new_base_values(v, ctx, carrier)
+        return out
+
+    def _new_base_values(self, v: OdysseyView, ctx: Ctx, carrier: bool) -> list[float]:
+        """:meth:`_base_values`, computed."""
+        role = v.roles[v.seat]
+        mal = v.malfunctions
+        lim = ctx.limits
+        out = [0.0] * C.N_CREW_KINDS
+        if carrier and self.carrier_disc:
+            for k in range(L1):
+                out[k] = 1.0
+            out[C.C_REPAIR_LIF] = 1.5 + self.lif_repair_lif * mal[LIF]
+            if self.keep_override and v.closed_mask >> 7 & 1:
+                # the POD BAY Doors shut: an Override is the way back to the LIF repairs
+                out[C.C_OVERRIDE] += self.override_pod + self.override_pod_lif * mal[LIF]
+            return out
+        out[C.C_WILD] = self.wild_value
+        spec = SPECIALITY.get(role)
+        for k in (C.C_REPAIR_MEM, C.C_REPAIR_COM, C.C_REPAIR_GRV, C.C_REPAIR_LIF):
+            sysk = C.REPAIR_SYSTEM[k]
+            base = 3.5 if role == WHITEHEAD else 1.0
+            if spec == k:
+                base += 2.0
+            if sysk == LIF:
+                base += 1.5 + self.lif_repair_lif * mal[LIF]
+            elif mal[sysk] >= lim[sysk] - 1:
+                base += 1.0
+            out[k] = base
+        out[C.C_OVERRIDE] = 1.5 + (1.0 if v.closed_mask else 0.0)
+        if self.keep_override and v.closed_mask >> 7 & 1:
+            out[C.C_OVERRIDE] += self.override_pod + self.override_pod_lif * mal[LIF]
+        out[C.C_CANCEL] = 2.0
+        out[C.C_RECOVER] = 1.2
+        return out
