@@ -9,6 +9,8 @@ import numpy as np
 import pytest
 from helpers import FixedDice, build
 
+from balancelab.games import get_game
+from balancelab.policies import base as P
 from balancelab.simulate.obcy import board as B
 from balancelab.simulate.obcy.actions import (
     A_MOVE,
@@ -252,6 +254,36 @@ def test_aliens_far_apart_move_oldest_first_without_a_choice() -> None:
     assert s.decision() == D_ALIEN_MOVE and s.a_cur == far_
     s.apply(s.legal_actions()[0])
     assert s.decision() == D_ALIEN_PICK and set(s.legal_actions()) == {(A_PICK, a), (A_PICK, b)}
+
+
+def test_alien_order_kept_when_the_ids_are_not_ascending() -> None:
+    # the ALIENS' places are found by a walk along ``a_id`` (ascending in play); a state
+    # whose ``a_id`` runs in another order lists the same picks, moves and hunter choices
+    aliens = [((5, 3), 1), ((7, 3), 2), ((6, 5), 3), ((20, 6), 1)]
+    g = get_game("obcy")
+    s = build({HICKS: (12, 3)}, aliens=aliens)
+    t = build({HICKS: (12, 3)}, aliens=aliens)
+    for name in ("a_id", "a_pos", "a_str"):
+        setattr(t, name, getattr(t, name)[::-1])
+    _alien_move_stage(s)
+    t.move_order = tuple(s.a_id)  # the oldest first, as in play
+    t.a_cur = -1
+    t.stage = s.stage
+    t._legal = None
+    t._settle()
+    picks = 0
+    while s.decision() in (D_ALIEN_PICK, D_ALIEN_MOVE):
+        picks += s.decision() == D_ALIEN_PICK
+        assert t.decision() == s.decision() and t.a_cur == s.a_cur
+        assert t.legal_actions() == s.legal_actions() and len(s.legal_actions()) > 0
+        ps = P.build(g, s.opt, 1, "hunter", np.random.default_rng(0))
+        pt = P.build(g, t.opt, 1, "hunter", np.random.default_rng(0))
+        a = ps.act(s.view(1), s.legal_actions())
+        assert pt.act(t.view(1), t.legal_actions()) == a
+        s.apply(a)
+        t.apply(a)
+    assert picks >= 2
+    assert sorted(zip(t.a_id, t.a_pos, strict=True)) == sorted(zip(s.a_id, s.a_pos, strict=True))
 
 
 # -- 11. hatching options -----------------------------------------------------------------------

@@ -125,6 +125,29 @@ _ALIEN_STAGES: Final = frozenset((ST_HATCH, ST_AMOVE, ST_ATARGET))
 #: the characters who may throw a grenade, fire a flamethrower (M16, M17 need one alive)
 _GRENADE_USERS: Final = tuple(c for c in range(6) if I_GRENADE in WEAPON_USE[c])
 _FLAMER_USERS: Final = tuple(c for c in range(6) if I_FLAMER in WEAPON_USE[c])
+#: the ALIENS' move actions ``(A_MOVE, space)`` and picks ``(A_PICK, id)``, made once each
+#: and shared (tuples: equal to new ones), grown as needed
+_MOVE_ACT: Final[list[tuple[int, int]]] = []
+_PICK_ACT: Final[list[tuple[int, int]]] = []
+
+
+def _move_acts(dests: list[int]) -> list[Any]:
+    """The legal actions ``(A_MOVE, s)`` of an ALIEN's destinations, in their order."""
+    acts = _MOVE_ACT
+    out: list[Any] = []
+    for s in dests:
+        while s >= len(acts):
+            acts.append((A_MOVE, len(acts)))
+        out.append(acts[s])
+    return out
+
+
+def _pick_act(aid: int) -> tuple[int, int]:
+    """The action ``(A_PICK, aid)``."""
+    acts = _PICK_ACT
+    while aid >= len(acts):
+        acts.append((A_PICK, len(acts)))
+    return acts[aid]
 
 
 # -- missions, resolved to spaces ---------------------------------------------------------------
@@ -294,8 +317,9 @@ class ObcyState(State):
         self._trace = False
         self._ev: list[str] = []
         o = options
-        self.duct = self.bd.IS_DUCT_OR_GRATE if o.grate_is_duct else self.bd.IS_DUCT_ONLY
-        self.dmul = o.duct_multiplier
+        self.duct: tuple[bool, ...] = (
+            self.bd.IS_DUCT_OR_GRATE if o.grate_is_duct else self.bd.IS_DUCT_ONLY)
+        self.dmul: int = o.duct_multiplier
         self.wstats = o.weapon_stats()
         self.full_clip = CLIP0 + o.clip_charges
         self.limits = o.limits()
@@ -542,10 +566,9 @@ class ObcyState(State):
                     self.c_state[c] == ABOARD and self._can_activate(c) for c in range(6))):
                 out.append((END_PHASE,))
         elif d == D_ALIEN_MOVE:
-            i = self.a_id.index(self.a_cur)
-            out = [(A_MOVE, s) for s in self._alien_dests(i)]
+            out = _move_acts(self._alien_dests(self._place(self.a_cur)))
         elif d == D_ALIEN_PICK:
-            out = [(A_PICK, aid) for aid in self._movers()]
+            out = [_pick_act(aid) for aid in self._movers()]
         elif d == D_HATCH:
             out = [(HATCH_END,)]
             top = min(self.hatch_pts, self.alien_max_strength)
@@ -1610,6 +1633,7 @@ class ObcyState(State):
         """9.2 spaces an ALIEN may end on (its own space first = stay)."""
         start = self.a_pos[i]
         col = self.collapsed
+        some_col = len(col) > 0
         chars = self.char_cnt
         alien = self.alien_cnt
         cadj = self.c_adj
@@ -1626,7 +1650,7 @@ class ObcyState(State):
                     if seen[v]:
                         continue
                     seen[v] = True
-                    if chars[v] or (col and v in col):
+                    if chars[v] or (some_col and v in col):
                         continue
                     if alien[v]:  # only into a duct, to undergo metamorphosis there
                         if duct[v] and not cadj[v]:
@@ -1647,58 +1671,78 @@ class ObcyState(State):
         chars = self.char_cnt
         alien = self.alien_cnt
         col = self.collapsed
+        some_col = len(col) > 0
         for v in self.m_alien_nbr[self.a_pos[i]]:
-            if chars[v] or (col and v in col):
+            if chars[v] or (some_col and v in col):
                 continue
             if alien[v] and not (self.duct[v] and not self.c_adj[v]):
                 continue
             return True
         return False
 
-    def _movers(self, index: dict[int, int] | None = None) -> list[int]:
-        """9.2 the ALIENS (ids, oldest first) still to move this phase that have a move
-        (``index``: ALIEN id → its place in ``a_id``, when the caller has it)."""
-        if index is None:
-            index = self._alien_index()
-        out = []
+    def _place(self, aid: int) -> int:
+        """The place of ALIEN ``aid`` in ``a_id`` (ids are unique, and ascending in play:
+        a binary search, checked; a list search when ``a_id`` is in another order)."""
+        a_id = self.a_id
+        lo = 0
+        hi = len(a_id)
+        while lo < hi:
+            mid = (lo + hi) >> 1
+            if a_id[mid] < aid:
+                lo = mid + 1
+            else:
+                hi = mid
+        if lo < len(a_id) and a_id[lo] == aid:
+            return lo
+        return a_id.index(aid)
+
+    def _unmoved(self) -> list[int]:
+        """The places in ``a_id`` of the ALIENS still to move (``move_order``, in its order;
+        ids no longer on the board skipped): one walk along ``a_id`` while the two run in
+        the same order, as they do in play."""
+        a_id = self.a_id
+        n = len(a_id)
+        out: list[int] = []
+        j = 0
         for aid in self.move_order:
-            i = index.get(aid, -1)
-            if i >= 0 and self._can_move(i):
-                out.append(aid)
+            while j < n and a_id[j] != aid:
+                j += 1
+            if j == n:  # out of order or gone: look each one up
+                index: dict[int, int] = {}
+                for k, x in enumerate(a_id):
+                    index[x] = k
+                return [index[x] for x in self.move_order if x in index]
+            out.append(j)
+            j += 1
         return out
 
-    def _alien_index(self) -> dict[int, int]:
-        """ALIEN id → its place in ``a_id`` (ids are unique)."""
-        index: dict[int, int] = {}
-        for i, aid in enumerate(self.a_id):
-            index[aid] = i
-        return index
+    def _movers(self) -> list[int]:
+        """9.2 the ALIENS (ids, oldest first) still to move this phase that have a move."""
+        return [self.a_id[i] for i in self._unmoved() if self._can_move(i)]
 
     def _next_alien_to_move(self) -> bool:
         """9.2 sets no order: the ALIENS player chooses which ALIEN moves next (a decision
         only when two or more still have a move); cache the legal actions."""
         if self.a_cur >= 0:
-            self._legal = [(A_MOVE, s) for s in self._alien_dests(self.a_id.index(self.a_cur))]
+            self._legal = _move_acts(self._alien_dests(self._place(self.a_cur)))
             return True
-        index = self._alien_index()
-        movers = self._movers(index)
+        a_id = self.a_id
+        unmoved = self._unmoved()
+        movers = [i for i in unmoved if self._can_move(i)]
         if not movers:
             return False
+        cur = -1
         if len(movers) == 1:
-            self.a_cur = movers[0]
+            cur = movers[0]
         else:
             # an ALIEN more than twice its move from every other ALIEN still to move can
             # neither block nor be blocked by them: the order cannot matter, and it moves
             # without a choice of order (oldest first), keeping the decisions few
             lim = 2 * self.alien_move
             a_pos = self.a_pos
-            rest: list[int] = []
-            for aid in self.move_order:
-                i = index.get(aid, -1)
-                if i >= 0:
-                    rest.append(a_pos[i])
-            for aid in movers:
-                px = self.m_dist[a_pos[index[aid]]]
+            rest = [a_pos[i] for i in unmoved]
+            for i in movers:
+                px = self.m_dist[a_pos[i]]
                 near = 0
                 for py in rest:
                     if px[py] <= lim:
@@ -1706,21 +1750,26 @@ class ObcyState(State):
                         if near > 1:
                             break
                 if near <= 1:  # (itself)
-                    self.a_cur = aid
+                    cur = i
                     break
-        if self.a_cur >= 0:
-            self._legal = [(A_MOVE, s) for s in self._alien_dests(index[self.a_cur])]
+        if cur >= 0:
+            self.a_cur = a_id[cur]
+            self._legal = _move_acts(self._alien_dests(cur))
             return True
-        self._legal = [(A_PICK, aid) for aid in movers]
+        self._legal = [_pick_act(a_id[i]) for i in movers]
         return True
 
     def _do_alien_move(self, dest: int) -> None:
         aid = self.a_cur
-        i = self.a_id.index(aid)
+        i = self._place(aid)
         self._alien_out(self.a_pos[i])
         self.a_pos[i] = dest
         self._alien_in(dest)
-        self.move_order = tuple(a for a in self.move_order if a != aid)
+        mo = self.move_order
+        for k in range(len(mo)):
+            if mo[k] == aid:  # (ids are unique)
+                self.move_order = mo[:k] + mo[k + 1:]
+                break
         self.a_cur = -1
 
     def _metamorphosis(self) -> None:
