@@ -71,11 +71,18 @@ class AliensPolicy(Policy):
         self.dmul: int = self.options.duct_multiplier  # type: ignore[attr-defined]
         self._exp = _exp_table(self.off)
         self._ckey: Any = None
-        self._adj: dict[int, list[int]] = {}
-        #: the distance rows of the characters' spaces, and the memo of _far_score (both
-        #: for the characters' places ``_ckey``)
+        #: per space, the on-board characters on its neighbouring spaces (in seat order)
+        self._adj: list[tuple[int, ...]] = []
+        #: the distance rows of the characters' spaces, and the memo of _far_score per
+        #: space (``_UNSET``: not yet valued) (all for the characters' places ``_ckey``)
         self._rows: list[tuple[int, ...]] = []
-        self._far: dict[int, float] = {}
+        self._far: list[float] = []
+        #: as ``_ckey``, ``_rows`` for :meth:`_pick` (which walks around collapsed spaces):
+        #: the characters' places and the collapsed spaces, their rows, and the memo of the
+        #: distance to the nearest character per space (-1: not yet read)
+        self._pkey: Any = None
+        self._prows: list[tuple[int, ...]] = []
+        self._pnear: list[int] = []
 
     def act(self, view: View, legal: Sequence[Any]) -> Any:
         v: ObcyView = view  # type: ignore[assignment]
@@ -115,19 +122,28 @@ class AliensPolicy(Policy):
         first = legal[0]
         if not chars or len(legal) < 2:
             return first
-        # the walking distance from each character (the few ALIENS' spaces are read, not a
-        # whole row of the nearest character's distances)
-        rows = [_dist_row(self.t, p, v.collapsed) for p in chars]
-        pos = {aid: v.a_pos[i] for i, aid in enumerate(v.a_id)}
-        x = pos[first[1]]
+        # the walking distance from the nearest character (the few ALIENS' spaces are
+        # read, each once while the characters stay: not a whole row)
+        key = (v.c_pos, v.c_state, v.collapsed)
+        if key != self._pkey:
+            self._pkey = key
+            self._prows = [_dist_row(self.t, p, v.collapsed) for p in chars]
+            self._pnear = [-1] * self.t.n
+        rows = self._prows
+        near = self._pnear
+        pos = _positions(v.a_id, v.a_pos, legal)
+        for y in pos:
+            if near[y] < 0:
+                near[y] = _least(rows, y)
+        x = pos[0]
         reach: int = v.options.alien_move
-        best, bd = first, _least(rows, x)
+        best, bd = first, near[x]
         dx = self.t.dist[x]
-        for a in legal[1:]:
-            y = pos[a[1]]
-            ny = _least(rows, y)
+        for k in range(1, len(legal)):
+            y = pos[k]
+            ny = near[y]
             if ny < bd and dx[y] <= reach:
-                best, bd = a, ny
+                best, bd = legal[k], ny
         return best
 
     def _hatch(self, v: ObcyView, legal: Sequence[Any]) -> Any:
@@ -160,19 +176,20 @@ class AliensPolicy(Policy):
               scores: dict[Any, float] | None = None) -> Any:
         """The move of ``v.alien`` (9.2); ``scores``, when given, receives every move's
         score (the move chosen has the highest, ties going as the choice went)."""
-        i = v.a_id.index(v.alien)
+        i = _index(v.a_id, v.alien)
         me_s = v.a_str[i]
         here = v.a_pos[i]
         key = (v.c_pos, v.c_state)
         if key != self._ckey:
             self._ckey = key
             chars = [(c, v.c_pos[c]) for c in range(6) if v.c_state[c] == A.ON_BOARD]
-            self._adj = {}
+            adj: list[tuple[int, ...]] = [()] * self.t.n
             for c, p in chars:
                 for n in self.t.nbr[p]:
-                    self._adj.setdefault(n, []).append(c)
+                    adj[n] = adj[n] + (c,)
+            self._adj = adj
             self._rows = [self.t.dist[p] for p in sorted({p for _, p in chars})]
-            self._far = {}
+            self._far = [_UNSET] * self.t.n
         adj = self._adj
         if not self._rows:
             return (A.A_MOVE, here)
@@ -183,7 +200,7 @@ class AliensPolicy(Policy):
         rbest: Any = None
         for a in legal:
             s: int = a[1]
-            if s in adj:
+            if adj[s]:
                 strike.append(a)
             else:
                 f = self._far_score(s)
@@ -194,7 +211,7 @@ class AliensPolicy(Policy):
         stay = legal[0][1] == here  # (an ALIEN hatched on a character's space must leave)
         if rbest is not None:
             best = rbest
-            if stay and here not in adj and self._far_score(here) + 0.01 >= bscore:
+            if stay and not adj[here] and self._far_score(here) + 0.01 >= bscore:
                 best, bscore = (A.A_MOVE, here), self._far_score(here) + 0.01
                 if scores is not None:
                     scores[best] = bscore
@@ -203,7 +220,7 @@ class AliensPolicy(Policy):
         # strength already adjacent to each character (other ALIENS)
         pressure = [0] * 6
         for j, p in enumerate(v.a_pos):
-            if j != i and p in adj:
+            if j != i and adj[p]:
                 for c in adj[p]:
                     pressure[c] += v.a_str[j] * (self.dmul if self.t.duct[p] else 1)
         exp = self._exp
@@ -230,13 +247,43 @@ class AliensPolicy(Policy):
         """The score of space ``s`` not adjacent to a character (memo per characters'
         places): closer to the nearest character is better, but not 2 away (one step short
         of striking), ducts preferred when ambushing."""
-        f = self._far.get(s)
-        if f is None:
+        f = self._far[s]
+        if f == _UNSET:
             f = self._far_of[_least(self._rows, s)]
             if self.ambush:
                 f = f + self.w_duct_far * self.t.duct[s]
             self._far[s] = f
         return f
+
+
+#: a space not yet valued in :meth:`AliensPolicy._far_score`'s memo (no score is this high)
+_UNSET: Final = 1e300
+
+
+def _index(ids: tuple[int, ...], x: int) -> int:
+    """The place of ``x`` in ``ids`` (``ids.index(x)`` in native integers)."""
+    for k in range(len(ids)):
+        if ids[k] == x:
+            return k
+    raise ValueError(f"{x} is not an ALIEN on the board")
+
+
+def _positions(a_id: tuple[int, ...], a_pos: tuple[int, ...],
+               picks: Sequence[Any]) -> list[int]:
+    """The spaces of the ALIENS ``(A_PICK, id)`` of ``picks``: one walk along ``a_id``
+    while the picks come in its order (as the engine lists them), else one look-up each."""
+    n = len(a_id)
+    out: list[int] = []
+    j = 0
+    for a in picks:
+        aid: int = a[1]
+        while j < n and a_id[j] != aid:
+            j += 1
+        if j == n:
+            return [a_pos[_index(a_id, b[1])] for b in picks]
+        out.append(a_pos[j])
+        j += 1
+    return out
 
 
 def _least(rows: list[tuple[int, ...]], s: int) -> int:
