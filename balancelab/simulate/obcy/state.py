@@ -1666,19 +1666,27 @@ class ObcyState(State):
             del out[0]
         return out
 
-    def _can_move(self, i: int) -> bool:
-        """Whether ALIEN ``i`` has a move other than staying (a first step it may take)."""
+    def _with_moves(self, places: list[int]) -> list[int]:
+        """The ALIENS of ``places`` (places in ``a_id``, kept in their order) that have a
+        move other than staying (a first step they may take)."""
         chars = self.char_cnt
         alien = self.alien_cnt
+        cadj = self.c_adj
+        duct = self.duct
         col = self.collapsed
         some_col = len(col) > 0
-        for v in self.m_alien_nbr[self.a_pos[i]]:
-            if chars[v] or (some_col and v in col):
-                continue
-            if alien[v] and not (self.duct[v] and not self.c_adj[v]):
-                continue
-            return True
-        return False
+        nbr = self.m_alien_nbr
+        a_pos = self.a_pos
+        out: list[int] = []
+        for i in places:
+            for v in nbr[a_pos[i]]:
+                if chars[v] or (some_col and v in col):
+                    continue
+                if alien[v] and not (duct[v] and not cadj[v]):
+                    continue
+                out.append(i)
+                break
+        return out
 
     def _place(self, aid: int) -> int:
         """The place of ALIEN ``aid`` in ``a_id`` (ids are unique, and ascending in play:
@@ -1718,7 +1726,7 @@ class ObcyState(State):
 
     def _movers(self) -> list[int]:
         """9.2 the ALIENS (ids, oldest first) still to move this phase that have a move."""
-        return [self.a_id[i] for i in self._unmoved() if self._can_move(i)]
+        return [self.a_id[i] for i in self._with_moves(self._unmoved())]
 
     def _next_alien_to_move(self) -> bool:
         """9.2 sets no order: the ALIENS player chooses which ALIEN moves next (a decision
@@ -1728,7 +1736,7 @@ class ObcyState(State):
             return True
         a_id = self.a_id
         unmoved = self._unmoved()
-        movers = [i for i in unmoved if self._can_move(i)]
+        movers = self._with_moves(unmoved)
         if not movers:
             return False
         cur = -1
