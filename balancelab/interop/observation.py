@@ -25,8 +25,9 @@ from __future__ import annotations
 import dataclasses
 import math
 import operator
+import struct
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 
@@ -73,7 +74,7 @@ LAYOUTS: dict[str, dict[str, int]] = {
 }
 
 #: the largest integer a float32 observation holds exactly
-_EXACT = 2**24
+_EXACT: Final = 2**24
 
 #: random games played to derive the layout of a game that has none (:func:`layout_of`)
 DERIVE_GAMES = 20
@@ -88,25 +89,22 @@ def flatten(value: Any, out: list[Any]) -> None:
     t = type(value)
     if t is int:
         out.append(value)
-    elif t is tuple or t is list:
-        out.append(len(value))
-        if set(map(type, value)) <= _INT:  # the common case, at once
-            out.extend(value)
-        else:
-            for v in value:
-                flatten(v, out)
-    elif isinstance(value, bool | int | np.integer):
+    elif t is tuple:
+        _flatten_items(value, out)
+    elif t is bool:
+        out.append(1 if value else 0)
+    elif t is str:
+        pass
+    elif isinstance(value, _INTS):
         out.append(int(value))
-    elif isinstance(value, float | np.floating):
+    elif isinstance(value, _FLOATS):
         out.append(float(value))
     elif value is None:
         out.append(-1)
-    elif isinstance(value, tuple | list):
-        flatten(list(value), out)
-    elif isinstance(value, set | frozenset):
-        out.append(len(value))
-        for v in sorted(value):
-            flatten(v, out)
+    elif isinstance(value, _SEQUENCES):
+        _flatten_items(tuple(value), out)
+    elif isinstance(value, _SETS):
+        _flatten_items(tuple(sorted(value)), out)
     elif isinstance(value, dict):
         items = sorted(value.items())
         out.append(len(items))
@@ -116,7 +114,46 @@ def flatten(value: Any, out: list[Any]) -> None:
     # strings and other objects (rule options, card tables): no numbers
 
 
-_INT = {int}
+def _flatten_items(items: tuple[Any, ...], out: list[Any]) -> None:
+    """Append the length of ``items``, then the numbers of each (ints and bools inline)."""
+    out.append(len(items))
+    for v in items:
+        t = type(v)
+        if t is int:
+            out.append(v)
+        elif t is bool:
+            out.append(1 if v else 0)
+        else:
+            flatten(v, out)
+
+
+#: the classes :func:`flatten` writes as one int, one float, a sequence, a set (module-level
+#: tuples: an ``A | B`` union in an isinstance call is built anew at each call)
+_INTS = (bool, int, np.integer)
+_FLOATS = (float, np.floating)
+_SEQUENCES = (tuple, list)
+_SETS = (set, frozenset)
+
+#: the text of the ints ``-1 .. len - 2`` (:func:`text`)
+_TEXT = [str(i) for i in range(-1, 4095)]
+
+
+def text(numbers: list[Any]) -> str:
+    """``numbers`` written out, separated by single spaces: ``" ".join(map(str, numbers))``,
+    the common small ints from a table."""
+    n = len(numbers)
+    parts = [""] * n
+    table = _TEXT
+    top = len(table) - 1
+    for k in range(n):
+        x = numbers[k]
+        if type(x) is int:
+            i: int = x
+            if -1 <= i < top:
+                parts[k] = table[i + 1]
+                continue
+        parts[k] = str(x)
+    return " ".join(parts)
 
 
 def view_fields(view_type: type) -> tuple[str, ...]:
@@ -183,7 +220,8 @@ class ViewEncoder:
         self.starts = tuple(int(x) for x in np.cumsum((0, *self.slots[:-1])))
         self.size = sum(self.slots)
         self.shape = (self.size,)
-        self._zeros = [0] * max(self.slots, default=0)
+        self._zeros = [0] * self.size
+        self._zero_bytes = bytes(8 * self.size)
         self._checked: type | None = None  # the view class whose fields match the layout
         self._opaque: set[type] = set()  # classes met in a view that give no numbers
         get = operator.attrgetter(*self.fields) if self.fields else (lambda v: ())
@@ -199,6 +237,19 @@ class ViewEncoder:
             ObservationOverflowError: the view's fields differ from the layout's, or a field
                 needs more numbers than its block.
         """
+        out: list[Any] = []
+        used = self._fill(view, out)
+        if not pad:
+            return out
+        padded: list[Any] = []
+        zeros = self._zeros
+        for start, stop, pads in _runs(used, self.slots):
+            padded += out[start:stop]
+            padded += zeros[:pads]
+        return padded
+
+    def _fill(self, view: View, out: list[Any]) -> list[int]:
+        """Append the view's numbers to ``out``, unpadded; return each field's count."""
         if type(view) is not self._checked:
             fields = view_fields(type(view))
             if fields != self.fields:
@@ -206,30 +257,28 @@ class ViewEncoder:
                     f"{type(view).__name__} fields {fields} differ from the layout's "
                     f"{self.fields}")
             self._checked = type(view)
-        out: list[Any] = []
-        zeros, opaque = self._zeros, self._opaque
-        for value, slots, name in zip(self._values(view), self.slots, self.fields, strict=True):
+        opaque, slots = self._opaque, self.slots
+        used: list[int] = []
+        values: tuple[Any, ...] = self._values(view)
+        for k in range(len(slots)):
+            value = values[k]
             start = len(out)
             t = type(value)
-            if t is int:  # the common cases inline: an int, a flat tuple of ints
+            if t is int:  # the common case inline
                 out.append(value)
-            elif (t is tuple or t is list) and set(map(type, value)) <= _INT:
-                out.append(len(value))
-                out += value
             elif t in opaque:  # a class met before that holds no numbers
                 pass
             else:
                 flatten(value, out)
                 if len(out) == start:  # not a container (its length would be a number)
                     opaque.add(t)
-            used = len(out) - start
-            if used > slots:
+            n = len(out) - start
+            if n > slots[k]:
                 raise ObservationOverflowError(
-                    f"{self.game.name}: view field {name!r} holds {used} numbers; "
-                    f"its block has {slots} (balancelab.interop.observation.layout_of)")
-            if pad and used < slots:
-                out += zeros[:slots - used]
-        return out
+                    f"{self.game.name}: view field {self.fields[k]!r} holds {n} numbers; "
+                    f"its block has {slots[k]} (balancelab.interop.observation.layout_of)")
+            used.append(n)
+        return used
 
     def encode(self, view: View) -> np.ndarray:
         """The view as a float32 vector of shape :attr:`shape`.
@@ -238,14 +287,81 @@ class ViewEncoder:
             ObservationOverflowError: a field needs more numbers than its block, or holds a
                 number a float32 cannot keep exactly.
         """
-        return self.vector(self.numbers(view))
+        out: list[Any] = []
+        used = self._fill(view, out)
+        if not _small_ints(out):
+            return self.vector(self.numbers(view))
+        # the common case: the numbers packed at once as int64, the blocks' zeros put in as
+        # bytes, then converted by numpy (no padded list, no number read twice)
+        raw = _packer(len(out)).pack(*out)
+        parts: list[bytes] = []
+        zeros = self._zero_bytes
+        for start, stop, pads in _runs(used, self.slots):
+            parts.append(raw[8 * start:8 * stop])
+            parts.append(zeros[:8 * pads])
+        return np.frombuffer(b"".join(parts), np.int64).astype(np.float32)
 
     def vector(self, numbers: list[Any]) -> np.ndarray:
         """:meth:`numbers`' list as the float32 vector (the checks of :meth:`encode`)."""
-        vec = np.fromiter(numbers, np.float32, len(numbers))
+        n = len(numbers)
+        if _small_ints(numbers):  # the common case: packed at once, then converted by numpy
+            return np.frombuffer(_packer(n).pack(*numbers), np.int64).astype(np.float32)
+        vec = np.fromiter(numbers, np.float32, n)
         if np.abs(vec).max(initial=0.0) > _EXACT:
             raise ObservationOverflowError(f"{self.game.name}: a view number exceeds 2**24")
         return vec
+
+    def text(self, view: View) -> str:
+        """The view's numbers unpadded (:meth:`numbers` with ``pad=False``) as text, separated
+        by single spaces (the observation string of the OpenSpiel adapter).
+
+        Raises:
+            ObservationOverflowError: as :meth:`numbers`.
+        """
+        out: list[Any] = []
+        self._fill(view, out)
+        return text(out)
+
+
+def _runs(used: list[int], slots: tuple[int, ...]) -> list[tuple[int, int, int]]:
+    """The padded numbers as runs ``(start, stop, zeros)``: ``numbers[start:stop]`` then
+    ``zeros`` zeros, run after run, for fields of ``used`` numbers in blocks of ``slots``."""
+    runs: list[tuple[int, int, int]] = []
+    start = stop = pads = 0
+    for k in range(len(used)):
+        n = used[k]
+        if n and pads:  # numbers after zeros: a new run
+            runs.append((start, stop, pads))
+            start, pads = stop, 0
+        stop += n
+        pads += slots[k] - n
+    runs.append((start, stop, pads))
+    return runs
+
+
+def _small_ints(numbers: list[Any]) -> bool:
+    """Whether every number is an int (not a subclass) in ``[-2**24, 2**24]``: a float32 holds
+    each exactly (so :meth:`ViewEncoder.vector` has nothing to check) and int64 packs it."""
+    for x in numbers:
+        if type(x) is not int:
+            return False
+        i: int = x
+        if i > _EXACT or i < -_EXACT:
+            return False
+    return True
+
+
+#: n → the Struct packing n int64 (:meth:`ViewEncoder.vector`)
+_PACKERS: dict[int, struct.Struct] = {}
+
+
+def _packer(n: int) -> struct.Struct:
+    packer = _PACKERS.get(n)
+    if packer is None:
+        if len(_PACKERS) >= 4096:
+            _PACKERS.clear()
+        packer = _PACKERS[n] = struct.Struct(f"={n}q")
+    return packer
 
 
 def measure(game: Game, options: Iterable[RuleOptions], games: int, seed: int = 0

@@ -302,8 +302,7 @@ class BalancelabState(pyspiel.State):
         strings = self._cache.strings
         text = strings.get(player)
         if text is None:
-            numbers = self.bl.encoder.numbers(self._view(player), pad=False)
-            text = strings[player] = " ".join(map(str, numbers))
+            text = strings[player] = self.bl.encoder.text(self._view(player))
         return text
 
     def view_tensor(self, player: int) -> np.ndarray:
