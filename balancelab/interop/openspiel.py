@@ -61,6 +61,9 @@ from balancelab.simulate.options import RuleOptions, format_value
 
 PREFIX = "python_balancelab_"
 
+#: OpenSpiel's player id of a finished game
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+
 #: decisions per round bound, and the option holding the round cap, per game
 _LENGTH: dict[str, tuple[str, int]] = {
     "odyssey": ("max_rounds", 400), "iss": ("max_turns", 200), "obcy": ("max_rounds", 4000)}
@@ -217,13 +220,14 @@ class _Engine:
 
 
 class _Cache:
-    """What a state computes once: its legal ids and each player's observation (string and
-    tensor). A clone starts with the same (immutable) values; a state that applies an action
-    starts a new cache."""
+    """What a state computes once: the player to act, its legal ids and each player's
+    observation (string and tensor). A clone starts with the same (immutable) values; a
+    state that applies an action starts a new cache."""
 
-    __slots__ = ("legal", "views", "strings", "tensors")
+    __slots__ = ("player", "legal", "views", "strings", "tensors")
 
     def __init__(self) -> None:
+        self.player: int | None = None
         self.legal: tuple[int, ...] | None = None
         self.views: dict[int, Any] = {}
         self.strings: dict[int, str] = {}
@@ -231,7 +235,7 @@ class _Cache:
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Cache:
         c = _Cache()
-        c.legal, c.views = self.legal, dict(self.views)
+        c.player, c.legal, c.views = self.player, self.legal, dict(self.views)
         c.strings, c.tensors = dict(self.strings), dict(self.tensors)
         return c
 
@@ -276,9 +280,15 @@ class BalancelabState(pyspiel.State):
 
     # -- the OpenSpiel state API ---------------------------------------------------------
     def current_player(self) -> int:
-        if self.engine.is_terminal():
-            return int(pyspiel.PlayerId.TERMINAL)
-        return self.engine.current_seat
+        """The seat to act (OpenSpiel asks several times per call of its own: once per
+        state here)."""
+        cache = self._cache
+        player = cache.player
+        if player is None:
+            engine = self.engine
+            player = cache.player = (_TERMINAL if engine.is_terminal()
+                                     else engine.current_seat)
+        return player
 
     def _view(self, player: int | None = None) -> Any:
         """The view of ``player`` (None: the seat to act), made once per state and player."""
