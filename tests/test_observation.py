@@ -18,6 +18,7 @@ from balancelab.games import get_game
 from balancelab.interop.observation import (
     ObservationOverflowError,
     ViewEncoder,
+    action_mask,
     flatten,
     text,
 )
@@ -94,6 +95,22 @@ def test_flatten_is_the_docstrings_definition(value: Any) -> None:
 @given(st.lists(st.integers(-2**70, 2**70) | st.floats(allow_nan=False, width=32), max_size=30))
 def test_text_writes_each_number_as_str(values: list[Any]) -> None:
     assert text(values) == " ".join(map(str, values))
+
+
+@given(st.integers(1, 50).flatmap(lambda n: st.tuples(
+    st.just(n), st.lists(st.integers(0, n - 1), max_size=2 * n))))
+def test_action_mask_is_one_at_the_ids(case: tuple[int, list[int]]) -> None:
+    size, ids = case
+    expected = np.zeros(size, np.int8)
+    expected[ids] = 1
+    mask = action_mask(ids, size)
+    assert mask.dtype == np.int8 and mask.shape == (size,) and mask.flags.writeable
+    assert mask.tolist() == expected.tolist()
+
+
+def test_an_action_mask_refuses_an_id_out_of_range() -> None:
+    with pytest.raises(IndexError):
+        action_mask([3], 3)
 
 
 def test_vector_is_the_numbers_as_float32_and_refuses_what_float32_cannot_hold() -> None:

@@ -33,7 +33,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from balancelab.interop import CAP, resolve, seat_returns
-from balancelab.interop.observation import ViewEncoder
+from balancelab.interop.observation import ViewEncoder, action_mask
 from balancelab.simulate.core import Game, IllegalActionError, rules_stream
 from balancelab.simulate.encoding import encode_actions
 
@@ -115,10 +115,10 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         cached = self._cache.get(seat)
         if cached is None:
             view = s.view(seat)
-            mask = np.zeros(self.n_actions, dtype=np.int8)
-            if not s.is_terminal() and s.current_seat == seat:
-                mask[encode_actions(self.codec, view, s.legal_actions())] = 1
-            cached = self._cache[seat] = (self._encoder.encode(view), mask)
+            to_act = not s.is_terminal() and s.current_seat == seat
+            ids = encode_actions(self.codec, view, s.legal_actions()) if to_act else []
+            cached = self._cache[seat] = (self._encoder.encode(view),
+                                          action_mask(ids, self.n_actions))
         return {"observation": cached[0].copy(), "action_mask": cached[1].copy()}
 
     def step(self, action: Any) -> None:
