@@ -134,15 +134,15 @@ _FLOATS = (float, np.floating)
 _SEQUENCES = (tuple, list)
 _SETS = (set, frozenset)
 
-#: the text of the ints ``-1 .. len - 2``, as ASCII bytes (:func:`text`)
-_TEXT = [str(i).encode() for i in range(-1, 4095)]
+#: the text of the ints ``-1 .. len - 2`` (:func:`text`)
+_TEXT = [str(i) for i in range(-1, 4095)]
 
 
 def text(numbers: list[Any]) -> str:
     """``numbers`` written out, separated by single spaces: ``" ".join(map(str, numbers))``,
-    the common small ints from a table (joined as bytes: no text of more than ASCII)."""
+    the common small ints from a table."""
     n = len(numbers)
-    parts = [b""] * n
+    parts = [""] * n
     table = _TEXT
     top = len(table) - 1
     for k in range(n):
@@ -152,8 +152,8 @@ def text(numbers: list[Any]) -> str:
             if -1 <= i < top:
                 parts[k] = table[i + 1]
                 continue
-        parts[k] = str(x).encode()
-    return b" ".join(parts).decode()
+        parts[k] = str(x)
+    return " ".join(parts)
 
 
 def action_mask(ids: list[int], size: int) -> np.ndarray:
