@@ -40,6 +40,19 @@ def gc_paused() -> Iterator[None]:
             gc.enable()
 
 
+def _legal_index(legal: list[Action], chosen: Action) -> int:
+    """Where ``chosen`` is in ``legal``: the offered object the policy handed back (found
+    by identity, without comparisons), else the first legal action equal to it (a numpy
+    integer equal to a legal int: the engine plays its own value); -1 when none is."""
+    for i in range(len(legal)):
+        if legal[i] is chosen:
+            return i
+    try:
+        return legal.index(chosen)
+    except ValueError:
+        return -1
+
+
 @dataclass
 class PlayedGame:
     """A finished game: its record and the number of decisions made."""
@@ -77,27 +90,28 @@ def play(
     """
     state = game.new_initial_state(options, rng)
     decisions = 0
-    sees_state = [pol.sees_state for pol in policies]  # read once (a class attribute)
+    pols = list(policies)  # indexed natively (a generic Sequence is indexed by a Python call)
+    sees_state = [pol.sees_state for pol in pols]  # read once (a class attribute)
     while not state.is_terminal():
         seat = state.current_seat
         legal = state.legal_actions()
         if len(legal) == 1:
             action = legal[0]
         else:
-            pol = policies[seat]
+            pol = pols[seat]
             offered = tuple(legal)  # the policy's own copy: it cannot edit what is legal
             if sees_state[seat]:  # a cheat (``oracle``): a copy of the true state, not the view
                 chosen = pol.act_on_state(state.copy(), offered)
             else:
                 chosen = pol.act(state.view(seat), offered)
             decisions += 1
-            try:  # the engine's own value: a numpy integer equal to a legal int becomes it
-                action = legal[legal.index(chosen)]
-            except ValueError:
+            i = _legal_index(legal, chosen)
+            if i < 0:
                 raise IllegalActionError(
                     f"policy {pol.name!r} chose illegal action {chosen!r} "
                     f"for seat {seat}"
-                ) from None
+                )
+            action = legal[i]
         if on_step is not None:
             on_step(state, action)
         state._apply(action)

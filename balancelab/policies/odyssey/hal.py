@@ -150,8 +150,10 @@ class HalPressure(_OdysseyPolicy):
     def door_value(self, v: OdysseyView, ctx: Ctx, d: int) -> float:
         pos = v.pos
         if d == 7:
-            if ctx.pod in pos:
-                return 0.5
+            pod = ctx.pod
+            for p in pos:
+                if p == pod:
+                    return 0.5
             return self.door7_w * (2.0 + 1.2 * v.malfunctions[LIF])
         before = self.dists(v.closed_mask)
         after = self.dists(v.closed_mask | 1 << d)
@@ -224,7 +226,10 @@ class HalPressure(_OdysseyPolicy):
                     n = x
             best_k = L1 + n - 1
         a = 10 * 1000 + best_s * 32 + best_k
-        return a if a in legal else legal[0]
+        for x in legal:
+            if x == a:
+                return x  # the offered object (the game loop finds it by identity)
+        return legal[0]
 
 
 #: hal-pressure's values before tuning (preset ``classic``; hal-lif and hal-spread keep them)

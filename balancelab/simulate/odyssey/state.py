@@ -105,8 +105,12 @@ PHASE_NAMES: Final = {T_HAL_PLAY: "hal_play", T_HAL_TARGET: "hal_target", T_HAL_
                T_ACT: "actions", T_LIMIT: "hand_limit", T_SCAN_DISCARD: "scan_discard",
                T_ASK_GIVE: "ask_give", T_RECOVER_TAKE: "recover_take"}
 
-#: the (T_ACT, seat) task of each seat, one shared tuple per seat (identity-tested in _apply)
-_ACT_TASKS: Final = tuple((T_ACT, seat) for seat in range(8))
+#: every task ``(code, seat)`` as one shared tuple, ``_TASKS[code][seat]``: pushing a task
+#: allocates nothing (and the views' ``stack`` tuples share them). Typed ``Any``: compiled,
+#: a ``tuple[int, int]`` read from here would be unpacked and packed into a new tuple.
+_TASKS: Final[tuple[tuple[Any, ...], ...]] = tuple(
+    tuple((code, seat) for seat in range(8)) for code in range(T_END_TURN + 1))
+_ACT_TASKS: Final = _TASKS[T_ACT]
 
 # action-type bits for "each different type of action at most once per turn"
 U_GIVE: Final = 2
@@ -505,25 +509,32 @@ class OdysseyView(View):
             f"{f}={getattr(self, f)!r}" for f in self._fields) + ")"
 
 
+#: every action value (all are below 18,000) as one shared int object: the legal lists take
+#: them from here (an int above 256 is otherwise a new object each time it is made), and a
+#: policy that hands one back is found by identity in the game loop
+_ACTION: Final[list[Any]] = list(range((OP_RECOVER_TAKE + 1) * 1000))
+
+
 def hal_card_actions(ctx: Ctx, phase: int, hidden: list[int], rev: list[int]) -> list[int]:
     """HAL's legal actions at a play, reveal or Disconnect discard (``phase`` T_HAL_PLAY,
     T_HAL_REVEAL or T_HAL_DISCARD) with ``hidden`` (counts per HAL kind) behind the screen
     and ``rev`` (sorted kinds) in the revealed row: the engine's, and a belief's for a hand
     HAL might hold (HAL Actions)."""
+    A = _ACTION
     if phase == T_HAL_REVEAL:
-        return [OP_REVEAL * 1000 + k for k in range(C.N_HAL_KINDS) if hidden[k]]
+        return [A[OP_REVEAL * 1000 + k] for k in range(C.N_HAL_KINDS) if hidden[k]]
     # a hidden Lipread may be played as a null card (lipread_null_play: HAL plays it
     # only when it has no other card then) or discarded; a revealed one is
     # active and only a crewmember's Cancel removes it (LIPREAD CARD; design notes
     # 1(c)9), save the Disconnect discard under lipread_disconnect_discard
     base = (OP_HAL_PLAY if phase == T_HAL_PLAY else OP_HAL_DISCARD) * 1000
-    out = [base + k for k in range(C.N_HAL_KINDS) if hidden[k]]
+    out: list[Any] = [A[base + k] for k in range(C.N_HAL_KINDS) if hidden[k]]
     if rev:
         keep_lipread = phase == T_HAL_PLAY or not ctx.lipread_discard
         last = -1
         for k in rev:  # each kind of the sorted row once
             if k != last and (k != C.H_LIPREAD or not keep_lipread):
-                out.append(base + REV + k)
+                out.append(A[base + REV + k])
             last = k
     if (phase == T_HAL_PLAY and hidden[C.H_LIPREAD] and len(out) > 1
             and not ctx.lipread_play):
@@ -542,6 +553,12 @@ def _bumped(counts: tuple[int, ...], k: int, n: int) -> tuple[int, ...]:
     out = list(counts)
     out[k] = out[k] + n
     return tuple(out)
+
+
+def _frozen(kept: tuple[int, ...] | None, now: list[int]) -> tuple[int, ...]:
+    """``kept`` (the tuple a view showed of the list ``now`` since it last changed), or
+    ``now`` as a new tuple when it changed (``kept`` None)."""
+    return tuple(now) if kept is None else kept
 
 
 def _counts(kinds: list[int], n: int) -> list[int]:
@@ -710,9 +727,9 @@ class OdysseyState(State):
         for seat in range(1, n + 1):
             s._crew_draw(seat, options.crew_start_hand)
         s.log.append((E_FIRST, s.monolith))
-        stack = [(T_CREW_TURN, s.monolith)]
-        stack += [(T_HAL_PLAY, 0)] * options.opening_turns()
-        stack += [(T_HAL_REVEAL, 0)] * options.hal_revealed
+        stack = [_TASKS[T_CREW_TURN][s.monolith]]
+        stack += [_TASKS[T_HAL_PLAY][0]] * options.opening_turns()
+        stack += [_TASKS[T_HAL_REVEAL][0]] * options.hal_revealed
         s.stack = stack
         s._run()
         s.tracing = False
@@ -847,20 +864,18 @@ class OdysseyState(State):
                     self.log.append((E_HAL_DRAWS,))
                 continue
             if code == T_CREW_TURN:
-                stack.pop()
                 self.actor = seat
                 self.used = 0
                 self.repair_open = False
                 self.start_pos = self.pos[seat]
-                stack.append((T_END_TURN, seat))
+                stack[-1] = _TASKS[T_END_TURN][seat]  # (in place of the turn: no resize)
                 stack.append(_ACT_TASKS[seat])
-                stack.append((T_MOVE, seat))
+                stack.append(_TASKS[T_MOVE][seat])
                 if self.tracing:
                     self.log.append((E_TURN, seat, self.crew_turns))
                 continue
             if code == T_END_TURN:
-                stack.pop()
-                self._end_crew_turn(seat)
+                self._end_crew_turn(seat)  # replaces the task (stack top)
                 if self.terminal:
                     return
                 continue
@@ -909,7 +924,8 @@ class OdysseyState(State):
             self.log.append((E_OVER, winner, reason))
 
     def _end_crew_turn(self, seat: int) -> None:
-        """Pass the Monolith clockwise; then HAL's turn (Crewmember Turn, last paragraph)."""
+        """Pass the Monolith clockwise; then HAL's turn (Crewmember Turn, last paragraph).
+        The T_END_TURN task on the stack top is replaced by what follows."""
         self.crew_turns += 1
         self.actor = 0
         n = self.ctx.n
@@ -918,9 +934,10 @@ class OdysseyState(State):
         if self.crew_turns >= o.max_rounds:
             self._finish("", "cap")
             return
-        self.stack.append((T_CREW_TURN, self.monolith))
+        stack = self.stack
+        stack[-1] = _TASKS[T_CREW_TURN][self.monolith]
         if self.crew_turns % o.hal_turn_every == 0:
-            self.stack.append((T_HAL_PLAY, 0))
+            stack.append(_TASKS[T_HAL_PLAY][0])
 
     # -- piles -----------------------------------------------------------------------------
     def _hal_draw(self) -> None:
@@ -975,25 +992,26 @@ class OdysseyState(State):
             return list(self.ctx.target_actions)
         if ph == T_HAL_SCAN:
             seats = [s for s in range(1, self.ctx.n + 1) if self.roles[s] != WHITEHEAD]
-            return [OP_SCAN * 1000 + s for s in seats]
+            return [_ACTION[OP_SCAN * 1000 + s] for s in seats]
         if ph == T_RECOVER_TAKE:
             kinds = sorted({k for k in self.crew_disc if k != C.C_RECOVER})
-            return [OP_RECOVER_TAKE * 1000 + k for k in kinds]
+            return [_ACTION[OP_RECOVER_TAKE * 1000 + k] for k in kinds]
         seat = self.current_seat
         hand = self.hands[seat]
         kinds = [k for k in range(C.N_CREW_KINDS) if hand[k]]
+        A = _ACTION
         if ph == T_LIMIT and self.hand_n[seat] - self.hand_limit(seat) >= 2:
             # Hand Size: "choose cards to discard": two at once while two or more are over
             base = OP_LIMIT * 1000 + PAIR
-            out = []
+            out: list[Any] = []
             n = len(kinds)
             for i in range(n):
                 k = kinds[i]
                 b = base + k * 32
                 if hand[k] >= 2:
-                    out.append(b + k)
+                    out.append(A[b + k])
                 for j in range(i + 1, n):
-                    out.append(b + kinds[j])
+                    out.append(A[b + kinds[j]])
             return out
         if ph == T_LIMIT:
             base = OP_LIMIT * 1000
@@ -1001,7 +1019,7 @@ class OdysseyState(State):
             base = OP_SCAN_DISCARD * 1000
         else:
             base = OP_ASK_GIVE * 1000
-        return [base + k for k in kinds]
+        return [A[base + k] for k in kinds]
 
     def _legal_move(self) -> list[int]:
         """MOVE (Crewmember Actions; GRV tile; Hunter; POD capacity)."""
@@ -1033,7 +1051,7 @@ class OdysseyState(State):
                             continue
                     elif pod_full:
                         continue
-                out.append(OP_MOVE * 1000 + d)
+                out.append(_ACTION[OP_MOVE * 1000 + d])
             if ctx.move_cacheable:
                 ctx.move_cache[key] = out
             else:  # a board with other capacities: not cacheable by this key
@@ -1055,7 +1073,8 @@ class OdysseyState(State):
             n_draw = ctx.draw_space[pos]
         if ctx.kaminski_at[pos] and self.roles[seat] == KAMINSKI:
             n_draw += ctx.kaminski_draw
-        out = ctx.end_actions[n_draw][:]
+        out: list[Any] = ctx.end_actions[n_draw][:]
+        A = _ACTION
         pod = ctx.pod
         if pod == pos or pod == self.start_pos:
             # POD: move OR repair (design notes 1(c)5)
@@ -1074,18 +1093,18 @@ class OdysseyState(State):
                     for t in mates:
                         b = OP_GIVE * 1000 + t * 32
                         for k in kinds:
-                            out.append(b + k)
+                            out.append(A[b + k])
                 if not used & U_ASK and self.roles[seat] == BOWMAN:
-                    out.extend([OP_ASK * 1000 + t for t in mates if self.hand_n[t]])
+                    out.extend([A[OP_ASK * 1000 + t] for t in mates if self.hand_n[t]])
         if self.closed_mask and hand[C.C_OVERRIDE] and not used & U_OPEN:
             for d, _other in ctx.doors_at[pos]:
                 if self.closed_mask >> d & 1:
-                    out.append(OP_OPEN * 1000 + d)
+                    out.append(A[OP_OPEN * 1000 + d])
         if ctx.cancel_at[pos] and hand[C.C_CANCEL] and not used & U_CANCEL:
-            out.extend([OP_CANCEL * 1000 + k for k in _distinct(self.hal_rev)])
+            out.extend([A[OP_CANCEL * 1000 + k] for k in _distinct(self.hal_rev)])
         if (ctx.pp_at[pos] and hand[C.C_RECOVER] and not used & U_RECOVER
                 and self.crew_disc):
-            out.append(OP_RECOVER * 1000)
+            out.append(A[OP_RECOVER * 1000])
         if pos == ctx.core and not used & U_DISCONNECT:
             L = ctx.L
             run = 0
@@ -1093,12 +1112,12 @@ class OdysseyState(State):
                 if hand[C.C_LOGIC1 + n - 1]:
                     run += 1
                     if run >= L and self._sequence_allowed(n - L + 1):
-                        out.append(OP_DISCONNECT * 1000 + n - L + 1)
+                        out.append(A[OP_DISCONNECT * 1000 + n - L + 1])
                 else:
                     run = 0
         return out
 
-    def _legal_repair(self, seat: int, pos: int, hand: list[int], out: list[int]) -> None:
+    def _legal_repair(self, seat: int, pos: int, hand: list[int], out: list[Any]) -> None:
         """REPAIR (Crewmember Actions; Whitehead; design notes 1(c)6-8, 22-23)."""
         ctx = self.ctx
         role = self.roles[seat]
@@ -1107,14 +1126,15 @@ class OdysseyState(State):
         else:
             k = ctx.space_system[pos]
             systems = [k] if k >= 0 and self.mal[k] else []
+        A = _ACTION
         for sysk in systems:
             base = OP_REPAIR * 1000 + sysk * 32
             if hand[C.C_WILD]:
-                out.append(base + C.C_WILD)
+                out.append(A[base + C.C_WILD])
             if role == WHITEHEAD:
-                out.extend(base + k for k in (1, 2, 3, 4) if hand[k])
+                out.extend([A[base + k] for k in (1, 2, 3, 4) if hand[k]])
             elif hand[C.SYSTEM_REPAIR[sysk]]:
-                out.append(base + C.SYSTEM_REPAIR[sysk])
+                out.append(A[base + C.SYSTEM_REPAIR[sysk]])
 
     def _sequence_allowed(self, low: int) -> bool:
         """The second sequence must leave a possible third (DISCONNECT, IMPORTANT)."""
@@ -1132,33 +1152,37 @@ class OdysseyState(State):
         op = a // 1000
         arg = a - op * 1000
         if self.recording and (op == OP_HAL_PLAY or op == OP_REVEAL or op == OP_HAL_DISCARD):
-            self._record(a, op == OP_HAL_DISCARD and arg < REV)
+            self._record(action, op == OP_HAL_DISCARD and arg < REV)
         self.view0 = None
+        # the task that asked for this decision (the stack top) is popped, or replaced by the
+        # first task the decision pushes (a list popped below half its room reallocates)
         stack = self.stack
-        stack.pop()  # the task that asked for this decision
         seat = self.current_seat
         if op <= OP_ASK:
             if op != OP_REPAIR and self.repair_open:
                 self.repair_open = False
                 self.used |= U_REPAIR
             if op == OP_END:
+                stack[-1] = _TASKS[T_LIMIT][seat]
                 if arg:
                     self._crew_draw(seat, arg)
-                stack.append((T_LIMIT, seat))
             else:
-                stack.append(_ACT_TASKS[seat])
+                stack[-1] = _ACT_TASKS[seat]  # more actions, after what this one pushes
                 self._crew_action(seat, op, arg)
-                if stack and stack[-1] is _ACT_TASKS[seat]:
+                # (no action pushes a T_ACT task: one on top is this turn's)
+                if stack and stack[-1][0] == T_ACT:
                     self.phase = T_ACT  # more actions (nothing else pending first)
                     return
         elif op == OP_MOVE:
+            stack.pop()
             self.pos[seat] = arg
             self.pos_t = None
             self.phase = T_ACT  # the turn's actions are next (stack top), no check needed
             return
         elif op == OP_HAL_PLAY:
-            self._hal_play(arg)
+            self._hal_play(arg)  # replaces the task
         elif op == OP_REVEAL:
+            stack.pop()
             self.hal_hidden[arg] = self.hal_hidden[arg] - 1
             _insert_sorted(self.hal_rev, arg)
             self.rev_t = None
@@ -1176,13 +1200,15 @@ class OdysseyState(State):
                 hand[arg] = hand[arg] - 1
                 self.hand_n[seat] = self.hand_n[seat] - 1
                 self.crew_disc.append(arg)
-            stack.append((T_LIMIT, seat))
+            stack[-1] = _TASKS[T_LIMIT][seat]  # the limit again, until it is met
         elif op == OP_SCAN_DISCARD:
+            stack.pop()
             self.hands[seat][arg] = self.hands[seat][arg] - 1
             self.hand_n[seat] = self.hand_n[seat] - 1
             self.crew_disc.append(arg)  # the action's own words show the card (trace)
             self.crew_seen = _bumped(self.crew_seen, arg, 1)
         elif op == OP_TARGET:
+            stack.pop()
             t = arg // 32
             k = arg % 32
             self.m[self.M_TARGET] += 1
@@ -1199,7 +1225,7 @@ class OdysseyState(State):
                     self.log.append((E_TARGET_MISS, t, k))
         elif op == OP_SCAN:
             self.m[self.M_SCAN] += 1
-            stack.append((T_SCAN_DISCARD, arg))
+            stack[-1] = _TASKS[T_SCAN_DISCARD][arg]
         elif op == OP_HAL_DISCARD:
             if arg >= REV:
                 self.hal_rev.remove(arg - REV)
@@ -1207,18 +1233,21 @@ class OdysseyState(State):
                 self.hand_n[0] = self.hand_n[0] - 1
                 self.hal_disc.append(arg - REV)
                 self.hal_seen = _bumped(self.hal_seen, arg - REV, 1)
-                stack.append((T_HAL_REVEAL, 0))
+                stack[-1] = _TASKS[T_HAL_REVEAL][0]
             else:
+                stack.pop()
                 self.hal_hidden[arg] = self.hal_hidden[arg] - 1
                 self.hand_n[0] = self.hand_n[0] - 1
                 self.hal_disc.append(arg)
         elif op == OP_ASK_GIVE:
+            stack.pop()
             b = self.actor
             self.hands[seat][arg] = self.hands[seat][arg] - 1
             self.hand_n[seat] = self.hand_n[seat] - 1
             self.hands[b][arg] = self.hands[b][arg] + 1
             self.hand_n[b] = self.hand_n[b] + 1
         elif op == OP_RECOVER_TAKE:
+            stack.pop()
             self.crew_disc.remove(arg)
             # the card taken is secret: of the cards seen, only the Recovers surely remain
             self.crew_seen = _bumped(_NO_CREW_SEEN, C.C_RECOVER, self.crew_seen[C.C_RECOVER])
@@ -1266,7 +1295,7 @@ class OdysseyState(State):
             self.hands[t][k] = self.hands[t][k] + 1
             self.hand_n[t] = self.hand_n[t] + 1
             self.m[self.M_GIVES] += 1
-            stack.append((T_LIMIT, t))
+            stack.append(_TASKS[T_LIMIT][t])
         elif op == OP_OPEN:
             hand[C.C_OVERRIDE] = hand[C.C_OVERRIDE] - 1
             self.hand_n[seat] = self.hand_n[seat] - 1
@@ -1287,15 +1316,15 @@ class OdysseyState(State):
             self.hal_disc.append(arg)
             self.hal_seen = _bumped(self.hal_seen, arg, 1)
             self.m[self.M_CANCELS] += 1
-            stack.append((T_HAL_REVEAL, 0))
-            stack.append((T_HAL_DRAW, 0))
+            stack.append(_TASKS[T_HAL_REVEAL][0])
+            stack.append(_TASKS[T_HAL_DRAW][0])
         elif op == OP_RECOVER:
             hand[C.C_RECOVER] = hand[C.C_RECOVER] - 1
             self.hand_n[seat] = self.hand_n[seat] - 1
             self.crew_disc.append(C.C_RECOVER)
             self.crew_seen = _bumped(self.crew_seen, C.C_RECOVER, 1)
             self.m[self.M_RECOVERS] += 1
-            stack.append((T_RECOVER_TAKE, seat))
+            stack.append(_TASKS[T_RECOVER_TAKE][seat])
         elif op == OP_DISCONNECT:
             for i in range(self.ctx.L):
                 k = C.C_LOGIC1 + arg - 1 + i
@@ -1312,26 +1341,28 @@ class OdysseyState(State):
             if self.sequences >= self.ctx.sequences_to_win:
                 self._finish("crew", "third_sequence")
                 return
-            stack.append((T_HAL_DISCARD, 0))
+            stack.append(_TASKS[T_HAL_DISCARD][0])
         elif op == OP_ASK:
-            stack.append((T_LIMIT, seat))
-            stack.append((T_ASK_GIVE, arg))
+            stack.append(_TASKS[T_LIMIT][seat])
+            stack.append(_TASKS[T_ASK_GIVE][arg])
 
     def _hal_play(self, arg: int) -> None:
         """HAL plays one card, then draws; a revealed card is replaced (HAL Actions). A hidden
         Lipread goes to the Discard without effect; the revealed one is never offered (it is
-        active until a Cancel: LIPREAD CARD, design notes 1(c)9)."""
+        active until a Cancel: LIPREAD CARD, design notes 1(c)9). The T_HAL_PLAY task on the
+        stack top is replaced by what follows."""
         stack = self.stack
         self.hand_n[0] = self.hand_n[0] - 1
         if arg >= REV:
             k = arg - REV
             self.hal_rev.remove(k)
             self.rev_t = None
-            stack.append((T_HAL_REVEAL, 0))
+            stack[-1] = _TASKS[T_HAL_REVEAL][0]
+            stack.append(_TASKS[T_HAL_DRAW][0])
         else:
             k = arg
             self.hal_hidden[k] = self.hal_hidden[k] - 1
-        stack.append((T_HAL_DRAW, 0))
+            stack[-1] = _TASKS[T_HAL_DRAW][0]
         if k <= C.H_LIF:
             self.mal[k] = self.mal[k] + 1
             self.mal_t = None
@@ -1347,7 +1378,7 @@ class OdysseyState(State):
                     n = self.ctx.n
                     order = [(self.monolith - 1 + i) % n + 1 for i in range(n)]
                     for t in reversed(order):
-                        stack.append((T_LIMIT, t))
+                        stack.append(_TASKS[T_LIMIT][t])
         elif k < C.H_TARGET:
             d = k - C.H_DOOR1 + 1
             assert self.doors[d] == 0, "a door is closed at most once (design notes 1(c)2)"
@@ -1360,11 +1391,11 @@ class OdysseyState(State):
         elif k == C.H_TARGET:
             self.hal_disc.append(k)
             self.hal_seen = _bumped(self.hal_seen, k, 1)
-            stack.append((T_HAL_TARGET, 0))
+            stack.append(_TASKS[T_HAL_TARGET][0])
         elif k == C.H_SCAN:
             self.hal_disc.append(k)
             self.hal_seen = _bumped(self.hal_seen, k, 1)
-            stack.append((T_HAL_SCAN, 0))
+            stack.append(_TASKS[T_HAL_SCAN][0])
         else:
             self.hal_disc.append(k)
             self.hal_seen = _bumped(self.hal_seen, k, 1)
@@ -1393,18 +1424,10 @@ class OdysseyState(State):
         if ct is None:
             ct = self.trash_counts = (tuple(_counts(self.crew_trash, C.N_CREW_KINDS)),
                                       tuple(_counts(self.hal_trash, C.N_HAL_KINDS)))
-        pos_t = self.pos_t
-        if pos_t is None:
-            pos_t = self.pos_t = tuple(self.pos)
-        mal_t = self.mal_t
-        if mal_t is None:
-            mal_t = self.mal_t = tuple(self.mal)
-        doors_t = self.doors_t
-        if doors_t is None:
-            doors_t = self.doors_t = tuple(self.doors)
-        rev_t = self.rev_t
-        if rev_t is None:
-            rev_t = self.rev_t = tuple(self.hal_rev)
+        pos_t = self.pos_t = _frozen(self.pos_t, self.pos)
+        mal_t = self.mal_t = _frozen(self.mal_t, self.mal)
+        doors_t = self.doors_t = _frozen(self.doors_t, self.doors)
+        rev_t = self.rev_t = _frozen(self.rev_t, self.hal_rev)
         ctx = self.ctx
         phase = self.phase
         crew_disc = self.crew_disc
@@ -1423,9 +1446,10 @@ class OdysseyState(State):
             self.view0 = v  # HAL's decision is recorded from it (_record)
         return v
 
-    def _record(self, action: int, hidden_discard: bool) -> None:
+    def _record(self, action: Any, hidden_discard: bool) -> None:
         """Add HAL's decision ``action`` to the public record (``OdysseyView.hal_history``):
-        HAL's view now without its hand, and the action as every seat sees it."""
+        HAL's view now without its hand, and the action as every seat sees it (the action's
+        own int object: not made anew)."""
         v0 = self.view0
         v = (self.view(0) if v0 is None else v0).with_hand(())
         self.hal_history = self.hal_history + ((self.phase, -1 if hidden_discard else action, v),)
