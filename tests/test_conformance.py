@@ -122,7 +122,8 @@ def test_runner_game_equals_direct_play(name: str) -> None:
 def test_a_numpy_integer_action_plays_as_the_legal_int() -> None:
     """A policy may answer with a numpy integer equal to a legal action (say from
     ``rng.choice(np.asarray(legal))``): the game gets the engine's own int (a compiled engine
-    would refuse a numpy integer), and plays as with the int; an unequal value is illegal."""
+    would refuse a numpy integer), and plays as with the int, as does a new int object equal
+    to one; an unequal value is illegal."""
     import numpy as np
 
     from balancelab.policies.base import Policy, RandomPolicy
@@ -140,6 +141,12 @@ def test_a_numpy_integer_action_plays_as_the_legal_int() -> None:
         def act(self, view, legal):  # type: ignore[no-untyped-def]
             return legal[-1]
 
+    class NewInt(Policy):
+        name = "new-int"
+
+        def act(self, view, legal):  # type: ignore[no-untyped-def]
+            return int(str(legal[-1]))  # equal to a legal int, not the object offered
+
     class Off(Policy):
         name = "off"
 
@@ -155,7 +162,7 @@ def test_a_numpy_integer_action_plays_as_the_legal_int() -> None:
         pols = [cls(game, o, k, seats[k]) for k in range(n)]
         return play(game, o, pols, rules).record
 
-    assert record(NumpyFirst) == record(PlainFirst)
+    assert record(NumpyFirst) == record(PlainFirst) == record(NewInt)
     rules, seats = game_streams(4, 0, n)
     with pytest.raises(IllegalActionError, match="'off' chose illegal action"):
         play(game, o, [Off(game, o, 0, seats[0]),

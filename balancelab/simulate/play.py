@@ -41,12 +41,15 @@ def gc_paused() -> Iterator[None]:
 
 
 def _legal_index(legal: list[Action], chosen: Action) -> int:
-    """Where ``chosen`` is in ``legal``: the offered object the policy handed back (found
-    by identity, without comparisons), else the first legal action equal to it (a numpy
-    integer equal to a legal int: the engine plays its own value); -1 when none is."""
-    for i in range(len(legal)):
-        if legal[i] is chosen:
-            return i
+    """Where ``chosen`` is in ``legal``: the first legal action equal to it (a numpy integer
+    equal to a legal int: the engine plays its own value), or -1 when none is. An int (every
+    2001 action) is compared as a machine integer, not by a Python comparison per action."""
+    if isinstance(chosen, int):
+        c: int = chosen
+        for i in range(len(legal)):
+            x = legal[i]
+            if isinstance(x, int) and x == c:
+                return i
     try:
         return legal.index(chosen)
     except ValueError:
