@@ -21,7 +21,7 @@ Every weight is a policy parameter (``balanced:w_install=3``).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar, Final
+from typing import Any, ClassVar, Final, final
 
 from mypy_extensions import mypyc_attr
 
@@ -45,7 +45,6 @@ from balancelab.simulate.iss.state import (
     FPICK,
     GOAL,
     KEEP,
-    P_EXTRA,
     PASS,
     RETRIEVE,
     XSPACE,
@@ -83,6 +82,44 @@ PRESETS: Final[dict[str, dict[str, Any]]] = {
 }
 
 
+#: Option names of the weights, in ``_Weights``' order (all read as floats).
+_WEIGHT_KEYS: Final = ("w_exp", "w_install", "w_enable", "w_ls", "w_outside", "w_iss", "w_train",
+                       "astro_target", "w_load", "mat_target", "w_plan", "hand_target",
+                       "w_construct", "w_launch", "w_goal", "keep_min")
+#: An extra-action space's preference by action card (``XSPACE``): Conduct Experiments first.
+_XPREF: Final = (EXPERIMENT, INSTALL, LONG_STAY, TRAIN, OUTSIDE, LOAD, PLAN, CONSTRUCT)
+_XRANK: Final = tuple(_XPREF.index(a) for a in range(8))
+
+
+@final
+class _Weights:
+    """A plan's weights as typed floats (compiled code reads them natively; an integer target
+    is the same number as a float: every use below is arithmetic or a comparison)."""
+
+    def __init__(self, w: dict[str, Any]) -> None:
+        self.w_exp = float(w["w_exp"])
+        self.w_install = float(w["w_install"])
+        self.w_enable = float(w["w_enable"])
+        self.w_ls = float(w["w_ls"])
+        self.w_outside = float(w["w_outside"])
+        self.w_iss = float(w["w_iss"])
+        self.w_train = float(w["w_train"])
+        self.astro_target = float(w["astro_target"])
+        self.w_load = float(w["w_load"])
+        self.mat_target = float(w["mat_target"])
+        self.w_plan = float(w["w_plan"])
+        self.hand_target = float(w["hand_target"])
+        self.w_construct = float(w["w_construct"])
+        self.w_launch = float(w["w_launch"])
+        self.w_goal = float(w["w_goal"])
+        self.keep_min = float(w["keep_min"])
+
+
+#: a plan class's weights when built without parameters (the usual case: the searches build
+#: a scripted player per seat and iteration)
+_CLASS_WEIGHTS: dict[type, _Weights] = {}
+
+
 @mypyc_attr(allow_interpreted_subclasses=True)  # the presets below subclass it
 class IssHeuristic(Policy):
     """A weighted one-step evaluation of the legal actions (see the module docstring)."""
@@ -95,88 +132,182 @@ class IssHeuristic(Policy):
                  **params: Any) -> None:
         super().__init__(game, options, seat, rng, **params)
         self.w = {**BASE, **self.preset, **params}
-        self._cmemo: dict[tuple[float, ...], dict[tuple[int, ...], float]] = {}
+        wt = _CLASS_WEIGHTS.get(type(self)) if not params else None
+        if wt is None:
+            wt = _Weights(self.w)
+            if not params:
+                _CLASS_WEIGHTS[type(self)] = wt
+        self._sc = _Scorer(wt)
 
-    # -- entry ---------------------------------------------------------------------------------
     def act(self, view: Any, legal: Sequence[Any]) -> Any:
         assert isinstance(view, IssView)
-        v: IssView = view  # typed: mypyc reads its fields natively
-        tag = legal[0][0] if legal[0][0] != PASS else (legal[1][0] if len(legal) > 1 else PASS)
+        sc = self._sc
+        j = sc.choose(view, legal)
+        if j >= 0:
+            return legal[j]
+        ties = sc.ties  # the best actions, equal within 1e-9: one at random
+        return legal[ties[int(self.rng.integers(len(ties)))]]
+
+
+@final
+class _Scorer:
+    """The scoring of one player's decisions (compiled: typed fields, no dicts of Any)."""
+
+    def __init__(self, wt: _Weights) -> None:
+        self.k = wt
+        #: the tied best actions' indexes when :meth:`choose` returns -1
+        self.ties: list[int] = []
+        # the decision's facts (``_prep_time``, ``_prep``)
+        self.late = False
+        self.iss_val = 0.0
+        self.offered = 0  # bit mask of the goals on offer
+        self.n = 0
+        self.my_astro = 0
+        self.astro_incoming = 0
+        self.mat_incoming = 0
+        self.need: list[int] = [0] * 6  # hand cards needing each compartment type
+        self.slot_gain: list[float] = [0.0] * 4
+
+    def choose(self, v: IssView, legal: Sequence[Any]) -> int:
+        """The index of the chosen action in ``legal``, or -1 with the tied best in ``ties``."""
+        a: tuple[Any, ...] = legal[0]
+        tag: int = a[0]
+        if tag == PASS:
+            tag = legal[1][0] if len(legal) > 1 else PASS
+        offered = 0
+        for g in v.offer:
+            offered |= 1 << g
+        self.offered = offered
+        nl = len(legal)
         if tag == KEEP:
             return self._keep(v, legal)
-        if tag == COUNTDOWN:
-            return max(legal, key=lambda a: self._countdown(v, a[1]))
-        if tag == CARGO:
-            return max(legal, key=lambda a: -v.cd[a[1]])
+        if tag == COUNTDOWN:  # the first best (as ``max``)
+            j, top = 0, 0.0
+            for i in range(nl):
+                a = legal[i]
+                x = self._countdown(v, a[1])
+                if i == 0 or x > top:
+                    j, top = i, x
+            return j
+        if tag == CARGO:  # the lowest countdown
+            j, low = 0, 0
+            for i in range(nl):
+                a = legal[i]
+                c = v.cd[a[1]]
+                if i == 0 or c < low:
+                    j, low = i, c
+            return j
         if tag == RETRIEVE:
-            return min(legal, key=lambda a: self._src_cost(v, a[1]))
-        if tag == XSPACE:
-            pref = (EXPERIMENT, INSTALL, LONG_STAY, TRAIN, OUTSIDE, LOAD, PLAN, CONSTRUCT)
-            return min(legal, key=lambda a: (pref.index(a[1]), self._src_cost(v, a[2])))
+            j, lowf = 0, 0.0
+            for i in range(nl):
+                a = legal[i]
+                x = self._src_cost(v, a[1])
+                if i == 0 or x < lowf:
+                    j, lowf = i, x
+            return j
+        if tag == XSPACE:  # the preferred card, then the cheapest source
+            j, rank, lowf = 0, 0, 0.0
+            for i in range(nl):
+                a = legal[i]
+                r = _XRANK[a[1]]
+                x = self._src_cost(v, a[2])
+                if i == 0 or r < rank or (r == rank and x < lowf):
+                    j, rank, lowf = i, r, x
+            return j
         if tag == GOAL:
-            return legal[0]
-        if tag == FPICK:
-            need = self._hand_types(v)
-            return max(legal, key=lambda a: need.get(v.ctype[a[1]], 0))
+            return 0
+        if tag == FPICK:  # the compartment most needed by the hand
+            self._hand_types(v)
+            need = self.need
+            j, top = 0, 0
+            for i in range(nl):
+                a = legal[i]
+                c = need[v.ctype[a[1]]]
+                if i == 0 or c > top:
+                    j, top = i, c
+            return j
+        return self._best(v, legal)
+
+    def _best(self, v: IssView, legal: Sequence[Any]) -> int:
+        """The general step (an action card, or an extra action): every action scored."""
         self._prep(v)
-        extra = v.phase == P_EXTRA
+        k = self.k
+        st = v.st
         sg = self.slot_gain
-        wc = self.w["w_construct"]
-        goal4 = 4 in v.offer
+        wc = k.w_construct
+        n, p = self.n, v.player
+        colc = v.colc
+        mine: list[int] = [0, 0, 0, 0]
+        need4 = 0
+        gpts = 0.0
+        before = 0
+        goal4 = (self.offered >> 4 & 1) == 1
         if goal4:
-            n, p = self.n, v.player
-            mine = [v.colc[s * n + p] for s in range(4)]
-            need4 = v.st.needs[4]
-            gpts = self.w["w_goal"] * v.st.opts.goal_points
-            before = max(mine)
+            for s in range(4):
+                mine[s] = colc[s * n + p]
+            need4 = st.needs[4]
+            gpts = k.w_goal * st.goal_points
+            before = _top4(mine)
             goal4 = before < need4  # else no construction can approach the goal
-        vals: list[float] = []
-        append = vals.append
-        sgget = sg.__getitem__
-        # construction targets -> their value before sources and goal (memo per slot gains)
-        memo = self._cmemo.get(key := tuple(sg))
-        if memo is None:
-            memo = self._cmemo[key] = {}
-        plan_val: float | None = None
-        for a in legal:
-            tag = a[0]
+        nl = len(legal)
+        vals: list[float] = [0.0] * nl
+        plan_val = 0.0
+        plan_known = False
+        cnt: list[int] = [0, 0, 0, 0]
+        for i in range(nl):
+            a: tuple[Any, ...] = legal[i]
+            tag: int = a[0]
             if tag == CONSTRUCT and a[1]:
-                tg, src = a[1], a[2]
-                x = memo.get(tg)
-                if x is None:
-                    x = memo[tg] = wc * len(tg) + sum(map(sgget, tg))
+                tg: tuple[int, ...] = a[1]
+                src: tuple[int, ...] = a[2]
+                gain = 0.0
+                for t in tg:
+                    gain += sg[t]
+                x = wc * len(tg) + gain
                 x = x - 0.3 * len(src)
                 if goal4:
-                    cnt = list(mine)
+                    for s in range(4):
+                        cnt[s] = mine[s]
                     for t in tg:
-                        cnt[t] += 1
+                        cnt[t] = cnt[t] + 1
                     for t in src:
                         if t < 4:
-                            cnt[t] -= 1
-                    ctop = max(cnt)
+                            cnt[t] = cnt[t] - 1
+                    ctop = _top4(cnt)
                     if ctop > before:
                         x += gpts if ctop >= need4 else gpts * 0.25 * (ctop - before) / need4
-                append(x)
+                vals[i] = x
             elif tag == PASS:
-                append(0.0)
+                vals[i] = 0.0
             elif tag == PLAN:  # the same value for every deck choice: score it once
-                if plan_val is None:
-                    plan_val = self._value(v, a, extra)
-                append(plan_val)
+                if not plan_known:
+                    plan_val = self._value(v, a)
+                    plan_known = True
+                vals[i] = plan_val
             else:
-                append(self._value(v, a, extra))
-        top = max(vals)
-        best = [legal[j] for j in range(len(vals)) if vals[j] >= top - 1e-9]
-        if len(best) == 1:
-            return best[0]
-        return best[int(self.rng.integers(len(best)))]
+                vals[i] = self._value(v, a)
+        top = vals[0]
+        for i in range(1, nl):
+            if vals[i] > top:
+                top = vals[i]
+        cut = top - 1e-9
+        ties = self.ties
+        ties.clear()
+        for i in range(nl):
+            if vals[i] >= cut:
+                ties.append(i)
+        if len(ties) == 1:
+            return ties[0]
+        return -1
 
     # -- helpers -------------------------------------------------------------------------------
     def _prep_time(self, v: IssView) -> None:
         """``late`` and ``iss_val``: how near the end the game is (all that ``_keep`` reads)."""
-        self.late = v.triggered or min(v.sdeck_n) <= 0 or v.final
-        mid = min(v.sdeck_n) <= 1
-        self.iss_val = 0.0 if v.final else self.w["w_iss"] * (0.6 if (self.late or mid) else 1.0)
+        d0, d1 = v.sdeck_n
+        low = d0 if d0 < d1 else d1
+        self.late = v.triggered or low <= 0 or v.final
+        mid = low <= 1
+        self.iss_val = 0.0 if v.final else self.k.w_iss * (0.6 if (self.late or mid) else 1.0)
 
     def _prep(self, v: IssView) -> None:
         p = v.player
@@ -184,56 +315,81 @@ class IssHeuristic(Policy):
         self.n = n
         self._prep_time(v)
         astro = v.unity[p]
-        if p in v.cocc:
-            cocc, ctype = v.cocc, v.ctype
-            for j in range(len(cocc)):
-                if cocc[j] == p and ctype[j] != LS:
-                    astro += 1
+        cocc, ctype = v.cocc, v.ctype
+        for j in range(len(cocc)):
+            if cocc[j] == p and ctype[j] != LS:
+                astro += 1
         self.my_astro = astro
         self.astro_incoming = v.sha[p] + v.sha[n + p]
         self.mat_incoming = v.shm[p] + v.shm[n + p]
-        self.need_types = self._hand_types(v)
+        self._hand_types(v)
         colc = v.colc
-        sg = []
-        for s in range(p, 4 * n, n):  # s: my counter on each module slot
-            mine = colc[s]
-            row = colc[s - p:s - p + n]
-            mx = max(row)
-            if mine < mx or row.count(mx) > 1:  # oth: the best rival's cubes (counts >= 0)
+        sg = self.slot_gain
+        for s in range(4):  # my counter on each module slot against the best rival's
+            b = s * n
+            mine = colc[b + p]
+            mx = colc[b]
+            for q in range(1, n):
+                if colc[b + q] > mx:
+                    mx = colc[b + q]
+            top = 0  # how many hold the most
+            for q in range(n):
+                if colc[b + q] == mx:
+                    top += 1
+            if mine < mx or top > 1:
                 oth = mx
-            elif n > 1:
-                oth = sorted(row)[-2]
+            elif n > 1:  # mine alone is the most: the best of the others
+                oth = -1
+                for q in range(n):
+                    if q != p and colc[b + q] > oth:
+                        oth = colc[b + q]
             else:
                 oth = 0
-            sg.append(0.4 if mine + 1 >= oth and mine <= oth + 1 else 0.0)
-        self.slot_gain = sg
+            sg[s] = 0.4 if mine + 1 >= oth and mine <= oth + 1 else 0.0
 
-    def _hand_types(self, v: IssView) -> dict[int, int]:
-        need: dict[int, int] = {}
+    def _hand_types(self, v: IssView) -> None:
+        """``need``: how many hand cards need each compartment type."""
+        need = self.need
+        for t in range(6):
+            need[t] = 0
+        exp_comps = v.st.exp_comps
         for e in v.hand:
-            for t in v.st.exp_cards[e].comps:
+            for t in exp_comps[e]:
                 if t != ANY:
-                    need[t] = need.get(t, 0) + 1
-        return need
+                    need[t] = need[t] + 1
 
-    def _keep(self, v: IssView, legal: Sequence[Any]) -> Any:
+    def _keep(self, v: IssView, legal: Sequence[Any]) -> int:
         self._prep_time(v)
-        st, o = v.st, v.st.opts
-        present = set(t for c, t in enumerate(v.ctype))
-        vals = []
+        k = self.k
+        st = v.st
+        present = 0
+        for t in v.ctype:
+            present |= 1 << t
+        vals: list[float] = []
         for e in v.drawn:
-            card = st.exp_cards[e]
-            val = self.w["w_exp"] * card.points - self.iss_val * card.iss - card.ext
-            val -= 1.5 * sum(1 for t in card.comps if t != ANY and t not in present)
-            val -= 1.0 * max(0, len(card.comps) - 2)
+            comps = st.exp_comps[e]
+            val = k.w_exp * st.exp_points[e] - self.iss_val * st.exp_iss[e] - st.exp_ext[e]
+            missing = 0
+            for t in comps:
+                if t != ANY and not present >> t & 1:
+                    missing += 1
+            val -= 1.5 * missing
+            extra = len(comps) - 2
+            val -= 1.0 * (extra if extra > 0 else 0)
             if self.late:
-                val -= 3.0 + card.level
-            vals.append(val - o.unperformed_penalty)
-        best, best_v = legal[0], -1e9
-        for a in legal:
-            tot = sum(vals[i] - self.w["keep_min"] for i in range(len(vals)) if a[1] >> i & 1)
+                val -= 3.0 + st.exp_level[e]
+            vals.append(val - st.unperformed_penalty)
+        best, best_v = 0, -1e9
+        keep_min = k.keep_min
+        for j in range(len(legal)):
+            a: tuple[Any, ...] = legal[j]
+            mask: int = a[1]
+            tot = 0.0
+            for i in range(len(vals)):
+                if mask >> i & 1:
+                    tot += vals[i] - keep_min
             if tot > best_v:
-                best, best_v = a, tot
+                best, best_v = j, tot
         return best
 
     def _src_cost(self, v: IssView, src: int) -> float:
@@ -242,132 +398,187 @@ class IssHeuristic(Policy):
         if src >= 4:
             return 5.0
         n = len(v.iss)
-        mine = v.colc[src * n + v.player]
-        others = max(v.colc[src * n + q] for q in range(n) if q != v.player) if n > 1 else 0
+        p = v.player
+        colc = v.colc
+        mine = colc[src * n + p]
+        others = 0
+        if n > 1:
+            others = -1
+            for q in range(n):
+                if q != p and colc[src * n + q] > others:
+                    others = colc[src * n + q]
         return 1.0 if mine > others + 1 or mine < others else 3.0
 
     def _goal_bonus(self, v: IssView, g: int, before: int, after: int) -> float:
-        if g not in v.offer:
+        if not self.offered >> g & 1:
             return 0.0
-        need = v.st.needs[g]
+        st = v.st
+        need = st.needs[g]
         if before >= need or after <= before:
             return 0.0
         if after >= need:
-            return self.w["w_goal"] * v.st.opts.goal_points
-        return self.w["w_goal"] * v.st.opts.goal_points * 0.25 * (after - before) / need
+            return self.k.w_goal * st.goal_points
+        return self.k.w_goal * st.goal_points * 0.25 * (after - before) / need
 
-    def _value(self, v: IssView, a: tuple[Any, ...], extra: bool) -> float:
-        w, st, o, p = self.w, v.st, v.st.opts, v.player
-        tag = a[0]
-        # (a goal bonus is 0.0 unless the goal is offered: the ``in v.offer`` tests skip calls)
+    def _value(self, v: IssView, a: tuple[Any, ...]) -> float:
+        k, st, p = self.k, v.st, v.player
+        offered = self.offered
+        tag: int = a[0]
+        # (a goal bonus is 0.0 unless the goal is offered: the offer tests skip calls)
         if tag == OUTSIDE:
-            k = a[1]
-            val = w["w_outside"] * o.external_points * k - self.iss_val * k
-            if 7 in v.offer:
-                val += self._goal_bonus(v, 7, v.ext[p], v.ext[p] + k)
-            return val - 0.2 * a[2]
+            m: int = a[1]
+            val = k.w_outside * st.external_points * m - self.iss_val * m
+            if offered >> 7 & 1:
+                val += self._goal_bonus(v, 7, v.ext[p], v.ext[p] + m)
+            new: int = a[2]
+            return val - 0.2 * new
         if tag == TRAIN:
             total = self.my_astro + self.astro_incoming
-            val = w["w_train"] * max(0, w["astro_target"] - total) / max(1, w["astro_target"])
+            at = k.astro_target
+            short = at - total
+            val = k.w_train * (short if short > 0.0 else 0.0) / (at if at > 1.0 else 1.0)
             val *= 2.0
-            g2 = 2 in v.offer
+            g2 = (offered >> 2 & 1) == 1
+            ai = self.astro_incoming
             if g2:
-                val += self._goal_bonus(v, 2, self.astro_incoming, self.astro_incoming + 1)
+                val += self._goal_bonus(v, 2, ai, ai + 1)
             if v.final:
-                val = self._goal_bonus(v, 2, self.astro_incoming, self.astro_incoming + 1) \
-                    if g2 else 0.0
+                val = self._goal_bonus(v, 2, ai, ai + 1) if g2 else 0.0
             return val + 0.5 * (1.0 if v.cd[a[1]] <= 2 else 0.0)
         if tag == LOAD:
-            k = len(a) - 1
+            m = len(a) - 1
             total = v.iss[p] + self.mat_incoming
-            short = max(0, w["mat_target"] - total)
-            val = w["w_load"] * min(k, short) * (0.3 if self.late else 1.0)
-            g3 = 3 in v.offer
+            short = k.mat_target - total
+            if short < 0.0:
+                short = 0.0
+            fm = float(m)
+            val = k.w_load * (fm if fm <= short else short) * (0.3 if self.late else 1.0)
+            g3 = (offered >> 3 & 1) == 1
+            mi = self.mat_incoming
             if g3:
-                val += self._goal_bonus(v, 3, self.mat_incoming, self.mat_incoming + k)
+                val += self._goal_bonus(v, 3, mi, mi + m)
             if v.final:
-                val = self._goal_bonus(v, 3, self.mat_incoming, self.mat_incoming + k) \
-                    if g3 else 0.0
-            cd = v.cd
-            return val + 0.2 * sum([1.0 if cd[r] <= 2 else 0.0 for r in set(a[1:])])
+                val = self._goal_bonus(v, 3, mi, mi + m) if g3 else 0.0
+            pads = 0  # the distinct pads loaded, as a bit mask
+            for i in range(1, len(a)):
+                r: int = a[i]
+                pads |= 1 << r
+            soon = 0.0
+            for r in range(2):
+                if pads >> r & 1 and v.cd[r] <= 2:
+                    soon += 1.0
+            return val + 0.2 * soon
         if tag == EXPERIMENT:
-            card = st.exp_cards[a[1]]
-            val = w["w_exp"] * (card.points + o.unperformed_penalty)
-            val -= self.iss_val * card.iss + card.ext * w["w_outside"]
-            nd = len(v.done[p])
+            e: int = a[1]
+            val = k.w_exp * (st.exp_points[e] + st.unperformed_penalty)
+            val -= self.iss_val * st.exp_iss[e] + st.exp_ext[e] * k.w_outside
+            done = v.done[p]
+            nd = len(done)
             val += self._goal_bonus(v, 0, nd, nd + 1)
-            if card.level == 3:
-                n3 = sum(1 for e in v.done[p] if st.exp_level[e] == 3)
+            lv = st.exp_level
+            if lv[e] == 3:
+                n3 = 0
+                for d in done:
+                    if lv[d] == 3:
+                        n3 += 1
                 val += self._goal_bonus(v, 1, n3, n3 + 1)
-            val -= 0.3 * sum(c & 1 for c in a[2]) * (0 if card.long else 1)
+            mine = 0
+            cls: tuple[int, ...] = a[2]
+            for c in cls:
+                mine += c & 1
+            val -= 0.3 * mine * (0 if st.exp_long[e] else 1)
             return val + 2.0
         if tag == INSTALL:
-            k = len(a[1])
-            val = w["w_install"] * o.token_points * k
-            need = self.need_types
-            val += w["w_enable"] * sum(min(1, need.get(t, 0)) for t in set(a[1]))
-            val += self._goal_bonus(v, 5, v.tok[p], v.tok[p] + k)
-            if v.ls[p] >= 1 and len({st.sh_nation[c] for c in v.owned[p]}) == 2:
-                val += self._goal_bonus(v, 9, 0, 1) if v.tok[p] == 0 else 0.0
+            types: tuple[int, ...] = a[1]
+            m = len(types)
+            val = k.w_install * st.token_points * m
+            need = self.need
+            seen = 0  # the distinct types installed that the hand needs
+            helped = 0
+            for t in types:
+                if not seen >> t & 1:
+                    seen |= 1 << t
+                    if need[t] > 0:
+                        helped += 1
+            val += k.w_enable * helped
+            tok = v.tok[p]
+            val += self._goal_bonus(v, 5, tok, tok + m)
+            if v.ls[p] >= 1 and _nations(st.sh_nation, v.owned[p]) == 2:
+                val += self._goal_bonus(v, 9, 0, 1) if tok == 0 else 0.0
             return val
         if tag == LONG_STAY:
-            pts = o.long_stay_points
-            gain = pts[v.ls[p] + 1] - pts[v.ls[p]]
-            val = w["w_ls"] * gain - self.iss_val
-            val += self._goal_bonus(v, 6, v.ls[p], v.ls[p] + 1)
+            pts = st.long_stay_points
+            ls = v.ls[p]
+            gain = pts[ls + 1] - pts[ls]
+            val = k.w_ls * gain - self.iss_val
+            val += self._goal_bonus(v, 6, ls, ls + 1)
             if not self.late:
                 val -= 0.8  # the astronaut is locked until a replacement
             return val
         if tag == PLAN:
             if v.final or self.late:
                 return -1.0
-            short = w["hand_target"] - len(v.hand)
-            return w["w_plan"] * max(0, short) - 0.5
-        if tag == CONSTRUCT:
-            if not a[1]:
-                return -2.0
-            sg = self.slot_gain
-            val = w["w_construct"] * len(a[1]) + sum(sg[t] for t in a[1]) - 0.3 * len(a[2])
-            if 4 in v.offer:
-                n = self.n
-                cnt = [v.colc[s * n + p] for s in range(4)]
-                before = max(cnt)
-                for t in a[1]:
-                    cnt[t] += 1
-                for s in a[2]:
-                    if s < 4:
-                        cnt[s] -= 1
-                val += self._goal_bonus(v, 4, before, max(cnt))
-            return val
+            short_h = k.hand_target - len(v.hand)
+            return k.w_plan * (short_h if short_h > 0.0 else 0.0) - 0.5
+        if tag == CONSTRUCT:  # (``_best`` scores the constructions with targets)
+            return -2.0
         return 0.0
 
-    def _launch_soon(self, v: IssView, r: int) -> float:
-        return 1.0 if v.cd[r] <= 2 else 0.0
-
     def _countdown(self, v: IssView, r: int) -> float:
-        w, st, p, n = self.w, v.st, v.player, len(v.iss)
-        dec = st.cd[self._cur_action(v)]
+        k, st, p = self.k, v.st, v.player
+        n = len(v.iss)
+        # the action just done: the engine keeps it as the turn's action (public)
+        dec = st.cd[v.cur_action]
         c = v.pad[r]
-        mine = v.sha[r * n + p] + v.shm[r * n + p]
-        others = sum(v.sha[r * n + q] + v.shm[r * n + q] for q in range(n) if q != p)
+        sha, shm = v.sha, v.shm
+        b = r * n
+        mine = sha[b + p] + shm[b + p]
+        others = 0
+        for q in range(n):
+            if q != p:
+                others += sha[b + q] + shm[b + q]
         val = 0.3 * mine - 0.15 * others
-        if v.cd[r] - dec <= 0:
-            types = {st.sh_type[x] for x in v.owned[p]}
-            sp = st.opts.set_points
+        left = v.cd[r] - dec
+        if left <= 0:
+            owned = v.owned[p]
+            sh_type = st.sh_type
+            types = 0
+            ntypes = 0
+            for x in owned:
+                if not types >> sh_type[x] & 1:
+                    types |= 1 << sh_type[x]
+                    ntypes += 1
+            sp = st.set_points
             gain = 0.0
-            if st.sh_type[c] not in types:
-                gain = float(sp[len(types)] - (sp[len(types) - 1] if types else 0))
-            gain += self._goal_bonus(v, 8, len(v.owned[p]), len(v.owned[p]) + 1) / max(
-                1e-9, w["w_goal"]) * w["w_goal"]
-            val += w["w_launch"] * gain + 1.0
-        elif v.cd[r] - dec == 1:
-            val -= 0.5 * w["w_launch"]  # sets up the next player's launch
+            if not types >> sh_type[c] & 1:
+                gain = float(sp[ntypes] - (sp[ntypes - 1] if ntypes else 0))
+            w_goal = k.w_goal
+            gain += self._goal_bonus(v, 8, len(owned), len(owned) + 1) \
+                / (w_goal if w_goal > 1e-9 else 1e-9) * w_goal
+            val += k.w_launch * gain + 1.0
+        elif left == 1:
+            val -= 0.5 * k.w_launch  # sets up the next player's launch
         return val
 
-    def _cur_action(self, v: IssView) -> int:
-        # the action just done is the one whose module slot got the newest cube: not public
-        # in the view, so read the rows: the engine keeps it as the turn's action (public).
-        return v.cur_action
+
+def _top4(x: list[int]) -> int:
+    """The largest of the first four counts."""
+    top = x[0]
+    for i in range(1, 4):
+        if x[i] > top:
+            top = x[i]
+    return top
+
+
+def _nations(sh_nation: tuple[int, ...], owned: tuple[int, ...]) -> int:
+    """How many nations the shuttles ``owned`` are of."""
+    seen = 0
+    count = 0
+    for c in owned:
+        if not seen >> sh_nation[c] & 1:
+            seen |= 1 << sh_nation[c]
+            count += 1
+    return count
 
 
 def _ranges(params: dict[str, Any]) -> dict[str, tuple[float, float]]:

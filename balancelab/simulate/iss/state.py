@@ -126,7 +126,9 @@ class Static:
     __slots__ = ("opts", "cards", "np", "solo", "fedor", "needs", "cd", "pad_start", "exp_level",
                  "exp_cards", "sh_nation", "sh_type", "sh_seats", "sh_mat", "sh_repl", "sh_mod",
                  "mod_comps", "mod_number", "ls_max", "mat_cap", "nseats", "outcomes_seat",
-                 "goal_when", "robot")
+                 "goal_when", "robot", "exp_points", "exp_iss", "exp_ext", "exp_long", "exp_comps",
+                 "goal_points", "token_points", "external_points", "unperformed_penalty",
+                 "long_stay_points", "set_points")
 
     def __init__(self, opts: IssOptions, cards: CardData, robot: SoloRules | None) -> None:
         self.opts = opts
@@ -141,6 +143,19 @@ class Static:
         self.pad_start = opts.pad_large if opts.players >= opts.pad_large_from else opts.pad_small
         self.exp_cards = cards.experiments
         self.exp_level = tuple(e.level for e in cards.experiments)
+        # the experiments' fields and the scoring options as typed tables (compiled code reads
+        # them natively; the card objects and the options are not compiled)
+        self.exp_points = tuple(e.points for e in cards.experiments)
+        self.exp_iss = tuple(e.iss for e in cards.experiments)
+        self.exp_ext = tuple(e.ext for e in cards.experiments)
+        self.exp_long = tuple(e.long for e in cards.experiments)
+        self.exp_comps = tuple(e.comps for e in cards.experiments)
+        self.goal_points: int = opts.goal_points
+        self.token_points: int = opts.token_points
+        self.external_points: int = opts.external_points
+        self.unperformed_penalty: int = opts.unperformed_penalty
+        self.long_stay_points: tuple[int, ...] = opts.long_stay_points
+        self.set_points: tuple[int, ...] = opts.set_points
         sh = cards.shuttles
         self.sh_nation = tuple(s.nation for s in sh)
         self.sh_type = tuple(s.type for s in sh)
