@@ -47,8 +47,11 @@ def adjusted_score(s: IssState, p: int) -> float:
         The adjusted score in points (float).
     """
     hand = s.hand[p]
-    pts = sum(s.st.exp_cards[e].points for e in hand)
-    return s.score_parts(p)["score"] + HAND_CARD * len(hand) + HAND_POINTS * pts
+    points = s.st.exp_points
+    pts = 0
+    for e in hand:
+        pts += points[e]
+    return s.score(p) + HAND_CARD * len(hand) + HAND_POINTS * pts
 
 
 def evaluate(s: IssState, seat: int) -> float:

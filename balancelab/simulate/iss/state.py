@@ -128,7 +128,9 @@ class Static:
                  "mod_comps", "mod_number", "ls_max", "mat_cap", "nseats", "outcomes_seat",
                  "goal_when", "robot", "exp_points", "exp_iss", "exp_ext", "exp_long", "exp_comps",
                  "goal_points", "token_points", "external_points", "unperformed_penalty",
-                 "long_stay_points", "set_points")
+                 "long_stay_points", "set_points", "construct_cubes", "load_materials",
+                 "plan_draw", "install_max", "outside_max", "ext_max", "hand_max",
+                 "extra_per_turn", "iss_max", "max_turns", "points_bonus")
 
     def __init__(self, opts: IssOptions, cards: CardData, robot: SoloRules | None) -> None:
         self.opts = opts
@@ -156,6 +158,20 @@ class Static:
         self.unperformed_penalty: int = opts.unperformed_penalty
         self.long_stay_points: tuple[int, ...] = opts.long_stay_points
         self.set_points: tuple[int, ...] = opts.set_points
+        # the options the turn reads, typed likewise
+        self.construct_cubes: int = opts.construct_cubes
+        self.load_materials: int = opts.load_materials
+        self.plan_draw: int = opts.plan_draw
+        self.install_max: int = opts.install_max
+        self.outside_max: int = opts.outside_max
+        self.ext_max: int = opts.ext_max
+        self.hand_max: int = opts.hand_max
+        self.extra_per_turn: int = opts.extra_actions_per_turn
+        self.iss_max: int = opts.iss_max
+        self.max_turns: int = opts.max_turns
+        #: whether a seat's what-if start bonus is scored as points (``IssOptions.seat_bonus``)
+        self.points_bonus = opts.start_bonus_kind == "points" and opts.players >= 2 \
+            and opts.start_bonus != 0
         sh = cards.shuttles
         self.sh_nation = tuple(s.nation for s in sh)
         self.sh_type = tuple(s.type for s in sh)
@@ -445,8 +461,11 @@ class IssState(State):
 
     def _pad_loaded(self, r: int) -> bool:
         n = self.st.np
-        b = r * n
-        return any(self.sha[b:b + n]) or any(self.shm[b:b + n])
+        sha, shm = self.sha, self.shm
+        for i in range(r * n, r * n + n):
+            if sha[i] or shm[i]:
+                return True
+        return False
 
     def _units_out(self, p: int) -> int:
         return self.shm[p] + self.shm[self.st.np + p]
@@ -563,11 +582,11 @@ class IssState(State):
         ph = self.phase
         p = self.turn_player
         if ph == P_ACTION:
-            return self._card_actions(p, range(8), extra=False)
+            return self._card_actions(p, _ALL_CARDS, extra=False)
         if ph == P_COUNTDOWN:
             return [(COUNTDOWN, r) for r in (0, 1) if self.pad[r] >= 0 and self._pad_loaded(r)]
         if ph == P_KEEP:
-            room = self.st.opts.hand_max - len(self.hand[p])
+            room = self.st.hand_max - len(self.hand[p])
             return [(KEEP, m) for m in range(1 << len(self.drawn)) if m.bit_count() <= room]
         if ph == P_CARGO:
             if self._units_out(p) + 1 > self.st.mat_cap:
@@ -604,8 +623,8 @@ class IssState(State):
         out += [4 + a for a in range(8) if self.xsp[a] == p]
         return out
 
-    def _card_actions(self, p: int, cards: Any, extra: bool) -> list[Any]:
-        st, o = self.st, self.st.opts
+    def _card_actions(self, p: int, cards: list[int], extra: bool) -> list[Any]:
+        st = self.st
         out: list[Any] = []
         n = st.np
         # one pass over the compartments
@@ -613,7 +632,7 @@ class IssState(State):
         cov = [0, 0, 0, 0, 0]
         mine = [0, 0, 0, 0, 0]
         astro = self.unity[p]
-        if not extra or any(a >= LONG_STAY for a in cards):
+        if not extra or _any_iss_action(cards):
             # the compartments matter only to Long Stay, Install, Outside Jobs and Experiments
             ctype, ccover, cocc = self.ctype, self.ccover, self.cocc
             for j in range(len(ctype)):
@@ -629,29 +648,33 @@ class IssState(State):
         for a in cards:
             if a == TRAIN:
                 if self.earth[p] > 0:
-                    for r in (0, 1):
+                    sha = self.sha
+                    for r in range(2):
                         c = self.pad[r]
-                        if c >= 0 and sum(self.sha[r * n:r * n + n]) < st.sh_seats[c]:
-                            out.append((TRAIN, r))
+                        if c < 0:
+                            continue
+                        seated = 0
+                        for i in range(r * n, r * n + n):
+                            seated += sha[i]
+                        if seated < st.sh_seats[c]:
+                            out.append(_TRAINS[r])
             elif a == LOAD:
-                pad0, pad1 = self.pad
-                pads = []
+                pad0, pad1 = self.pad[0], self.pad[1]
+                pads = 0  # bit mask of the pads taking materials
                 if pad0 >= 0 and st.sh_mat[pad0]:
-                    pads.append(0)
+                    pads |= 1
                 if pad1 >= 0 and st.sh_mat[pad1]:
-                    pads.append(1)
-                k = min(o.load_materials, st.mat_cap - (self.shm[p] + self.shm[n + p]))
+                    pads |= 2
+                k = st.mat_cap - (self.shm[p] + self.shm[n + p])
+                if st.load_materials < k:
+                    k = st.load_materials
                 if pads and k > 0:
-                    if len(pads) == 1:
-                        out.append((LOAD, *([pads[0]] * k)))
-                    else:
-                        for j in range(k + 1):
-                            out.append((LOAD, *([0] * (k - j) + [1] * j)))
+                    out.extend(_loads(pads, k))
             elif a == CONSTRUCT:
                 if self.final:
-                    out.append((CONSTRUCT, (), ()))
+                    out.append(_NO_CONSTRUCT)
                     continue
-                k = o.construct_cubes
+                k = st.construct_cubes
                 have = self.res[p] + (1 if extra else -1)
                 short = max(0, k - have)
                 if short == 0:
@@ -670,15 +693,16 @@ class IssState(State):
             elif a == PLAN:
                 ed = self.edeck
                 decks = _DECKS[(1 if ed[0] else 0) | (2 if ed[1] else 0) | (4 if ed[2] else 0)]
-                out.extend(_plans(decks, min(o.plan_draw, len(decks))))
+                out.extend(_plans(decks, min(st.plan_draw, len(decks))))
             elif a == LONG_STAY:
                 if self.iss[p] >= 1 and self.ls[p] < st.ls_max and free[LS] and astro:
-                    out.append((LONG_STAY,))
+                    out.append(_LONG_STAY)
             elif a == INSTALL:
-                if astro and any(cov):
-                    out.extend(_installs(tuple(cov), min(o.install_max, astro), o.install_max))
+                if astro and (cov[0] or cov[1] or cov[2] or cov[3] or cov[4]):
+                    imax = st.install_max
+                    out.extend(_installs(tuple(cov), astro if astro < imax else imax, imax))
             elif a == OUTSIDE:
-                kmax = min(o.outside_max, self.iss[p], o.ext_max - self.ext[p])
+                kmax = min(st.outside_max, self.iss[p], st.ext_max - self.ext[p])
                 if kmax > 0:
                     modes = []
                     if mine_crane:
@@ -691,13 +715,11 @@ class IssState(State):
             elif a == EXPERIMENT:
                 cnt = (free[0], mine[0], free[1], mine[1], free[2], mine[2], free[3], mine[3],
                        free[4], mine[4])
-                cards_ = st.exp_cards
                 iss_p, ext_p = self.iss[p], self.ext[p]
-                for e in sorted(set(self.hand[p])):
-                    card = cards_[e]
-                    if iss_p < card.iss or ext_p < card.ext:
+                for e in sorted(self.hand[p]):  # (a hand holds each card once)
+                    if iss_p < st.exp_iss[e] or ext_p < st.exp_ext[e]:
                         continue
-                    for cls in _exp_classes(card.comps, card.long, cnt, astro):
+                    for cls in _exp_classes(st.exp_comps[e], st.exp_long[e], cnt, astro):
                         out.append((EXPERIMENT, e, cls))
         return out
 
@@ -764,7 +786,7 @@ class IssState(State):
 
     # -- applying ------------------------------------------------------------------------------
     def _do(self, a: Any) -> None:
-        tag = a[0]
+        tag: int = a[0]
         p = self.turn_player
         st = self.st
         if tag < 8:
@@ -802,7 +824,7 @@ class IssState(State):
             self.shm[a[1] * st.np + p] += 1
             self.phase = P_EXTRA
         elif tag == PASS:
-            self.extra_used = st.opts.extra_actions_per_turn
+            self.extra_used = st.extra_per_turn
             self.phase = P_EXTRA
         elif tag == RETRIEVE:
             self._retrieve(p, a[1])
@@ -867,7 +889,7 @@ class IssState(State):
         """Do one action card's action (rulebook: Earth Actions, ISS Actions)."""
         st = self.st
         n = st.np
-        tag = a[0]
+        tag: int = a[0]
         if tag == TRAIN:
             self.earth[p] -= 1
             self.sha[a[1] * n + p] += 1
@@ -948,7 +970,7 @@ class IssState(State):
             self._launch(r, self.turn_player)
 
     def _launch(self, r: int, launcher: int) -> None:
-        st, o = self.st, self.st.opts
+        st = self.st
         n = st.np
         c = self.pad[r]
         self.launches[r] += 1
@@ -978,7 +1000,7 @@ class IssState(State):
         for q in range(n):
             u = self.shm[r * n + q]
             if u:
-                self.iss[q] = min(o.iss_max, self.iss[q] + u)
+                self.iss[q] = min(st.iss_max, self.iss[q] + u)
                 self.shm[r * n + q] = 0
         winners: list[int] = []
         # 4. new module
@@ -1049,7 +1071,7 @@ class IssState(State):
         elif self.triggered and self.turn_player == (self.sp - 1) % n:
             self.final = True
             self._tell(E_FINAL)
-        if self.turns >= st.opts.max_turns:
+        if self.turns >= st.max_turns:
             self._finish("cap")
             return
         self.turn_player = (self.turn_player + 1) % n
@@ -1104,7 +1126,7 @@ class IssState(State):
                     self.phase = P_EXTRA
                     continue
             elif ph == P_EXTRA:
-                if self.extra_used >= st.opts.extra_actions_per_turn or p not in self.xsp:
+                if self.extra_used >= st.extra_per_turn or p not in self.xsp:
                     self.phase = P_RETRIEVE
                     continue
             elif ph == P_RETRIEVE:
@@ -1162,6 +1184,28 @@ class IssState(State):
             parts["start_bonus"] = bonus
         parts["score"] = sum(parts.values())
         return parts
+
+    def score(self, p: int) -> int:
+        """``score_parts(p)["score"]`` from the typed tables, without the parts (the search's
+        evaluation reads it at the end of every rollout)."""
+        st = self.st
+        sh_type = st.sh_type
+        types = 0
+        ntypes = 0
+        for c in self.owned[p]:
+            if not types >> sh_type[c] & 1:
+                types |= 1 << sh_type[c]
+                ntypes += 1
+        total = st.token_points * self.tok[p] + st.external_points * self.ext[p] \
+            + st.long_stay_points[self.ls[p]] + st.goal_points * len(self.pgoals[p]) \
+            - st.unperformed_penalty * len(self.hand[p])
+        if ntypes:
+            total += st.set_points[ntypes - 1]
+        for e in self.done[p]:
+            total += st.exp_points[e]
+        if st.points_bonus:
+            total += st.opts.seat_bonus(p, self.sp)
+        return total
 
     def result(self) -> GameRecord:
         if not self.is_terminal():
@@ -1232,7 +1276,7 @@ class IssState(State):
     def view(self, seat: int) -> IssView:
         st = self.st
         p = seat
-        v = IssView.__new__(IssView)
+        v = IssView()
         v.seat = seat
         v.player = p
         v.st = st
@@ -1356,6 +1400,37 @@ def _exp_classes(comps: tuple[int, ...], long_: bool, cnt: tuple[int, ...],
 
     rec(0)
     return tuple(sorted(found))
+
+
+#: the action cards, for the normal action's legal actions
+_ALL_CARDS: Final = [0, 1, 2, 3, 4, 5, 6, 7]
+_TRAINS: Final = ((TRAIN, 0), (TRAIN, 1))
+_LONG_STAY: Final = (LONG_STAY,)
+_NO_CONSTRUCT: Final = (CONSTRUCT, (), ())
+#: (pads mask, materials) -> the Load Material actions (see ``_loads``)
+_LOADS: dict[int, tuple[tuple[int, ...], ...]] = {}
+
+
+def _any_iss_action(cards: list[int]) -> bool:
+    """Whether an ISS action card (Long Stay .. Conduct Experiments) is among ``cards``."""
+    for a in cards:
+        if a >= LONG_STAY:
+            return True
+    return False
+
+
+def _loads(pads: int, k: int) -> tuple[tuple[int, ...], ...]:
+    """The Load Material actions of ``k`` materials onto the pads of bit mask ``pads`` (one
+    pad: all on it; both: every split, pad 0's share first)."""
+    key = k * 4 + pads
+    hit = _LOADS.get(key)
+    if hit is None:
+        if pads != 3:
+            hit = ((LOAD, *([0 if pads == 1 else 1] * k)),)
+        else:
+            hit = tuple([(LOAD, *([0] * (k - j) + [1] * j)) for j in range(k + 1)])
+        _LOADS[key] = hit
+    return hit
 
 
 #: bit mask of the non-empty experiment decks -> those decks (levels 0/1/2), in order
