@@ -74,7 +74,7 @@ from balancelab.policies.search import (
 from balancelab.simulate.core import Action, Game, State, View
 from balancelab.simulate.options import RuleOptions
 from balancelab.simulate.play import gc_paused
-from balancelab.simulate.seeding import seeded_draws, seeded_generator
+from balancelab.simulate.seeding import SeedSource, seeded_draws, seeded_generator
 
 
 class _Node:
@@ -424,9 +424,21 @@ class _RolloutSeeds:
             seeds = self.seeds = seeded_draws(self.entropy, (1,), self.n)
         return seeds[seat]
 
-    def maker(self, seat: int) -> Callable[[], np.random.Generator]:
-        """A function making the Generator of ``seat``'s player."""
-        return lambda: seeded_generator(self.seed(seat))
+    def maker(self, seat: int) -> SeedSource:
+        """A function making the Generator of ``seat``'s player (a :class:`SeedSource`)."""
+        return _SeatSeed(self, seat)
+
+
+class _SeatSeed(SeedSource):
+    """The Generator of one seat's scripted player in one iteration (``seeded_generator`` of
+    its seed in :class:`_RolloutSeeds`, computed on first use)."""
+
+    def __init__(self, seeds: _RolloutSeeds, seat: int) -> None:
+        self.seeds = seeds
+        self.seat = seat
+
+    def seed(self) -> int:
+        return self.seeds.seed(self.seat)
 
 
 #: What ``oracle`` sees: ``all`` (every hand and the deck order) or ``hands`` (every hand;

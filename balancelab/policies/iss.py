@@ -51,6 +51,7 @@ from balancelab.simulate.iss.state import (
     IssView,
 )
 from balancelab.simulate.options import RuleOptions
+from balancelab.simulate.seeding import SeedSource, SmallDraws
 
 BASE: Final[dict[str, Any]] = {
     "w_exp": 1.0,  # per experiment point
@@ -138,6 +139,9 @@ class IssHeuristic(Policy):
             if not params:
                 _CLASS_WEIGHTS[type(self)] = wt
         self._sc = _Scorer(wt)
+        #: the tie-break draws stepped in integer arithmetic, when the seat's Generator is
+        #: not made yet and its maker tells the seed (the searches' scripted players)
+        self._draws: SmallDraws | None = None
 
     def act(self, view: Any, legal: Sequence[Any]) -> Any:
         assert isinstance(view, IssView)
@@ -146,7 +150,18 @@ class IssHeuristic(Policy):
         if j >= 0:
             return legal[j]
         ties = sc.ties  # the best actions, equal within 1e-9: one at random
-        return legal[ties[int(self.rng.integers(len(ties)))]]
+        return legal[ties[self._draw(len(ties))]]
+
+    def _draw(self, n: int) -> int:
+        """``int(self.rng.integers(n))``: the same number; without making the Generator when
+        its maker tells the seed (this policy draws nothing else from its stream)."""
+        draws = self._draws
+        if draws is None:
+            make = self._make_rng
+            if self._rng is not None or not isinstance(make, SeedSource):
+                return int(self.rng.integers(n))
+            draws = self._draws = SmallDraws(make.seed())
+        return draws.integers(n)
 
 
 @final

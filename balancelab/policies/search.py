@@ -85,7 +85,7 @@ from balancelab.policies import base
 from balancelab.policies.base import Param, Policy, PolicyError, RngSource, register
 from balancelab.simulate.core import Action, Game, State, View
 from balancelab.simulate.options import RuleOptions
-from balancelab.simulate.seeding import seeded_generator
+from balancelab.simulate.seeding import FixedSeed, seeded_generator
 
 #: Uniforms drawn per refill of a world's rollout random numbers.
 _BLOCK = 512
@@ -357,9 +357,9 @@ class SearchPolicy(Policy):
         return self._default_factories
 
 
-def _seeded(seed: int) -> Callable[[], np.random.Generator]:
-    """A function making the Generator of ``seed``."""
-    return lambda: seeded_generator(seed)
+def _seeded(seed: int) -> FixedSeed:
+    """A function making the Generator of ``seed`` (a :class:`FixedSeed`)."""
+    return FixedSeed(seed)
 
 
 class _Uniforms:

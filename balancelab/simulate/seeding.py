@@ -183,3 +183,72 @@ def seeded_draws(entropy: int, key: tuple[int, ...], n: int) -> list[int]:
         rot = state >> 122
         out.append((((x >> rot) | (x << (64 - rot))) & _M64) >> 1)
     return out
+
+
+class SeedSource:
+    """A function making a seat's Generator, ``seeded_generator(seed())``, that also tells
+    the seed: a policy that only draws small integers can then step the same stream in
+    integer arithmetic (:class:`SmallDraws`) instead of making the Generator. Subclasses
+    give :meth:`seed` (it may compute the seed on first use)."""
+
+    def seed(self) -> int:
+        """The seed (entropy of the sequence, no spawn key)."""
+        raise NotImplementedError
+
+    def __call__(self) -> Generator:
+        return seeded_generator(self.seed())
+
+
+class FixedSeed(SeedSource):
+    """A :class:`SeedSource` of a known seed."""
+
+    def __init__(self, seed: int) -> None:
+        self._seed = seed
+
+    def seed(self) -> int:
+        return self._seed
+
+
+class SmallDraws:
+    """``g.integers(n)`` for ``1 <= n < 2**32`` of ``g = seeded_generator(entropy)``, one
+    call at a time, the same numbers, without making ``g``: PCG64 stepped in integer
+    arithmetic as in :func:`seeded_draws`, its 32-bit outputs as numpy's (each 64-bit output
+    gives its low half, then, at the next 32-bit draw, its high half) and numpy's bounded draw
+    for ranges below ``2**32`` (Lemire's multiply-shift with rejection; tested against numpy).
+    Only these draws: a policy using it must draw nothing else from its seat's stream.
+
+    Raises:
+        ValueError: a negative seed.
+    """
+
+    def __init__(self, entropy: int) -> None:
+        w = _state_words(pool(entropy), 8)
+        init = (w[0] | w[1] << 32) << 64 | w[2] | w[3] << 32
+        self.inc = ((w[4] | w[5] << 32) << 64 | w[6] | w[7] << 32) << 1 & _M128 | 1
+        self.state = ((self.inc + init) * _PCG_MULT + self.inc) & _M128
+        self.half = -1  # the buffered high half of the last 64-bit output (-1: none)
+
+    def _next32(self) -> int:
+        half = self.half
+        if half >= 0:
+            self.half = -1
+            return half
+        state = self.state = (self.state * _PCG_MULT + self.inc) & _M128
+        x = ((state >> 64) ^ state) & _M64
+        rot = state >> 122
+        x = ((x >> rot) | (x << (64 - rot))) & _M64
+        self.half = x >> 32
+        return x & _M32
+
+    def integers(self, n: int) -> int:
+        """The next ``integers(n)`` (0 <= result < n)."""
+        if n == 1:
+            return 0  # numpy draws nothing for a range of one
+        m = self._next32() * n
+        low = m & _M32
+        if low < n:
+            threshold = (_M32 - (n - 1)) % n
+            while low < threshold:
+                m = self._next32() * n
+                low = m & _M32
+        return m >> 32
