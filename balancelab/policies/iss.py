@@ -234,12 +234,12 @@ class _Scorer:
         if tag == FPICK:  # the compartment most needed by the hand
             self._hand_types(v)
             need = self.need
-            j, top = 0, 0
+            j, most = 0, 0
             for i in range(nl):
                 a = legal[i]
                 c = need[v.ctype[a[1]]]
-                if i == 0 or c > top:
-                    j, top = i, c
+                if i == 0 or c > most:
+                    j, most = i, c
             return j
         return self._best(v, legal)
 
