@@ -70,3 +70,23 @@ def test_a_decisions_entropies_drawn_at_once_are_the_one_by_one_draws(seed: int,
     at_once = np.random.default_rng(seed).integers(2**63, size=n).tolist()
     one_rng = np.random.default_rng(seed)
     assert at_once == [int(one_rng.integers(2**63)) for _ in range(n)]
+
+
+@given(st.integers(0, 2**63 - 1),
+       st.lists(st.one_of(st.integers(1, 8), st.integers(1, 2**32)), min_size=1, max_size=30))
+def test_small_draws_are_the_generators_bounded_draws(entropy: int, bounds: list[int]) -> None:
+    from balancelab.simulate.seeding import SmallDraws
+
+    g = seeded_generator(entropy)
+    draws = SmallDraws(entropy)
+    assert [draws.integers(n) for n in bounds] == [int(g.integers(n)) for n in bounds]
+
+
+def test_seed_sources_make_the_generator_of_their_seed() -> None:
+    from balancelab.policies.ismcts import _RolloutSeeds
+    from balancelab.simulate.seeding import FixedSeed
+
+    assert FixedSeed(77).seed() == 77
+    assert FixedSeed(77)().random() == np.random.default_rng(77).random()
+    seeds = _RolloutSeeds(5, 3)
+    assert seeds.maker(2).seed() == seeds.seed(2)

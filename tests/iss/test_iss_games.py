@@ -164,3 +164,37 @@ def test_a_sampled_fedor_deck_shows_the_back_and_is_otherwise_uniform() -> None:
     under = Counter(d[-2] for d in decks if d[-1] == 0)
     assert abs(under[1] / sum(under.values()) - 0.5) < 0.05
     assert sorted(_fedor_deck([0, 1, 2], -1, fedor, rng)) == [0, 1, 2]  # no back shown
+
+
+@pytest.mark.parametrize("players", [1, 2, 4])
+def test_the_score_is_the_score_parts_total(players: int) -> None:
+    s = make_state(players, seed=5)
+    prng = np.random.default_rng(6)
+    while not s.is_terminal():
+        for p in range(s.st.np):
+            assert s.score(p) == s.score_parts(p)["score"]
+        legal = s.legal_actions()
+        s.apply(legal[int(prng.integers(len(legal)))])
+
+
+def test_a_scripted_player_draws_its_ties_as_its_generator_would() -> None:
+    """A player built from a seed source (the searches' rollouts) steps the seed's stream in
+    integer arithmetic: the same choices as the same player drawing from the Generator."""
+    from balancelab.simulate.seeding import FixedSeed, seeded_generator
+
+    g = get_game("iss")
+    o = IssOptions(players=3)
+    for game in range(3):
+        lazy = [build(g, o, k, "builder", FixedSeed(100 * game + k)) for k in range(3)]
+        made = [build(g, o, k, "builder", seeded_generator(100 * game + k)) for k in range(3)]
+        s, t = make_state(3, seed=game), make_state(3, seed=game)
+        while not s.is_terminal():
+            legal = s.legal_actions()
+            p = s.current_seat
+            a = lazy[p].act(s.view(p), legal) if len(legal) > 1 else legal[0]
+            b = made[p].act(t.view(p), legal) if len(legal) > 1 else legal[0]
+            assert a == b
+            s.apply(a)
+            t.apply(b)
+        assert all(pol._draws is not None for pol in lazy)  # they did draw, without Generators
+        assert all(pol._rng is None for pol in lazy)
