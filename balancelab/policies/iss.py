@@ -132,10 +132,9 @@ class IssHeuristic(Policy):
     def __init__(self, game: Game, options: RuleOptions, seat: int, rng: RngSource,
                  **params: Any) -> None:
         super().__init__(game, options, seat, rng, **params)
-        self.w = {**BASE, **self.preset, **params}
         wt = _CLASS_WEIGHTS.get(type(self)) if not params else None
         if wt is None:
-            wt = _Weights(self.w)
+            wt = _Weights(self.cfg)  # (the class's defaults, ``{**BASE, **preset}``, and params)
             if not params:
                 _CLASS_WEIGHTS[type(self)] = wt
         self._sc = _Scorer(wt)
@@ -261,7 +260,7 @@ class _Scorer:
             for s in range(4):
                 mine[s] = colc[s * n + p]
             need4 = st.needs[4]
-            gpts = k.w_goal * st.goal_points
+            gpts = k.w_goal * float(st.goal_points)
             before = _top4(mine)
             goal4 = before < need4  # else no construction can approach the goal
         nl = len(legal)
@@ -278,8 +277,8 @@ class _Scorer:
                 gain = 0.0
                 for t in tg:
                     gain += sg[t]
-                x = wc * len(tg) + gain
-                x = x - 0.3 * len(src)
+                x = wc * float(len(tg)) + gain
+                x = x - 0.3 * float(len(src))
                 if goal4:
                     for s in range(4):
                         cnt[s] = mine[s]
@@ -290,7 +289,8 @@ class _Scorer:
                             cnt[t] = cnt[t] - 1
                     ctop = _top4(cnt)
                     if ctop > before:
-                        x += gpts if ctop >= need4 else gpts * 0.25 * (ctop - before) / need4
+                        x += gpts if ctop >= need4 else gpts * 0.25 * float(ctop - before) \
+                            / float(need4)
                 vals[i] = x
             elif tag == PASS:
                 vals[i] = 0.0
@@ -383,17 +383,18 @@ class _Scorer:
         vals: list[float] = []
         for e in v.drawn:
             comps = st.exp_comps[e]
-            val = k.w_exp * st.exp_points[e] - self.iss_val * st.exp_iss[e] - st.exp_ext[e]
+            val = k.w_exp * float(st.exp_points[e]) - self.iss_val * float(st.exp_iss[e]) \
+                - float(st.exp_ext[e])
             missing = 0
             for t in comps:
                 if t != ANY and not present >> t & 1:
                     missing += 1
-            val -= 1.5 * missing
+            val -= 1.5 * float(missing)
             extra = len(comps) - 2
-            val -= 1.0 * (extra if extra > 0 else 0)
+            val -= 1.0 * float(extra if extra > 0 else 0)
             if self.late:
-                val -= 3.0 + st.exp_level[e]
-            vals.append(val - st.unperformed_penalty)
+                val -= 3.0 + float(st.exp_level[e])
+            vals.append(val - float(st.unperformed_penalty))
         best, best_v = 0, -1e9
         keep_min = k.keep_min
         for j in range(len(legal)):
@@ -432,8 +433,8 @@ class _Scorer:
         if before >= need or after <= before:
             return 0.0
         if after >= need:
-            return self.k.w_goal * st.goal_points
-        return self.k.w_goal * st.goal_points * 0.25 * (after - before) / need
+            return self.k.w_goal * float(st.goal_points)
+        return self.k.w_goal * float(st.goal_points) * 0.25 * float(after - before) / float(need)
 
     def _value(self, v: IssView, a: tuple[Any, ...]) -> float:
         k, st, p = self.k, v.st, v.player
@@ -442,15 +443,15 @@ class _Scorer:
         # (a goal bonus is 0.0 unless the goal is offered: the offer tests skip calls)
         if tag == OUTSIDE:
             m: int = a[1]
-            val = k.w_outside * st.external_points * m - self.iss_val * m
+            val = k.w_outside * float(st.external_points) * float(m) - self.iss_val * float(m)
             if offered >> 7 & 1:
                 val += self._goal_bonus(v, 7, v.ext[p], v.ext[p] + m)
             new: int = a[2]
-            return val - 0.2 * new
+            return val - 0.2 * float(new)
         if tag == TRAIN:
             total = self.my_astro + self.astro_incoming
             at = k.astro_target
-            short = at - total
+            short = at - float(total)
             val = k.w_train * (short if short > 0.0 else 0.0) / (at if at > 1.0 else 1.0)
             val *= 2.0
             g2 = (offered >> 2 & 1) == 1
@@ -463,7 +464,7 @@ class _Scorer:
         if tag == LOAD:
             m = len(a) - 1
             total = v.iss[p] + self.mat_incoming
-            short = k.mat_target - total
+            short = k.mat_target - float(total)
             if short < 0.0:
                 short = 0.0
             fm = float(m)
@@ -485,8 +486,8 @@ class _Scorer:
             return val + 0.2 * soon
         if tag == EXPERIMENT:
             e: int = a[1]
-            val = k.w_exp * (st.exp_points[e] + st.unperformed_penalty)
-            val -= self.iss_val * st.exp_iss[e] + st.exp_ext[e] * k.w_outside
+            val = k.w_exp * float(st.exp_points[e] + st.unperformed_penalty)
+            val -= self.iss_val * float(st.exp_iss[e]) + float(st.exp_ext[e]) * k.w_outside
             done = v.done[p]
             nd = len(done)
             val += self._goal_bonus(v, 0, nd, nd + 1)
@@ -501,12 +502,12 @@ class _Scorer:
             cls: tuple[int, ...] = a[2]
             for c in cls:
                 mine += c & 1
-            val -= 0.3 * mine * (0 if st.exp_long[e] else 1)
+            val -= 0.3 * float(mine) * float(0 if st.exp_long[e] else 1)
             return val + 2.0
         if tag == INSTALL:
             types: tuple[int, ...] = a[1]
             m = len(types)
-            val = k.w_install * st.token_points * m
+            val = k.w_install * float(st.token_points) * float(m)
             need = self.need
             seen = 0  # the distinct types installed that the hand needs
             helped = 0
@@ -515,7 +516,7 @@ class _Scorer:
                     seen |= 1 << t
                     if need[t] > 0:
                         helped += 1
-            val += k.w_enable * helped
+            val += k.w_enable * float(helped)
             tok = v.tok[p]
             val += self._goal_bonus(v, 5, tok, tok + m)
             if v.ls[p] >= 1 and _nations(st.sh_nation, v.owned[p]) == 2:
@@ -525,7 +526,7 @@ class _Scorer:
             pts = st.long_stay_points
             ls = v.ls[p]
             gain = pts[ls + 1] - pts[ls]
-            val = k.w_ls * gain - self.iss_val
+            val = k.w_ls * float(gain) - self.iss_val
             val += self._goal_bonus(v, 6, ls, ls + 1)
             if not self.late:
                 val -= 0.8  # the astronaut is locked until a replacement
@@ -533,7 +534,7 @@ class _Scorer:
         if tag == PLAN:
             if v.final or self.late:
                 return -1.0
-            short_h = k.hand_target - len(v.hand)
+            short_h = k.hand_target - float(len(v.hand))
             return k.w_plan * (short_h if short_h > 0.0 else 0.0) - 0.5
         if tag == CONSTRUCT:  # (``_best`` scores the constructions with targets)
             return -2.0
@@ -552,7 +553,7 @@ class _Scorer:
         for q in range(n):
             if q != p:
                 others += sha[b + q] + shm[b + q]
-        val = 0.3 * mine - 0.15 * others
+        val = 0.3 * float(mine) - 0.15 * float(others)
         left = v.cd[r] - dec
         if left <= 0:
             owned = v.owned[p]

@@ -145,6 +145,7 @@ class Static:
         self.pad_start = opts.pad_large if opts.players >= opts.pad_large_from else opts.pad_small
         self.exp_cards = cards.experiments
         self.exp_level = tuple(e.level for e in cards.experiments)
+        assert len(self.exp_level) < 256 and set(self.exp_level) <= {1, 2, 3}  # (views' keys)
         # the experiments' fields and the scoring options as typed tables (compiled code reads
         # them natively; the card objects and the options are not compiled)
         self.exp_points = tuple(e.points for e in cards.experiments)
@@ -285,10 +286,6 @@ class IssState(State):
         #: whether rule events are told (``_tell``): during setup, then once ``events()`` has
         #: been called (``trace``); a game played without a trace words none
         self.tracing = False
-        #: hand (tuple of card ids) -> its sorted levels, for views: a pure memo of this game
-        #: and its copies, kept on the state (never on ``Static``, which every view carries:
-        #: a view must reach nothing keyed by another seat's hidden cards)
-        self._hl_memo: dict[tuple[int, ...], tuple[int, ...]] = {}
         #: experiment card put under its deck → the players (bit mask) who saw it (Plan
         #: Experiments: the one who drew it; FEDOR's flip: all): they know where it is from
         #: then on (its place in the deck, then who draws it) until it is performed
@@ -450,7 +447,7 @@ class IssState(State):
     def _take_astro(self, p: int, exclude: Any = ()) -> None:
         """Take one acting astronaut of ``p``: from Unity first, else the lowest compartment."""
         if self.unity[p] > 0:
-            self.unity[p] -= 1
+            self.unity[p] = self.unity[p] - 1
             return
         ctype, cocc = self.ctype, self.cocc
         for c in range(len(cocc)):
@@ -503,7 +500,6 @@ class IssState(State):
         s = IssState(self.st, PLACEHOLDER_RNG)
         self.copy_rng_to(s)
         s._legal = None if self._legal is None else list(self._legal)
-        s._hl_memo = self._hl_memo
         s.eknow = dict(self.eknow) if self.eknow else {}
         # scalars and immutable values
         s.cur_action = self.cur_action
@@ -638,12 +634,12 @@ class IssState(State):
             for j in range(len(ctype)):
                 t, cv, q = ctype[j], ccover[j], cocc[j]
                 if cv:
-                    cov[t] += 1
+                    cov[t] = cov[t] + 1
                 elif q == -1:
-                    free[t] += 1
+                    free[t] = free[t] + 1
                 elif q == p and t != LS:
                     astro += 1
-                    mine[t] += 1
+                    mine[t] = mine[t] + 1
         mine_crane = mine[3] > 0
         for a in cards:
             if a == TRAIN:
@@ -748,9 +744,9 @@ class IssState(State):
                 continue
             o = cocc[c]
             if o == -1:
-                cnt[ctype[c] * 2] += 1
+                cnt[ctype[c] * 2] = cnt[ctype[c] * 2] + 1
             elif o == p and ctype[c] != LS:
-                cnt[ctype[c] * 2 + 1] += 1
+                cnt[ctype[c] * 2 + 1] = cnt[ctype[c] * 2 + 1] + 1
                 mine_total += 1
         return list(_exp_classes(card.comps, card.long, tuple(cnt), self.unity[p] + mine_total))
 
@@ -792,7 +788,7 @@ class IssState(State):
         if tag < 8:
             if self.phase == P_EXTRA:
                 self.xsp[tag] = -1
-                self.res[p] += 1
+                self.res[p] = self.res[p] + 1
                 self.extra_used += 1
                 self._perform(p, a, extra=True)
                 if tag == PLAN:
@@ -802,7 +798,7 @@ class IssState(State):
                     self.phase = P_EXTRA
             else:
                 if not self.final:
-                    self.res[p] -= 1
+                    self.res[p] = self.res[p] - 1
                     self.on_card = p
                 self.cur_action = tag
                 self._perform(p, a, extra=False)
@@ -821,7 +817,7 @@ class IssState(State):
             else:
                 self._after_normal()
         elif tag == CARGO:
-            self.shm[a[1] * st.np + p] += 1
+            self.shm[a[1] * st.np + p] = self.shm[a[1] * st.np + p] + 1
             self.phase = P_EXTRA
         elif tag == PASS:
             self.extra_used = st.extra_per_turn
@@ -832,9 +828,9 @@ class IssState(State):
         elif tag == XSPACE:
             q = self.xq.pop(0)
             if a[2] >= 0:
-                self.colc[a[2] * st.np + q] -= 1
-                self.res[q] += 1
-            self.res[q] -= 1
+                self.colc[a[2] * st.np + q] = self.colc[a[2] * st.np + q] - 1
+                self.res[q] = self.res[q] + 1
+            self.res[q] = self.res[q] - 1
             self.xsp[a[1]] = q
         elif tag == GOAL:
             if a[1] >= 0:
@@ -850,10 +846,10 @@ class IssState(State):
 
     def _retrieve(self, p: int, src: int) -> None:
         if src < 4:
-            self.colc[src * self.st.np + p] -= 1
+            self.colc[src * self.st.np + p] = self.colc[src * self.st.np + p] - 1
         else:
             self.xsp[src - 4] = -1
-        self.res[p] += 1
+        self.res[p] = self.res[p] + 1
 
     def _take_goal(self, p: int, g: int) -> None:
         self.offer.remove(g)
@@ -866,7 +862,7 @@ class IssState(State):
         p = self.turn_player
         if not self.final:
             slot = self.rows[self.cur_action]
-            self.colc[slot * self.st.np + p] += 1
+            self.colc[slot * self.st.np + p] = self.colc[slot * self.st.np + p] + 1
             self.on_card = -1
             self.phase = P_COUNTDOWN
         else:
@@ -891,74 +887,76 @@ class IssState(State):
         n = st.np
         tag: int = a[0]
         if tag == TRAIN:
-            self.earth[p] -= 1
-            self.sha[a[1] * n + p] += 1
+            self.earth[p] = self.earth[p] - 1
+            self.sha[a[1] * n + p] = self.sha[a[1] * n + p] + 1
         elif tag == LOAD:
             for r in a[1:]:
-                self.shm[r * n + p] += 1
+                self.shm[r * n + p] = self.shm[r * n + p] + 1
         elif tag == CONSTRUCT:
             for s in a[2]:
                 self._retrieve(p, s)
             for t in a[1]:
-                self.res[p] -= 1
-                self.colc[t * n + p] += 1
+                self.res[p] = self.res[p] - 1
+                self.colc[t * n + p] = self.colc[t * n + p] + 1
         elif tag == PLAN:
             self.drawn = [self.edeck[d].pop() for d in a[1:]]
         elif tag == LONG_STAY:
             c = self._free_comp(LS)
             self._take_astro(p)
             self.cocc[c] = p
-            self.iss[p] -= 1
-            self.ls[p] += 1
+            self.iss[p] = self.iss[p] - 1
+            self.ls[p] = self.ls[p] + 1
         elif tag == INSTALL:
             types = a[1]
             for t in types:
                 for c in range(len(self.ctype)):
                     if self.ccover[c] and self.ctype[c] == t:
                         self.ccover[c] = 0
-                        self.tok[p] += 1
+                        self.tok[p] = self.tok[p] + 1
                         break
             for _ in types:
                 self._take_astro(p)
-                self.unity[p] += 1
+                self.unity[p] = self.unity[p] + 1
         elif tag == OUTSIDE:
             k, new = a[1], a[2]
             if new:
                 c = self._free_comp(3)
                 self._take_astro(p)
                 self.cocc[c] = p
-            self.iss[p] -= k
-            self.ext[p] += k
+            self.iss[p] = self.iss[p] - k
+            self.ext[p] = self.ext[p] + k
         elif tag == EXPERIMENT:
             self.do_experiment(p, a[1], a[2])
             self.hand[p].remove(a[1])
 
     def do_experiment(self, p: int, e: int, classes: tuple[int, ...]) -> None:
         """Pay and staff experiment ``e`` with compartment ``classes`` (see :meth:`exp_options`)."""
-        card = self.st.exp_cards[e]
-        self.iss[p] -= card.iss
-        self.ext[p] -= card.ext
+        st = self.st
+        self.iss[p] = self.iss[p] - st.exp_iss[e]
+        self.ext[p] = self.ext[p] - st.exp_ext[e]
+        long_ = st.exp_long[e]
         ctype, ccover, cocc = self.ctype, self.ccover, self.cocc
         picked: list[int] = []
-        for cl in sorted(classes, key=lambda x: -(x & 1)):
+        # your astronauts' compartments first (a stable sort of the classes by ``-(cl & 1)``)
+        order = [cl for cl in classes if cl & 1] + [cl for cl in classes if not cl & 1]
+        for cl in order:
             t, mine = cl >> 1, cl & 1
             want = p if mine else -1
             for c in range(len(ctype)):
                 if ctype[c] == t and not ccover[c] and cocc[c] == want and c not in picked:
                     picked.append(c)
                     break
-        order = sorted(classes, key=lambda x: -(x & 1))
         # one astronaut per compartment: take every moving astronaut before any returns
         for cl in order:
             if not cl & 1:
                 self._take_astro(p, exclude=picked)
         for c, cl in zip(picked, order, strict=True):
-            if card.long:
+            if long_:
                 cocc[c] = p
             else:
                 if cl & 1:
                     cocc[c] = -1
-                self.unity[p] += 1
+                self.unity[p] = self.unity[p] + 1
         self.done[p].append(e)
         if self.eknow:
             self.eknow.pop(e, None)
@@ -973,14 +971,14 @@ class IssState(State):
         st = self.st
         n = st.np
         c = self.pad[r]
-        self.launches[r] += 1
+        self.launches[r] = self.launches[r] + 1
         self._tell(E_LAUNCH, c)
         ctype, cocc = self.ctype, self.cocc
         # 1. astronaut replacement (FEDOR's astronauts stay on the ISS: Solo Mode, Launch 1)
         if st.sh_repl[c]:
             for q in range(n):
                 if q != st.fedor:
-                    self.earth[q] += self.unity[q]
+                    self.earth[q] = self.earth[q] + self.unity[q]
                     self.unity[q] = 0
             for k in range(len(cocc)):
                 q = cocc[k]
@@ -988,13 +986,13 @@ class IssState(State):
                     continue
                 if ctype[k] == LS:
                     cocc[k] = -1
-                    self.unity[q] += 1
+                    self.unity[q] = self.unity[q] + 1
                 elif q != st.fedor:
                     cocc[k] = -1
-                    self.earth[q] += 1
+                    self.earth[q] = self.earth[q] + 1
         # 2. new astronauts
         for q in range(n):
-            self.unity[q] += self.sha[r * n + q]
+            self.unity[q] = self.unity[q] + self.sha[r * n + q]
             self.sha[r * n + q] = 0
         # 3. new materials
         for q in range(n):
@@ -1020,7 +1018,7 @@ class IssState(State):
             if top > 0:
                 winners = [q for q in range(n) if cubes[q] == top]
             for q in range(n):
-                self.res[q] += cubes[q]
+                self.res[q] = self.res[q] + cubes[q]
             del self.col[bslot]
             del self.colc[bslot * n:bslot * n + n]
             self.col.append(self.mdeck.pop() if self.mdeck else -1)
@@ -1031,9 +1029,9 @@ class IssState(State):
             for s in range(4):
                 for q in range(n):
                     if self.colc[s * n + q] > 0:
-                        self.colc[s * n + q] -= 1
-                        self.res[q] += 1
-                        got[q] += 1
+                        self.colc[s * n + q] = self.colc[s * n + q] - 1
+                        self.res[q] = self.res[q] + 1
+                        got[q] = got[q] + 1
             top = max(got)
             if top > 0:
                 for q in range(n):
@@ -1311,15 +1309,16 @@ class IssState(State):
         v.owned = tuple([tuple(x) for x in self.owned])
         v.hand = tuple(self.hand[p])
         v.hand_sizes = tuple([len(h) for h in self.hand])
-        # card backs show the level: the sorted levels of every hand (memo on the state only)
-        hc = self._hl_memo
+        # card backs show the level: the sorted levels of every hand
+        lv = st.exp_level
         hls = []
         for h in self.hand:
-            k = tuple(h)
-            hl = hc.get(k)
+            key = 0  # the hand's count of each level (1-3), as digits in base 256
+            for e in h:
+                key += _LEVEL_DIGIT[lv[e]]
+            hl = _HAND_LEVELS.get(key)
             if hl is None:
-                lv = st.exp_level
-                hl = hc[k] = tuple(sorted([lv[e] for e in h]))
+                hl = _HAND_LEVELS[key] = tuple(sorted([lv[e] for e in h]))
             hls.append(hl)
         v.hand_levels = tuple(hls)
         v.done = tuple([tuple(x) for x in self.done])
@@ -1392,16 +1391,20 @@ def _exp_classes(comps: tuple[int, ...], long_: bool, cnt: tuple[int, ...],
         for tt in types:
             for cl in (tt * 2, tt * 2 + 1):
                 if cnt_[cl] > 0:
-                    cnt_[cl] -= 1
+                    cnt_[cl] = cnt_[cl] - 1
                     chosen.append(cl)
                     rec(i + 1)
                     chosen.pop()
-                    cnt_[cl] += 1
+                    cnt_[cl] = cnt_[cl] + 1
 
     rec(0)
     return tuple(sorted(found))
 
 
+#: an experiment level's digit in a hand's key (levels 1-3; fewer than 256 cards of a level)
+_LEVEL_DIGIT: Final = (0, 1, 256, 65536)
+#: a hand's key (``IssState.view``) -> its sorted levels (public: card backs show them)
+_HAND_LEVELS: dict[int, tuple[int, ...]] = {}
 #: the action cards, for the normal action's legal actions
 _ALL_CARDS: Final = [0, 1, 2, 3, 4, 5, 6, 7]
 _TRAINS: Final = ((TRAIN, 0), (TRAIN, 1))
@@ -1437,24 +1440,38 @@ def _loads(pads: int, k: int) -> tuple[tuple[int, ...], ...]:
 _DECKS = tuple(tuple(d for d in range(3) if m >> d & 1) for m in range(8))
 
 
-@functools.cache
+# memos of the action lists below (plain dicts: compiled code reads them natively)
+_PLANS: dict[tuple[tuple[int, ...], int], tuple[tuple[int, ...], ...]] = {}
+_INSTALLS: dict[tuple[tuple[int, ...], int, int], tuple[tuple[Any, ...], ...]] = {}
+_PLAIN: dict[int, tuple[tuple[Any, ...], ...]] = {}
+
+
 def _plans(decks: tuple[int, ...], k: int) -> tuple[tuple[int, ...], ...]:
-    return tuple((PLAN, *c) for c in combinations(decks, k))
+    hit = _PLANS.get((decks, k))
+    if hit is None:
+        hit = _PLANS[decks, k] = tuple((PLAN, *c) for c in combinations(decks, k))
+    return hit
 
 
-@functools.cache
 def _installs(cov: tuple[int, ...], kmax: int, per_type: int) -> tuple[tuple[Any, ...], ...]:
-    types = [t for t in range(5) for _ in range(min(cov[t], per_type))]
-    out = []
-    for k in range(1, kmax + 1):
-        for combo in sorted(set(combinations(types, k))):
-            out.append((INSTALL, combo))
-    return tuple(out)
+    key = (cov, kmax, per_type)
+    hit = _INSTALLS.get(key)
+    if hit is None:
+        types = [t for t in range(5) for _ in range(min(cov[t], per_type))]
+        out = []
+        for k in range(1, kmax + 1):
+            for combo in sorted(set(combinations(types, k))):
+                out.append((INSTALL, combo))
+        hit = _INSTALLS[key] = tuple(out)
+    return hit
 
 
-@functools.cache
 def _plain_constructs(k: int) -> tuple[tuple[Any, ...], ...]:
-    return tuple((CONSTRUCT, t, ()) for t in combinations_with_replacement(range(4), k))
+    hit = _PLAIN.get(k)
+    if hit is None:
+        hit = _PLAIN[k] = tuple((CONSTRUCT, t, ())
+                                for t in combinations_with_replacement(range(4), k))
+    return hit
 
 
 @functools.cache
