@@ -8,7 +8,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from balancelab.simulate.seeding import pool, seeded_draws, seeded_generator
+from balancelab.simulate.seeding import (
+    draw_seed,
+    pool,
+    seeded_draws,
+    seeded_generator,
+    seeded_snapshot,
+)
 
 
 @given(st.integers(0, 2**130), st.lists(st.integers(0, 2**40), max_size=3))
@@ -90,3 +96,27 @@ def test_seed_sources_make_the_generator_of_their_seed() -> None:
     assert FixedSeed(77)().random() == np.random.default_rng(77).random()
     seeds = _RolloutSeeds(5, 3)
     assert seeds.maker(2).seed() == seeds.seed(2)
+
+
+@given(st.integers(0, 2**63 - 1), st.lists(st.integers(0, 2**40), max_size=2))
+def test_a_snapshot_is_the_seeded_generators_state(entropy: int, key: list[int]) -> None:
+    # 2001's worlds hold their Generator as this snapshot until they first draw
+    from balancelab.simulate.core import _generator_from
+
+    g = seeded_generator(entropy, tuple(key))
+    snap = seeded_snapshot(entropy, tuple(key))
+    assert snap[0] is type(g.bit_generator) and snap[1] == g.bit_generator.state
+    assert _generator_from(snap).integers(2**63, size=3).tolist() == \
+        g.integers(2**63, size=3).tolist()
+
+
+@given(st.integers(0, 2**63 - 1), st.integers(1, 6))
+def test_draw_seed_is_an_integers_draw(seed: int, n: int) -> None:
+    # the same number and the same draws spent, interleaved with other draws
+    a, b = np.random.default_rng(seed), np.random.default_rng(seed)
+    for _ in range(n):
+        assert draw_seed(a) == int(b.integers(2**63))
+        assert a.integers(5) == b.integers(5) and a.random() == b.random()
+    m1 = np.random.Generator(np.random.MT19937(seed))
+    m2 = np.random.Generator(np.random.MT19937(seed))
+    assert [draw_seed(m1) for _ in range(n)] == [int(m2.integers(2**63)) for _ in range(n)]

@@ -172,10 +172,7 @@ def seeded_draws(entropy: int, key: tuple[int, ...], n: int) -> list[int]:
     Raises:
         ValueError: a negative seed or key word.
     """
-    w = _state_words(pool(entropy, key), 8)
-    init = (w[0] | w[1] << 32) << 64 | w[2] | w[3] << 32
-    inc = ((w[4] | w[5] << 32) << 64 | w[6] | w[7] << 32) << 1 & _M128 | 1
-    state = ((inc + init) * _PCG_MULT + inc) & _M128
+    state, inc = _pcg64_seeded(entropy, key)
     out: list[int] = []
     for _ in range(n):
         state = (state * _PCG_MULT + inc) & _M128
@@ -252,3 +249,37 @@ class SmallDraws:
                 m = self._next32() * n
                 low = m & _M32
         return m >> 32
+
+
+def _pcg64_seeded(entropy: int, key: tuple[int, ...]) -> tuple[int, int]:
+    """(state, increment) of numpy's PCG64 seeded from ``SeedSequence(entropy,
+    spawn_key=key)``: the initial state and the stream are the first two 128-bit words of
+    the seed sequence's state, set as PCG's ``srandom`` does."""
+    w = _state_words(pool(entropy, key), 8)
+    init = (w[0] | w[1] << 32) << 64 | w[2] | w[3] << 32
+    inc = ((w[4] | w[5] << 32) << 64 | w[6] | w[7] << 32) << 1 & _M128 | 1
+    return ((inc + init) * _PCG_MULT + inc) & _M128, inc
+
+
+def seeded_snapshot(entropy: int, key: tuple[int, ...] = ()) -> tuple[Any, Any]:
+    """``seeded_generator(entropy, key)`` as a snapshot ``(PCG64, its state dict)`` for a
+    state to build its Generator from at its first draw (:attr:`State.rng
+    <balancelab.simulate.core.State.rng>`), without making one: most sampled worlds never
+    draw.
+
+    Raises:
+        ValueError: a negative seed or key word.
+    """
+    state, inc = _pcg64_seeded(entropy, key)
+    return PCG64, {"bit_generator": "PCG64", "state": {"state": state, "inc": inc},
+                   "has_uint32": 0, "uinteger": 0}
+
+
+def draw_seed(rng: Generator) -> int:
+    """``int(rng.integers(2**63))``: the same number, the same draws spent. For PCG64 it is
+    read straight from the bit generator (numpy's Lemire method keeps the top 63 bits of one
+    64-bit output: :func:`seeded_draws`), at a sixth of the cost of ``integers``."""
+    bits = rng.bit_generator
+    if type(bits) is PCG64:
+        return int(bits.random_raw()) >> 1
+    return int(rng.integers(2**63))

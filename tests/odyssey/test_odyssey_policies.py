@@ -103,10 +103,14 @@ def test_shared_caches_do_not_change_decisions() -> None:
         pg = play_game(GAME, o, seats, 5, 3)
         return pg.record.winner, pg.record.rounds, pg.decisions, sorted(pg.record.measures.items())
 
+    import balancelab.policies.odyssey.crew as crew
+    import balancelab.policies.odyssey.shared as shared
+    import balancelab.simulate.odyssey.determinize as D
     import balancelab.simulate.odyssey.state as S
 
     # the Ctx holds the other caches
-    for table in (P._CAMP, P._LOGIC_PARTS, P._BASE_VALUES, S._CTX, S._CTX_BY_ID):
+    for table in (P._CAMP, P._LOGIC_PARTS, P._BASE_VALUES, crew._PARAMS, shared._DISTS,
+                  D._HAL_DECK, S._CTX, S._CTX_BY_ID):
         table.clear()
     cold = game()
     other = OdysseyOptions(crew=4, crew_talk="logic")

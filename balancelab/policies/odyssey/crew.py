@@ -57,6 +57,54 @@ _CREW_RANGES: Final[dict[str, tuple[float, float]]] = {
 }
 
 
+class _CrewParams:
+    """A crew policy's parameters (see :class:`CrewTeam`), read and converted once, and what
+    they derive from the options: shared by the players of one class, Ctx and parameter
+    set (never mutated; ``camp`` and ``worths`` hold caches shared by the options).
+
+    Raises:
+        PolicyError: ``carrier_role`` is not a crewmember.
+    """
+
+    def __init__(self, name: str, cfg: dict[str, Any], ctx: Ctx, options: Any) -> None:
+        self.lif_alarm = int(cfg["lif_alarm"])
+        self.sys_min = int(cfg["sys_min"])
+        self.repair_on = bool(cfg["repair"])
+        self.carrier_on = bool(cfg["carrier"])
+        self.camp_shared = bool(cfg["camp_shared"])
+        self.cancel_lipread = bool(cfg["cancel_lipread"])
+        self.door_duty = bool(cfg["door_duty"])
+        self.detour = bool(cfg["detour"])
+        self.no_loop = bool(cfg["no_loop"])
+        self.gift_room = bool(cfg["gift_room"])
+        self.pod_alarm = int(cfg["pod_alarm"])
+        self.pod_open_lif = int(cfg["pod_open_lif"])
+        if str(cfg["carrier_role"]) not in CREWMEMBERS:
+            raise PolicyError(f"policy {name!r}: carrier_role must be one of "
+                              f"{', '.join(CREWMEMBERS)}; got {cfg['carrier_role']!r}")
+        self.carrier_role = CREWMEMBERS.index(str(cfg["carrier_role"]))
+        #: the camp per closed-door mask; shared by the policies of these options (board
+        #: facts only)
+        self.camp: dict[int, int] = _shared(_CAMP, ctx)
+        self.worths = CrewWorths(
+            ctx, bool(cfg["carrier_discards"]), bool(cfg["keep_override"]),
+            float(cfg["wild_value"]), float(cfg["override_pod"]), float(cfg["override_pod_lif"]),
+            float(cfg["lif_repair_lif"]),
+            (float(cfg["carrier_logic"]), float(cfg["carrier_step"])),
+            (float(cfg["feeder_logic"]), float(cfg["feeder_step"])), float(cfg["run_bonus"]))
+        #: twice the move allowance (how far a repair detour may lead), GRV up / down
+        self.reach2: tuple[int, ...] = (2 * options.move, 2 * options.move_grv_terminated)
+        b = ctx.board
+        #: preference among equally near destinations: cards drawn there
+        self.draw_pref = tuple(-2 if b.picturephone[d] else (-1 if 0 <= ctx.space_system[d] < 3
+                                                              else 0)
+                               for d in range(ctx.n_spaces))
+
+
+#: :class:`_CrewParams` by (policy class, Ctx, the parameters given)
+_PARAMS: Final[dict[Any, _CrewParams]] = {}
+
+
 class CrewTeam(_OdysseyPolicy):
     """A crewmember of the team plan (see the module docstring).
 
@@ -91,43 +139,19 @@ class CrewTeam(_OdysseyPolicy):
     def __init__(self, game: Game, options: RuleOptions, seat: int, rng: RngSource,
                  **params: Any) -> None:
         super().__init__(game, options, seat, rng, **params)
-        cfg = self.cfg
-        self.lif_alarm = int(cfg["lif_alarm"])
-        self.sys_min = int(cfg["sys_min"])
-        self.repair_on = bool(cfg["repair"])
-        self.carrier_on = bool(cfg["carrier"])
-        self.camp_shared = bool(cfg["camp_shared"])
-        self.cancel_lipread = bool(cfg["cancel_lipread"])
-        self.door_duty = bool(cfg["door_duty"])
-        self.detour = bool(cfg["detour"])
-        self.no_loop = bool(cfg["no_loop"])
-        self.gift_room = bool(cfg["gift_room"])
-        self.pod_alarm = int(cfg["pod_alarm"])
-        self.pod_open_lif = int(cfg["pod_open_lif"])
-        if str(cfg["carrier_role"]) not in CREWMEMBERS:
-            raise PolicyError(f"policy {self.name!r}: carrier_role must be one of "
-                              f"{', '.join(CREWMEMBERS)}; got {cfg['carrier_role']!r}")
-        self.carrier_role = CREWMEMBERS.index(str(cfg["carrier_role"]))
-        #: per closed-door mask; shared by the policies of these options (board facts only)
-        self._camp: dict[int, int] = _shared(_CAMP, self.ctx)
+        # the parameters, read once per (class, options, parameters): an ISMCTS iteration
+        # makes three of these players
+        key = (type(self), self.ctx, tuple(params.items()))
+        par = _PARAMS.get(key)
+        if par is None:
+            if len(_PARAMS) > 256:
+                _PARAMS.clear()  # many parameter sets (``balancelab tune``): start afresh
+            par = _PARAMS[key] = _CrewParams(self.name, self.cfg, self.ctx, self.options)
+        self.par = par
+        #: the worths of cards and hands (values, discards)
+        self.worths = par.worths
         self._roles: tuple[int, ...] = ()
         self._carrier = 0
-        #: the worths of cards and hands (values, discards)
-        self.worths = CrewWorths(
-            self.ctx, bool(cfg["carrier_discards"]), bool(cfg["keep_override"]),
-            float(cfg["wild_value"]), float(cfg["override_pod"]), float(cfg["override_pod_lif"]),
-            float(cfg["lif_repair_lif"]),
-            (float(cfg["carrier_logic"]), float(cfg["carrier_step"])),
-            (float(cfg["feeder_logic"]), float(cfg["feeder_step"])), float(cfg["run_bonus"]))
-        o = self.options
-        #: twice the move allowance (how far a repair detour may lead), GRV up / down
-        self.reach2: tuple[int, ...] = (2 * o.move,  # type: ignore[attr-defined]
-                                        2 * o.move_grv_terminated)  # type: ignore[attr-defined]
-        b = self.ctx.board
-        #: preference among equally near destinations: cards drawn there
-        self.draw_pref = tuple(-2 if b.picturephone[d] else (-1 if 0 <= self.ctx.space_system[d] < 3
-                                                              else 0)
-                               for d in range(self.ctx.n_spaces))
 
     def act(self, view: View, actions: Sequence[Action]) -> Action:
         v: OdysseyView = view  # type: ignore[assignment]
@@ -149,7 +173,7 @@ class CrewTeam(_OdysseyPolicy):
                 if logic:
                     return max(logic, key=lambda a: vals[a % 1000])
             if 16 * 1000 + C.C_REPAIR_LIF in legal and not (
-                    self.no_loop and self.carrier_seat(v) == v.actor):
+                    self.par.no_loop and self.carrier_seat(v) == v.actor):
                 return 16 * 1000 + C.C_REPAIR_LIF
             return min(legal, key=lambda a: vals[a % 1000])
         if ph == T_RECOVER_TAKE:
@@ -174,20 +198,20 @@ class CrewTeam(_OdysseyPolicy):
     def has_room(self, v: OdysseyView, ctx: Ctx, seat: int) -> bool:
         """Whether ``seat`` can take a card without going over its Hand Size (public: its
         card count, its role, the MEM tile)."""
-        if not self.gift_room:
+        if not self.par.gift_room:
             return True
         size = ctx.hand_sizes[v.roles[seat] == POOLE][v.malfunctions[MEM] >= ctx.limits[MEM]]
         return v.hand_n[seat] < size
 
     def carrier_seat(self, v: OdysseyView) -> int:
         """The seat Logic cards are funnelled to (the team's public convention), or 0."""
-        if not self.carrier_on:
+        if not self.par.carrier_on:
             return 0
         roles = v.roles
         if roles != self._roles:
             self._roles = roles
-            if self.carrier_role != BOWMAN and self.carrier_role in roles:
-                self._carrier = roles.index(self.carrier_role)
+            if self.par.carrier_role != BOWMAN and self.par.carrier_role in roles:
+                self._carrier = roles.index(self.par.carrier_role)
             else:
                 self._carrier = roles.index(BOWMAN)
         return self._carrier
@@ -215,12 +239,12 @@ class CrewTeam(_OdysseyPolicy):
 
     def urgent_system(self, v: OdysseyView, ctx: Ctx, dist: tuple[tuple[int, ...], ...]) -> int:
         """The system this crewmember should go and repair, or -1."""
-        if not self.repair_on:
+        if not self.par.repair_on:
             return -1
         mal = v.malfunctions
         seat = v.seat
-        sys_min = self.sys_min
-        lif_check = mal[LIF] >= self.lif_alarm
+        sys_min = self.par.sys_min
+        lif_check = mal[LIF] >= self.par.lif_alarm
         if not lif_check and mal[0] < sys_min and mal[1] < sys_min and mal[2] < sys_min:
             return -1  # nothing to do (the common case)
         lim = ctx.limits
@@ -228,10 +252,10 @@ class CrewTeam(_OdysseyPolicy):
         if lif_check:
             pod = ctx.pod
             pod_taken = pod != pos and pod in v.pos
-            alarm = self.lif_alarm + (1 if self.carrier_seat(v) == seat else 0)
+            alarm = self.par.lif_alarm + (1 if self.carrier_seat(v) == seat else 0)
             if mal[LIF] >= alarm and not pod_taken and self.can_repair(v, LIF):
                 return LIF
-        reach = self.reach2[mal[GRV] >= lim[GRV]]
+        reach = self.par.reach2[mal[GRV] >= lim[GRV]]
         hand = v.hand
         white = v.roles[seat] == WHITEHEAD
         best, best_sc = -1, 0.0
@@ -252,7 +276,7 @@ class CrewTeam(_OdysseyPolicy):
         seq = self.sequence(v, ctx)
         if seq and v.malfunctions[LIF] < ctx.limit_lif - 2:
             return ctx.core
-        if (v.closed_mask >> 7 & 1 and v.malfunctions[LIF] >= self.pod_alarm
+        if (v.closed_mask >> 7 & 1 and v.malfunctions[LIF] >= self.par.pod_alarm
                 and v.hand[C.C_OVERRIDE] > 0 and ctx.pod not in v.pos):
             # the POD BAY Doors shut the LIF repairs out: go and open them (OPEN)
             a, b = ctx.board.door_spaces[7]
@@ -264,9 +288,9 @@ class CrewTeam(_OdysseyPolicy):
             return ctx.core
         # draw: the Picturephone nearest to the Core (the team's camp)
         core = ctx.core
-        if self.camp_shared:  # one camp for all (a public convention): feeders meet the carrier
+        if self.par.camp_shared:  # one camp for all (a public convention): feeders meet the carrier
             camp = self.camp(v, ctx, dist)
-            if self.door_duty and dist[camp][core] >= 99 and v.hand[C.C_OVERRIDE]:
+            if self.par.door_duty and dist[camp][core] >= 99 and v.hand[C.C_OVERRIDE]:
                 # the Core is cut off from the camp: go and open the door that reconnects it
                 d = self.door_to_open(v, ctx, camp)
                 if d:
@@ -279,11 +303,11 @@ class CrewTeam(_OdysseyPolicy):
         """The team's camp (a public convention, the same for every crewmember): the
         Picturephone nearest to the Core, by the open route, else by the route through the
         closed doors."""
-        camp = self._camp.get(v.closed_mask)
+        camp = self.par.camp.get(v.closed_mask)
         if camp is None:
             core = ctx.core
             free = self.free
-            camp = self._camp[v.closed_mask] = min(
+            camp = self.par.camp[v.closed_mask] = min(
                 self.pps, key=lambda s: (min(dist[s][core], 50 + free[s][core]), s))
         return camp
 
@@ -305,9 +329,9 @@ class CrewTeam(_OdysseyPolicy):
         g = self.goal(v, ctx, dist)
         has_override = v.hand[C.C_OVERRIDE] > 0
         pos = v.pos[v.seat]
-        if self.detour and dist[pos][g] >= 99:
+        if self.par.detour and dist[pos][g] >= 99:
             g = self.detour_target(v, ctx, dist, pos, g, has_override)
-        pref = self.draw_pref
+        pref = self.par.draw_pref
         best = acts[0]
         best_c = 1 << 30
         free = self.free
@@ -368,7 +392,7 @@ class CrewTeam(_OdysseyPolicy):
                 sysk = arg // 32
                 k = arg % 32
                 worth = (sysk == LIF or mal[sysk] >= lim[sysk] - 1 or k != C.C_WILD)
-                if not self.repair_on and sysk != LIF and mal[sysk] < lim[sysk]:
+                if not self.par.repair_on and sysk != LIF and mal[sysk] < lim[sysk]:
                     worth = False
                 if worth:
                     pref = 0 if (k != C.C_WILD and spec == k) else (1 if k != C.C_WILD else 2)
@@ -379,7 +403,7 @@ class CrewTeam(_OdysseyPolicy):
         if present >> OP_CANCEL & 1:
             rev = _args(acts, OP_CANCEL)
             if C.H_LIPREAD in rev and (ctx.crew_talk != "none" or (
-                    self.cancel_lipread and self.carrier_on)):
+                    self.par.cancel_lipread and self.par.carrier_on)):
                 return OP_CANCEL * 1000 + C.H_LIPREAD
             if C.H_LIF in rev and mal[LIF] >= 2:
                 return OP_CANCEL * 1000 + C.H_LIF
@@ -395,10 +419,10 @@ class CrewTeam(_OdysseyPolicy):
             best_open, best_gain = 0, 0
             for d in _args(acts, OP_OPEN):
                 after = self.dists(v.closed_mask & ~(1 << d))
-                if d == 7 and (ctx.pod in v.pos or mal[LIF] >= self.pod_open_lif):
+                if d == 7 and (ctx.pod in v.pos or mal[LIF] >= self.par.pod_open_lif):
                     return OP_OPEN * 1000 + d  # someone trapped on the POD, or LIF in danger
                 gain = dist[pos][g] - after[pos][g]
-                if gain <= 0 and self.door_duty:
+                if gain <= 0 and self.par.door_duty:
                     camp = self.camp(v, ctx, dist)
                     gain = dist[camp][ctx.core] - after[camp][ctx.core]
                 if gain > best_gain:
@@ -427,7 +451,7 @@ class CrewTeam(_OdysseyPolicy):
             for arg in gives:
                 t = arg // 32
                 k = arg % 32
-                if self.no_loop and t == carrier:
+                if self.par.no_loop and t == carrier:
                     continue  # the carrier passes non-Logic cards on: give him Logic only
                 if k == SPECIALITY.get(v.roles[t], -1) and k != spec and role != WHITEHEAD:
                     return OP_GIVE * 1000 + arg
@@ -439,7 +463,7 @@ class CrewTeam(_OdysseyPolicy):
                     if theirs > vals[k] + 0.5:
                         return OP_GIVE * 1000 + arg
         if present >> OP_ASK & 1 and role == BOWMAN and self.has_room(v, ctx, seat) and (
-                self.carrier_seat(v) == seat or mal[LIF] >= self.lif_alarm):
+                self.carrier_seat(v) == seat or mal[LIF] >= self.par.lif_alarm):
             asked = _args(acts, OP_ASK)
             best_t = asked[0]
             for t in asked:

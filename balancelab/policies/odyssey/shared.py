@@ -46,6 +46,10 @@ def _logic_mask(hand: tuple[int, ...]) -> int:
 _CAMP: Final[dict[Any, dict[int, int]]] = {}
 
 
+#: per Ctx: :meth:`_OdysseyPolicy.dists` by closed-door mask below 256 (None: not read yet)
+_DISTS: Final[dict[Any, list[tuple[tuple[int, ...], ...] | None]]] = {}
+
+
 def _shared(table: dict[Any, Any], key: Any) -> Any:
     d = table.get(key)
     if d is None:
@@ -64,8 +68,12 @@ class _OdysseyPolicy(Policy):
         self.full = (1 << ctx.L) - 1
         #: distances with every door open (never change)
         self.free = ctx.dist_mask(0)
-        #: :meth:`dists` by closed-door mask, once read from the Ctx (a list: no hashing)
-        self._dists: list[tuple[tuple[int, ...], ...] | None] = [None] * 256
+        #: :meth:`dists` by closed-door mask, once read from the Ctx (a list: no hashing);
+        #: shared by the policies of these options (an ISMCTS iteration makes four)
+        dists = _DISTS.get(ctx)
+        if dists is None:
+            dists = _DISTS[ctx] = [None] * 256
+        self._dists = dists
 
     def dists(self, mask: int) -> tuple[tuple[int, ...], ...]:
         """All-pairs distances with the doors of ``mask`` (bit d = door d) closed

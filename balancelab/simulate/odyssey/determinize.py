@@ -6,12 +6,16 @@ the search policies' world sampler. Compiled (mypyc): the searches call it once 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any, Final
 
 import numpy as np
 
 from balancelab.simulate.odyssey import cards as C
 from balancelab.simulate.odyssey.state import OdysseyState, OdysseyView, ctx_for
-from balancelab.simulate.seeding import seeded_generator
+from balancelab.simulate.seeding import draw_seed, seeded_snapshot
+
+#: per Ctx: its HAL deck's counts per HAL kind (never mutated)
+_HAL_DECK: Final[dict[Any, list[int]]] = {}
 
 
 def hal_unseen(view: OdysseyView) -> list[int]:
@@ -19,15 +23,24 @@ def hal_unseen(view: OdysseyView) -> list[int]:
     minus the HAL TRASH, the revealed row, the malfunctions beside the board and the cards
     seen going into the HAL Discard since its last reshuffle (``hal_discard_seen``). HAL's
     hidden hand, its Draw pile and the unseen part of its Discard hold exactly these."""
-    out = [0] * C.N_HAL_KINDS
-    for k in ctx_for(view.options).hal_deck:
-        out[k] += 1
+    ctx = ctx_for(view.options)
+    deck = _HAL_DECK.get(ctx)
+    if deck is None:
+        deck = [0] * C.N_HAL_KINDS
+        for k in ctx.hal_deck:
+            deck[k] = deck[k] + 1
+        _HAL_DECK[ctx] = deck
+    out = list(deck)
+    # (out[k] = out[k] - n: ``-=`` on a list item is a generic call compiled)
+    trash = view.hal_trash
+    seen = view.hal_discard_seen
     for k in range(C.N_HAL_KINDS):
-        out[k] -= view.hal_trash[k] + view.hal_discard_seen[k]
+        out[k] = out[k] - (trash[k] + seen[k])
     for k in view.hal_revealed:
-        out[k] -= 1
+        out[k] = out[k] - 1
+    mal = view.malfunctions
     for k in range(4):
-        out[k] -= view.malfunctions[k]
+        out[k] = out[k] - mal[k]
     return out
 
 
@@ -43,7 +56,10 @@ def state_from_view(view: OdysseyView, rng: np.random.Generator,
     n = ctx.n
     s = OdysseyState.__new__(OdysseyState)
     s.ctx = ctx
-    s.rng = seeded_generator(int(rng.integers(2**63)))
+    # the state's Generator, seeded from ``rng`` as ``seeded_generator(int(rng.integers(2**63)))``
+    # would, is built at its first draw only (State.rng): most worlds never draw
+    s._rng_live = None
+    s._rng_snap = seeded_snapshot(draw_seed(rng))
     s.roles = tuple(view.roles)
     s.pos = list(view.pos)
     # crew cards: all minus TRASH minus what the seat sees in hand
@@ -71,28 +87,23 @@ def state_from_view(view: OdysseyView, rng: np.random.Generator,
     logic_told = view.options.crew_talk == "logic"
     told = [t for t in range(1, n + 1) if t != view.seat and view.talk[t] is not None]
     for t in told:
+        hand = s.hands[t]
         for k in view.talk[t]:  # type: ignore[union-attr]
             pool.remove(k)
-            s.hands[t][k] += 1
-            s.hand_n[t] += 1
+            hand[k] = hand[k] + 1
+            s.hand_n[t] = s.hand_n[t] + 1
     rng.shuffle(pool)
     if logic_told and told:
         rest = [k for k in pool if k not in C.LOGIC_KINDS]
         logic = [k for k in pool if k in C.LOGIC_KINDS]
         for t in told:
-            for _ in range(view.hand_n[t] - s.hand_n[t]):
-                k = rest.pop()
-                s.hands[t][k] += 1
-                s.hand_n[t] += 1
+            _deal(s, t, view.hand_n[t] - s.hand_n[t], rest)
         pool = rest + logic
         rng.shuffle(pool)
     for t in range(1, n + 1):
         if t == view.seat:
             continue
-        for _ in range(view.hand_n[t] - s.hand_n[t]):
-            k = pool.pop()
-            s.hands[t][k] += 1
-            s.hand_n[t] += 1
+        _deal(s, t, view.hand_n[t] - s.hand_n[t], pool)
     if seen_disc:
         rng.shuffle(seen_disc)
         s.crew_disc = seen_disc
@@ -118,8 +129,10 @@ def state_from_view(view: OdysseyView, rng: np.random.Generator,
         s.hal_hidden = [0] * C.N_HAL_KINDS
         hpool = [k for k in range(C.N_HAL_KINDS) for _ in range(unseen[k])]
         rng.shuffle(hpool)
+        hidden = s.hal_hidden
         for _ in range(view.hand_n[0] - len(view.hal_revealed)):
-            s.hal_hidden[hpool.pop()] += 1
+            k = hpool.pop()
+            hidden[k] = hidden[k] + 1
     seen = [k for k in range(C.N_HAL_KINDS) for _ in range(view.hal_discard_seen[k])]
     s.hal_disc = seen + [hpool.pop() for _ in range(view.hal_discard_n - len(seen))]
     rng.shuffle(s.hal_disc)
@@ -163,3 +176,15 @@ def state_from_view(view: OdysseyView, rng: np.random.Generator,
     s.log = []
     s.tracing = False
     return s
+
+
+def _deal(s: OdysseyState, t: int, n: int, pile: list[int]) -> None:
+    """Deal ``n`` cards (none when ``n`` <= 0) from the end of ``pile`` into crewmember
+    ``t``'s hand."""
+    if n <= 0:
+        return
+    hand = s.hands[t]
+    for _ in range(n):
+        k = pile.pop()
+        hand[k] = hand[k] + 1
+    s.hand_n[t] = s.hand_n[t] + n

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import math
 
-from balancelab.simulate.odyssey import cards as C
+from balancelab.simulate.odyssey.cards import C_LOGIC1, LIF
 from balancelab.simulate.odyssey.state import OdysseyState
 
 #: Logistic slope per unit of progress difference.
@@ -41,19 +41,24 @@ def progress(s: OdysseyState) -> tuple[float, float]:
     ctx = s.ctx
     L = ctx.L
     best = 0
-    for t in range(1, len(s.hands)):
-        hand = s.hands[t]
+    hands = s.hands
+    for t in range(1, len(hands)):
+        hand = hands[t]
         run = 0
-        for n in range(12):
-            if hand[C.C_LOGIC1 + n]:
+        for k in range(C_LOGIC1, C_LOGIC1 + 12):
+            if hand[k]:
                 run += 1
-                best = max(best, run)
+                if run > best:
+                    best = run
             else:
                 run = 0
     crew = min(1.0, (s.sequences + min(best, L) / L) / ctx.sequences_to_win)
-    fr = sorted((min(1.0, s.mal[k] / ctx.limits[k]) for k in range(4)), reverse=True)
+    mal = s.mal
+    lim = ctx.limits
+    fr = [min(1.0, mal[k] / lim[k]) for k in range(4)]
+    fr.sort(reverse=True)
     top = fr[: ctx.systems_to_win]
-    hal = max(min(1.0, s.mal[C.LIF] / ctx.limits[C.LIF]), sum(top) / len(top))
+    hal = max(min(1.0, mal[LIF] / lim[LIF]), sum(top) / len(top))
     return crew, hal
 
 

@@ -8,6 +8,7 @@ import numpy as np
 
 from balancelab.simulate.core import ColumnType, Game, State, View
 from balancelab.simulate.odyssey.determinize import state_from_view
+from balancelab.simulate.odyssey.evaluate import evaluate
 from balancelab.simulate.odyssey.rules import CREWMEMBERS, OdysseyOptions
 from balancelab.simulate.odyssey.state import T_RECOVER_TAKE, OdysseyState, OdysseyView
 from balancelab.simulate.odyssey.words import WORDS
@@ -82,8 +83,6 @@ class OdysseyGame(Game):
         """The estimated chance in (0, 1) that ``seat``'s side wins from an unfinished
         ``state``: a logistic of the two sides' progress toward their wins
         (``balancelab.simulate.odyssey.evaluate``; rulebook: End of the Game)."""
-        from balancelab.simulate.odyssey.evaluate import evaluate
-
         assert isinstance(state, OdysseyState)
         return evaluate(state, seat)
 
