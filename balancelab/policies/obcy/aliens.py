@@ -131,19 +131,34 @@ class AliensPolicy(Policy):
             self._pnear = [-1] * self.t.n
         rows = self._prows
         near = self._pnear
-        pos = _positions(v.a_id, v.a_pos, legal)
-        for y in pos:
-            if near[y] < 0:
-                near[y] = _least(rows, y)
-        x = pos[0]
         reach: int = v.options.alien_move
-        best, bd = first, near[x]
-        dx = self.t.dist[x]
-        for k in range(1, len(legal)):
-            y = pos[k]
+        a_id = v.a_id
+        a_pos = v.a_pos
+        n = len(a_id)
+        best, bd = first, 0
+        dx: tuple[int, ...] = ()  # the distances from the oldest's space
+        oldest = True
+        # each ALIEN's space: one walk along ``a_id`` while the picks come in its order (as
+        # the engine lists them), else a look-up
+        j = 0
+        for a in legal:
+            aid: int = a[1]
+            while j < n and a_id[j] != aid:
+                j += 1
+            if j < n:
+                y = a_pos[j]
+                j += 1
+            else:
+                y = a_pos[_index(a_id, aid)]
             ny = near[y]
-            if ny < bd and dx[y] <= reach:
-                best, bd = legal[k], ny
+            if ny < 0:
+                ny = near[y] = _least(rows, y)
+            if oldest:
+                oldest = False
+                bd = ny
+                dx = self.t.dist[y]
+            elif ny < bd and dx[y] <= reach:
+                best, bd = a, ny
         return best
 
     def _hatch(self, v: ObcyView, legal: Sequence[Any]) -> Any:
@@ -266,24 +281,6 @@ def _index(ids: tuple[int, ...], x: int) -> int:
         if ids[k] == x:
             return k
     raise ValueError(f"{x} is not an ALIEN on the board")
-
-
-def _positions(a_id: tuple[int, ...], a_pos: tuple[int, ...],
-               picks: Sequence[Any]) -> list[int]:
-    """The spaces of the ALIENS ``(A_PICK, id)`` of ``picks``: one walk along ``a_id``
-    while the picks come in its order (as the engine lists them), else one look-up each."""
-    n = len(a_id)
-    out: list[int] = []
-    j = 0
-    for a in picks:
-        aid: int = a[1]
-        while j < n and a_id[j] != aid:
-            j += 1
-        if j == n:
-            return [a_pos[_index(a_id, b[1])] for b in picks]
-        out.append(a_pos[j])
-        j += 1
-    return out
 
 
 def _least(rows: list[tuple[int, ...]], s: int) -> int:

@@ -9,7 +9,8 @@ import numpy as np
 from balancelab.simulate.core import ColumnType, Game, State, View
 from balancelab.simulate.obcy.determinize import state_from_view
 from balancelab.simulate.obcy.rules import CHARACTER_NAMES, ObcyOptions
-from balancelab.simulate.obcy.state import ST_ALIENS_BEGIN, ObcyState, ObcyView
+from balancelab.simulate.obcy.state import ObcyState, ObcyView
+from balancelab.simulate.obcy.state import settled as stage_settled
 from balancelab.simulate.obcy.words import WORDS
 from balancelab.simulate.options import RuleOptions
 
@@ -107,12 +108,9 @@ class ObcyGame(Game):
             raise TypeError(f"expected an ObcyView, got {type(view).__name__}")
         return action_space(view.options).decode(view, index)
 
-    def settled(self, state: State) -> bool:
-        """False during the ALIENS phase (hatching, movement, attacks): its attacks are
-        resolved only after every ALIEN has moved (1. Sequence of Play, 10.), so a playout
-        cut inside it would score the ALIENS' moves before they strike."""
-        assert isinstance(state, ObcyState)
-        return state.stage < ST_ALIENS_BEGIN
+    #: :meth:`Game.settled`: False during the ALIENS phase (:func:`state.settled`, compiled:
+    #: the searches ask it at every step of a playout)
+    settled = staticmethod(stage_settled)
 
     def reshuffle_piles(self, state: State, rng: np.random.Generator) -> None:
         """Re-deal, in place, the face-down cards in no hand: the mission deck shuffled (its

@@ -126,23 +126,21 @@ _ALIEN_STAGES: Final = frozenset((ST_HATCH, ST_AMOVE, ST_ATARGET))
 _GRENADE_USERS: Final = tuple(c for c in range(6) if I_GRENADE in WEAPON_USE[c])
 _FLAMER_USERS: Final = tuple(c for c in range(6) if I_FLAMER in WEAPON_USE[c])
 #: the ALIENS' move actions ``(A_MOVE, space)`` and picks ``(A_PICK, id)``, made once each
-#: and shared (tuples: equal to new ones), grown as needed
-_MOVE_ACT: Final[list[tuple[int, int]]] = []
-_PICK_ACT: Final[list[tuple[int, int]]] = []
+#: and shared (tuples: equal to new ones), grown as needed (typed ``Any``: compiled, a
+#: ``tuple[int, int]`` is unboxed and every read would box a new tuple)
+_MOVE_ACT: Final[list[Any]] = []
+_PICK_ACT: Final[list[Any]] = []
 
 
-def _move_acts(dests: list[int]) -> list[Any]:
-    """The legal actions ``(A_MOVE, s)`` of an ALIEN's destinations, in their order."""
+def _move_acts_upto(n: int) -> list[Any]:
+    """The actions ``(A_MOVE, s)``, at least for every space ``s < n``."""
     acts = _MOVE_ACT
-    out: list[Any] = []
-    for s in dests:
-        while s >= len(acts):
-            acts.append((A_MOVE, len(acts)))
-        out.append(acts[s])
-    return out
+    while len(acts) < n:
+        acts.append((A_MOVE, len(acts)))
+    return acts
 
 
-def _pick_act(aid: int) -> tuple[int, int]:
+def _pick_act(aid: int) -> Any:
     """The action ``(A_PICK, aid)``."""
     acts = _PICK_ACT
     while aid >= len(acts):
@@ -216,6 +214,15 @@ MISSION_IDS: Final = tuple(m["id"] for m in MISSIONS_DATA)
 MISSION_TEXT: Final = tuple(m["text"] for m in MISSIONS_DATA)
 COMPONENT_MISSIONS: Final = _BASE.component_missions
 READ_MISSIONS: Final = _BASE.read_missions
+
+
+def settled(state: State) -> bool:
+    """Whether a playout may be cut at ``state`` (:meth:`Game.settled`): False during the
+    ALIENS phase (hatching, movement, attacks): its attacks are resolved only after every
+    ALIEN has moved (1. Sequence of Play, 10.), so a playout cut inside it would score the
+    ALIENS' moves before they strike."""
+    assert isinstance(state, ObcyState)
+    return state.stage < ST_ALIENS_BEGIN
 
 
 class ObcyView(View):
@@ -566,7 +573,7 @@ class ObcyState(State):
                     self.c_state[c] == ABOARD and self._can_activate(c) for c in range(6))):
                 out.append((END_PHASE,))
         elif d == D_ALIEN_MOVE:
-            out = _move_acts(self._alien_dests(self._place(self.a_cur)))
+            out = self._alien_moves(self._place(self.a_cur))
         elif d == D_ALIEN_PICK:
             out = [_pick_act(aid) for aid in self._movers()]
         elif d == D_HATCH:
@@ -1631,6 +1638,11 @@ class ObcyState(State):
 
     def _alien_dests(self, i: int) -> list[int]:
         """9.2 spaces an ALIEN may end on (its own space first = stay)."""
+        return [a[1] for a in self._alien_moves(i)]
+
+    def _alien_moves(self, i: int) -> list[Any]:
+        """9.2 the moves ``(A_MOVE, s)`` of ALIEN ``i`` (its own space first = stay)."""
+        acts = _move_acts_upto(self.m_n)
         start = self.a_pos[i]
         col = self.collapsed
         some_col = len(col) > 0
@@ -1641,7 +1653,7 @@ class ObcyState(State):
         nbr = self.m_alien_nbr
         seen = [False] * self.m_n
         seen[start] = True
-        out = [start]
+        out = [acts[start]]
         frontier = [start]
         for _ in range(self.alien_move):
             nxt = []
@@ -1654,9 +1666,9 @@ class ObcyState(State):
                         continue
                     if alien[v]:  # only into a duct, to undergo metamorphosis there
                         if duct[v] and not cadj[v]:
-                            out.append(v)
+                            out.append(acts[v])
                         continue
-                    out.append(v)
+                    out.append(acts[v])
                     if not cadj[v]:
                         nxt.append(v)
             if not nxt:
@@ -1732,7 +1744,7 @@ class ObcyState(State):
         """9.2 sets no order: the ALIENS player chooses which ALIEN moves next (a decision
         only when two or more still have a move); cache the legal actions."""
         if self.a_cur >= 0:
-            self._legal = _move_acts(self._alien_dests(self._place(self.a_cur)))
+            self._legal = self._alien_moves(self._place(self.a_cur))
             return True
         a_id = self.a_id
         unmoved = self._unmoved()
@@ -1762,7 +1774,7 @@ class ObcyState(State):
                     break
         if cur >= 0:
             self.a_cur = a_id[cur]
-            self._legal = _move_acts(self._alien_dests(cur))
+            self._legal = self._alien_moves(cur)
             return True
         self._legal = [_pick_act(a_id[i]) for i in movers]
         return True
