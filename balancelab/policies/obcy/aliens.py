@@ -213,12 +213,15 @@ class AliensPolicy(Policy):
         strike: list[Any] = []
         best, bscore = legal[0], -1e9
         rbest: Any = None
+        far = self._far
         for a in legal:
             s: int = a[1]
             if adj[s]:
                 strike.append(a)
             else:
-                f = self._far_score(s)
+                f = far[s]
+                if f == _UNSET:
+                    f = self._far_score(s)
                 if scores is not None:
                     scores[a] = f
                 if rbest is None or f > bscore:

@@ -193,6 +193,10 @@ class MapTables:
         #: Neighbours an ALIEN may enter (9.2: never an airlock or the landing pad), in NBR order.
         self.alien_nbr: tuple[tuple[int, ...], ...] = tuple(
             tuple(v for v in nb if alien_ok[v]) for nb in bd.NBR)
+        #: an ALIEN's walk (``ObcyState._alien_moves``) marks the spaces it has seen with
+        #: ``seen_mark`` (a new mark per walk: no list to make and free per walk)
+        self.seen: list[int] = [0] * bd.N
+        self.seen_mark = 0
 
 
 _TABLES: Final[dict[int, MapTables]] = {}
@@ -1651,17 +1655,19 @@ class ObcyState(State):
         cadj = self.c_adj
         duct = self.duct
         nbr = self.m_alien_nbr
-        seen = [False] * self.m_n
-        seen[start] = True
+        t = self.tables
+        seen = t.seen
+        mark = t.seen_mark = t.seen_mark + 1
+        seen[start] = mark
         out = [acts[start]]
         frontier = [start]
         for _ in range(self.alien_move):
             nxt = []
             for u in frontier:
                 for v in nbr[u]:
-                    if seen[v]:
+                    if seen[v] == mark:
                         continue
-                    seen[v] = True
+                    seen[v] = mark
                     if chars[v] or (some_col and v in col):
                         continue
                     if alien[v]:  # only into a duct, to undergo metamorphosis there
