@@ -1313,9 +1313,9 @@ class IssState(State):
         lv = st.exp_level
         hls = []
         for h in self.hand:
-            key = 0  # the hand's count of each level (1-3), as digits in base 256
+            key = 0  # the hand's count of each level (1-3), as digits in base 256 (< 256 cards)
             for e in h:
-                key += _LEVEL_DIGIT[lv[e]]
+                key += 1 << 8 * (lv[e] - 1)
             hl = _HAND_LEVELS.get(key)
             if hl is None:
                 hl = _HAND_LEVELS[key] = tuple(sorted([lv[e] for e in h]))
@@ -1401,8 +1401,6 @@ def _exp_classes(comps: tuple[int, ...], long_: bool, cnt: tuple[int, ...],
     return tuple(sorted(found))
 
 
-#: an experiment level's digit in a hand's key (levels 1-3; fewer than 256 cards of a level)
-_LEVEL_DIGIT: Final = (0, 1, 256, 65536)
 #: a hand's key (``IssState.view``) -> its sorted levels (public: card backs show them)
 _HAND_LEVELS: dict[int, tuple[int, ...]] = {}
 #: the action cards, for the normal action's legal actions
