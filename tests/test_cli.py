@@ -47,7 +47,9 @@ def test_games_lists_and_describes() -> None:
         (["resume", "."], "is not a balancelab run"),
     ],
 )
-def test_bad_input_gives_one_line_errors(args: list[str], message: str) -> None:
+def test_bad_input_gives_one_line_errors(args: list[str], message: str, tmp_path: Path,
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)  # an empty working folder ("resume ." must find no run there)
     res = runner.invoke(app, args)
     assert res.exit_code == 1, res.output
     assert message in " ".join(res.output.split())
