@@ -519,7 +519,7 @@ class _Scorer:
             val += k.w_enable * float(helped)
             tok = v.tok[p]
             val += self._goal_bonus(v, 5, tok, tok + m)
-            if v.ls[p] >= 1 and _nations(st.sh_nation, v.owned[p]) == 2:
+            if v.ls[p] >= 1 and _kinds(st.sh_nation, v.owned[p])[1] == 2:
                 val += self._goal_bonus(v, 9, 0, 1) if tok == 0 else 0.0
             return val
         if tag == LONG_STAY:
@@ -557,16 +557,10 @@ class _Scorer:
         left = v.cd[r] - dec
         if left <= 0:
             owned = v.owned[p]
-            sh_type = st.sh_type
-            types = 0
-            ntypes = 0
-            for x in owned:
-                if not types >> sh_type[x] & 1:
-                    types |= 1 << sh_type[x]
-                    ntypes += 1
+            types, ntypes = _kinds(st.sh_type, owned)
             sp = st.set_points
             gain = 0.0
-            if not types >> sh_type[c] & 1:
+            if not types >> st.sh_type[c] & 1:
                 gain = float(sp[ntypes] - (sp[ntypes - 1] if ntypes else 0))
             w_goal = k.w_goal
             gain += self._goal_bonus(v, 8, len(owned), len(owned) + 1) \
@@ -586,15 +580,16 @@ def _top4(x: list[int]) -> int:
     return top
 
 
-def _nations(sh_nation: tuple[int, ...], owned: tuple[int, ...]) -> int:
-    """How many nations the shuttles ``owned`` are of."""
+def _kinds(kind_of: tuple[int, ...], owned: tuple[int, ...]) -> tuple[int, int]:
+    """The kinds (``kind_of[card]``: a shuttle's nation or type) of the cards ``owned``: their
+    bitmask and how many there are."""
     seen = 0
     count = 0
     for c in owned:
-        if not seen >> sh_nation[c] & 1:
-            seen |= 1 << sh_nation[c]
+        if not seen >> kind_of[c] & 1:
+            seen |= 1 << kind_of[c]
             count += 1
-    return count
+    return seen, count
 
 
 def _ranges(params: dict[str, Any]) -> dict[str, tuple[float, float]]:
