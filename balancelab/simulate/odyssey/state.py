@@ -38,6 +38,7 @@ from __future__ import annotations
 from typing import Any, ClassVar, Final
 
 import numpy as np
+from mypy_extensions import mypyc_attr
 
 from balancelab.simulate.core import GameRecord, State, View
 from balancelab.simulate.odyssey import cards as C
@@ -175,6 +176,7 @@ class Ctx:
         self.third_sequence_guard = o.third_sequence_guard
         self.limit_lif = o.limit_lif
         self.crew_talk = o.crew_talk
+        self.talk_none = o.crew_talk == "none"  # (a string comparison per view otherwise)
         self.move = o.move
         self.move_grv_down = o.move_grv_terminated
         self.silence: tuple[None, ...] = (None,) * (self.n + 1)
@@ -318,6 +320,9 @@ def _insert_sorted(kinds: list[int], k: int) -> None:
     kinds.insert(i, k)
 
 
+# Compiled, a freed view is kept for the next one to reuse (a free list of one): the game loop
+# frees each decision's view before it builds the next, and skips the allocator both ways.
+@mypyc_attr(free_list_len=1)
 class OdysseyView(View):
     """What one seat may know.
 
@@ -553,12 +558,6 @@ def _bumped(counts: tuple[int, ...], k: int, n: int) -> tuple[int, ...]:
     out = list(counts)
     out[k] = out[k] + n
     return tuple(out)
-
-
-def _frozen(kept: tuple[int, ...] | None, now: list[int]) -> tuple[int, ...]:
-    """``kept`` (the tuple a view showed of the list ``now`` since it last changed), or
-    ``now`` as a new tuple when it changed (``kept`` None)."""
-    return tuple(now) if kept is None else kept
 
 
 def _counts(kinds: list[int], n: int) -> list[int]:
@@ -950,7 +949,7 @@ class OdysseyState(State):
             self.hal_disc = []
             self.hal_seen = _NO_HAL_SEEN
             self.rng.shuffle(self.hal_draw)
-            self.m[self.M_HAL_RESHUFFLES] += 1
+            self.m[self.M_HAL_RESHUFFLES] = self.m[self.M_HAL_RESHUFFLES] + 1
             if self.tracing:
                 self.log.append((E_HAL_RESHUFFLE,))
         card = self.hal_draw.pop()
@@ -969,7 +968,7 @@ class OdysseyState(State):
                 self.crew_disc = []
                 self.crew_seen = _NO_CREW_SEEN
                 self.rng.shuffle(self.crew_draw)
-                self.m[self.M_CREW_RESHUFFLES] += 1
+                self.m[self.M_CREW_RESHUFFLES] = self.m[self.M_CREW_RESHUFFLES] + 1
                 if self.tracing:
                     self.log.append((E_CREW_RESHUFFLE,))
             card = self.crew_draw.pop()
@@ -1211,20 +1210,20 @@ class OdysseyState(State):
             stack.pop()
             t = arg // 32
             k = arg % 32
-            self.m[self.M_TARGET] += 1
+            self.m[self.M_TARGET] = self.m[self.M_TARGET] + 1
             if self.hands[t][k]:
                 self.hands[t][k] = self.hands[t][k] - 1
                 self.hand_n[t] = self.hand_n[t] - 1
                 self.crew_disc.append(k)
                 self.crew_seen = _bumped(self.crew_seen, k, 1)
-                self.m[self.M_TARGET_HITS] += 1
+                self.m[self.M_TARGET_HITS] = self.m[self.M_TARGET_HITS] + 1
                 if self.tracing:
                     self.log.append((E_TARGET_HIT, t, k))
             else:
                 if self.tracing:
                     self.log.append((E_TARGET_MISS, t, k))
         elif op == OP_SCAN:
-            self.m[self.M_SCAN] += 1
+            self.m[self.M_SCAN] = self.m[self.M_SCAN] + 1
             stack[-1] = _TASKS[T_SCAN_DISCARD][arg]
         elif op == OP_HAL_DISCARD:
             if arg >= REV:
@@ -1277,7 +1276,7 @@ class OdysseyState(State):
             self.mal_t = None
             self.hal_disc.extend([sysk] * amount)
             self.hal_seen = _bumped(self.hal_seen, sysk, amount)
-            self.m[self.M_REPAIRED + sysk] += amount
+            self.m[self.M_REPAIRED + sysk] = self.m[self.M_REPAIRED + sysk] + amount
             self.repair_open = True
             if self.tracing:
                 self.log.append((E_REPAIRED, sysk, self.mal[sysk] + amount, self.mal[sysk]))
@@ -1294,7 +1293,7 @@ class OdysseyState(State):
             self.hand_n[seat] = self.hand_n[seat] - 1
             self.hands[t][k] = self.hands[t][k] + 1
             self.hand_n[t] = self.hand_n[t] + 1
-            self.m[self.M_GIVES] += 1
+            self.m[self.M_GIVES] = self.m[self.M_GIVES] + 1
             stack.append(_TASKS[T_LIMIT][t])
         elif op == OP_OPEN:
             hand[C.C_OVERRIDE] = hand[C.C_OVERRIDE] - 1
@@ -1304,7 +1303,7 @@ class OdysseyState(State):
             self.doors[arg] = 2
             self.doors_t = None
             self.closed_mask &= ~(1 << arg)
-            self.m[self.M_DOORS_OPENED] += 1
+            self.m[self.M_DOORS_OPENED] = self.m[self.M_DOORS_OPENED] + 1
         elif op == OP_CANCEL:
             hand[C.C_CANCEL] = hand[C.C_CANCEL] - 1
             self.hand_n[seat] = self.hand_n[seat] - 1
@@ -1315,7 +1314,7 @@ class OdysseyState(State):
             self.hand_n[0] = self.hand_n[0] - 1
             self.hal_disc.append(arg)
             self.hal_seen = _bumped(self.hal_seen, arg, 1)
-            self.m[self.M_CANCELS] += 1
+            self.m[self.M_CANCELS] = self.m[self.M_CANCELS] + 1
             stack.append(_TASKS[T_HAL_REVEAL][0])
             stack.append(_TASKS[T_HAL_DRAW][0])
         elif op == OP_RECOVER:
@@ -1323,7 +1322,7 @@ class OdysseyState(State):
             self.hand_n[seat] = self.hand_n[seat] - 1
             self.crew_disc.append(C.C_RECOVER)
             self.crew_seen = _bumped(self.crew_seen, C.C_RECOVER, 1)
-            self.m[self.M_RECOVERS] += 1
+            self.m[self.M_RECOVERS] = self.m[self.M_RECOVERS] + 1
             stack.append(_TASKS[T_RECOVER_TAKE][seat])
         elif op == OP_DISCONNECT:
             for i in range(self.ctx.L):
@@ -1335,7 +1334,7 @@ class OdysseyState(State):
             self.hand_n[seat] = self.hand_n[seat] - self.ctx.L
             self.marker -= 1
             self.sequences += 1
-            self.m[self.M_DISCONNECTS] += 1
+            self.m[self.M_DISCONNECTS] = self.m[self.M_DISCONNECTS] + 1
             if self.tracing:
                 self.log.append((E_MARKER, self.marker))
             if self.sequences >= self.ctx.sequences_to_win:
@@ -1366,7 +1365,7 @@ class OdysseyState(State):
         if k <= C.H_LIF:
             self.mal[k] = self.mal[k] + 1
             self.mal_t = None
-            self.m[self.M_PLAYED + k] += 1
+            self.m[self.M_PLAYED + k] = self.m[self.M_PLAYED + k] + 1
             lim = self.ctx.limits[k]
             if self.mal[k] == lim:
                 if self.tracing:
@@ -1387,7 +1386,7 @@ class OdysseyState(State):
             self.closed_mask |= 1 << d
             self.hal_trash.append(k)
             self.trash_counts = None
-            self.m[self.M_DOORS_CLOSED] += 1
+            self.m[self.M_DOORS_CLOSED] = self.m[self.M_DOORS_CLOSED] + 1
         elif k == C.H_TARGET:
             self.hal_disc.append(k)
             self.hal_seen = _bumped(self.hal_seen, k, 1)
@@ -1399,7 +1398,7 @@ class OdysseyState(State):
         else:
             self.hal_disc.append(k)
             self.hal_seen = _bumped(self.hal_seen, k, 1)
-            self.m[self.M_LIPREAD] += 1
+            self.m[self.M_LIPREAD] = self.m[self.M_LIPREAD] + 1
 
     def _check_hal_win(self) -> bool:
         """HAL wins at once with LIF or any 3 systems terminated (End of the Game)."""
@@ -1424,10 +1423,21 @@ class OdysseyState(State):
         if ct is None:
             ct = self.trash_counts = (tuple(_counts(self.crew_trash, C.N_CREW_KINDS)),
                                       tuple(_counts(self.hal_trash, C.N_HAL_KINDS)))
-        pos_t = self.pos_t = _frozen(self.pos_t, self.pos)
-        mal_t = self.mal_t = _frozen(self.mal_t, self.mal)
-        doors_t = self.doors_t = _frozen(self.doors_t, self.doors)
-        rev_t = self.rev_t = _frozen(self.rev_t, self.hal_rev)
+        # (the tuples kept since the lists last changed, made anew only after a change)
+        pos_t = self.pos_t
+        if pos_t is None:
+            pos_t = self.pos_t = tuple(self.pos)
+        mal_t = self.mal_t
+        if mal_t is None:
+            mal_t = self.mal_t = tuple(self.mal)
+        doors_t = self.doors_t
+        if doors_t is None:
+            doors_t = self.doors_t = tuple(self.doors)
+        rev_t = self.rev_t
+        if rev_t is None:
+            rev_t = self.rev_t = tuple(self.hal_rev)
+        rev = self.hal_rev  # lipread(), inline: the sorted row ends with Lipread
+        lipread = bool(rev) and rev[-1] == C.H_LIPREAD
         ctx = self.ctx
         phase = self.phase
         crew_disc = self.crew_disc
@@ -1438,7 +1448,7 @@ class OdysseyState(State):
             self.logic_trashed, ct[0], ct[1],
             len(self.crew_draw), len(crew_disc), len(self.hal_draw), len(self.hal_disc),
             self.monolith, self.crew_turns, self.actor, self.used, self.repair_open,
-            self.start_pos, self.talk(), self.lipread(),
+            self.start_pos, ctx.silence if ctx.talk_none else self.talk(), lipread,
             tuple(self.stack), ctx.options, self.closed_mask,
             tuple(sorted(crew_disc)) if phase == T_RECOVER_TAKE and seat == self.actor else (),
             self.hal_seen, self.crew_seen, self.hal_history)
@@ -1460,9 +1470,9 @@ class OdysseyState(State):
         ``crew_talk='logic'``: each crewmember's Logic cards; ``'open'``: whole hands (as
         sorted kinds); nothing under Lipread or with ``'none'``.
         """
-        mode = self.ctx.crew_talk
-        if mode == "none" or self.lipread():
+        if self.ctx.talk_none or self.lipread():
             return self.ctx.silence  # one shared tuple
+        mode = self.ctx.crew_talk
         n = self.ctx.n
         out: list[tuple[int, ...] | None] = [None]
         for s in range(1, n + 1):
