@@ -81,10 +81,10 @@ def test_a_decisions_entropies_drawn_at_once_are_the_one_by_one_draws(seed: int,
 @given(st.integers(0, 2**63 - 1),
        st.lists(st.one_of(st.integers(1, 8), st.integers(1, 2**32)), min_size=1, max_size=30))
 def test_small_draws_are_the_generators_bounded_draws(entropy: int, bounds: list[int]) -> None:
-    from balancelab.simulate.seeding import SmallDraws
+    from balancelab.simulate.seeding import PcgStream
 
     g = seeded_generator(entropy)
-    draws = SmallDraws(entropy)
+    draws = PcgStream(entropy)
     assert [draws.integers(n) for n in bounds] == [int(g.integers(n)) for n in bounds]
 
 
@@ -120,3 +120,27 @@ def test_draw_seed_is_an_integers_draw(seed: int, n: int) -> None:
     m1 = np.random.Generator(np.random.MT19937(seed))
     m2 = np.random.Generator(np.random.MT19937(seed))
     assert [draw_seed(m1) for _ in range(n)] == [int(m2.integers(2**63)) for _ in range(n)]
+
+
+@given(st.integers(0, 2**63 - 1), st.lists(st.integers(0, 2**40), max_size=2),
+       st.lists(st.one_of(st.integers(0, 70), st.integers(-9, -1)), max_size=12))
+def test_a_streams_shuffles_and_draws_are_the_generators(entropy: int, key: list[int],
+                                                        steps: list[int]) -> None:
+    # ISS's worlds are dealt from a PcgStream: shuffles of lists (numpy's masked rejection per
+    # swap) interleaved with bounded draws, then handed on to the state as a snapshot
+    from balancelab.simulate.core import _generator_from
+    from balancelab.simulate.seeding import PcgStream
+
+    g = seeded_generator(entropy, tuple(key))
+    ours = PcgStream(entropy, tuple(key))
+    for k in steps:
+        if k >= 0:
+            a, b = list(range(k)), list(range(k))
+            g.shuffle(a)
+            ours.shuffle(b)
+            assert a == b
+        else:
+            assert ours.integers(-k) == int(g.integers(-k))
+    # (a snapshot keeps the buffered half of the last 64-bit output for the next small draw)
+    assert _generator_from(ours.snapshot()).integers(5, size=3).tolist() == \
+        g.integers(5, size=3).tolist()

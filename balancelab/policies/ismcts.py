@@ -54,7 +54,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 import numpy as np
 from mypy_extensions import mypyc_attr
@@ -74,7 +74,7 @@ from balancelab.policies.search import (
 from balancelab.simulate.core import Action, Game, State, View
 from balancelab.simulate.options import RuleOptions
 from balancelab.simulate.play import gc_paused
-from balancelab.simulate.seeding import SeedSource, seeded_draws, seeded_generator
+from balancelab.simulate.seeding import PcgStream, SeedSource, seeded_draws, seeded_generator
 
 
 class _Node:
@@ -145,6 +145,9 @@ class IsmctsPolicy(Policy):
         self.widen = int_param(self.name, self.cfg, "widen", low=0)
         self.teammates = choice_param(self.name, self.cfg, "teammates", ("tree", "default"))
         self._determinize = determinizer(self.name, game, self.cfg)
+        #: the game deals its worlds from a :class:`PcgStream` too (``determinize_streams``):
+        #: the same draws as the world's Generator, which is then built only if it draws again
+        self._streams = getattr(type(game), "determinize_streams", False) is True
         if not isinstance(self.cfg["reuse"], bool):
             raise PolicyError(f"{self.name}: reuse must be true or false; "
                               f"got {self.cfg['reuse']!r}")
@@ -188,9 +191,12 @@ class IsmctsPolicy(Policy):
         if len(legal) == 1:
             return legal[0]
         order = self._preference(view, legal)
-        return self._search(legal, order, lambda rng: self._world_from_view(view, rng))
+        return self._search(legal, order, lambda entropy: self._world_from_view(view, entropy))
 
-    def _world_from_view(self, view: View, rng: np.random.Generator) -> State:
+    def _world_from_view(self, view: View, entropy: int) -> State:
+        # the world's stream: the first child of SeedSequence(entropy).spawn(2)
+        rng: np.random.Generator | PcgStream = PcgStream(entropy, _WORLD) if self._streams \
+            else seeded_generator(entropy, _WORLD)
         world = self._determinize(view, rng)
         if world.current_seat != self.seat:
             raise RuntimeError(
@@ -199,7 +205,7 @@ class IsmctsPolicy(Policy):
         return world
 
     def _search(self, legal: Sequence[Action], order: list[Action] | None,
-                world_of: Callable[[np.random.Generator], State]) -> Action:
+                world_of: Callable[[int], State]) -> Action:
         nxt = self._next
         root = nxt if self.reuse and nxt is not None and nxt.seat == self.seat else _Node()
         fav = order[0] if order else None
@@ -214,8 +220,9 @@ class IsmctsPolicy(Policy):
         entropies: list[int] = self.rng.integers(2**63, size=todo).tolist()
         with gc_paused():  # the iterations make no reference cycles (a tree has no parent links)
             for entropy in entropies:
-                # the two children of SeedSequence(entropy).spawn(2): the world, the rollouts
-                world = world_of(seeded_generator(entropy, (0,)))
+                # the world and the rollouts draw from the two children of
+                # SeedSequence(entropy).spawn(2)
+                world = world_of(entropy)
                 self._iterate(root, world, _RolloutSeeds(entropy, self._n_seats), legal_set)
                 self.iterations_run += 1
         best: Action | None = None
@@ -395,7 +402,8 @@ class OraclePolicy(IsmctsPolicy):
         hands_only = self.sees == "hands"
         reshuffle = self.game.reshuffle_piles
 
-        def world_of(rng: np.random.Generator) -> State:
+        def world_of(entropy: int) -> State:
+            rng = seeded_generator(entropy, _WORLD)
             w = state.copy()
             w.rng = rng  # the deck order is known; the chance to come is not
             if hands_only:  # ... unless it sees the hands only
@@ -440,6 +448,9 @@ class _SeatSeed(SeedSource):
     def seed(self) -> int:
         return self.seeds.seed(self.seat)
 
+
+#: The spawn key of an iteration's world stream (the rollouts': ``(1,)``).
+_WORLD: Final[tuple[int, ...]] = (0,)
 
 #: What ``oracle`` sees: ``all`` (every hand and the deck order) or ``hands`` (every hand;
 #: the face-down piles re-dealt each iteration by ``Game.reshuffle_piles``).

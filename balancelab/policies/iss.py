@@ -51,7 +51,7 @@ from balancelab.simulate.iss.state import (
     IssView,
 )
 from balancelab.simulate.options import RuleOptions
-from balancelab.simulate.seeding import SeedSource, SmallDraws
+from balancelab.simulate.seeding import PcgStream, SeedSource
 
 BASE: Final[dict[str, Any]] = {
     "w_exp": 1.0,  # per experiment point
@@ -140,7 +140,7 @@ class IssHeuristic(Policy):
         self._sc = _Scorer(wt)
         #: the tie-break draws stepped in integer arithmetic, when the seat's Generator is
         #: not made yet and its maker tells the seed (the searches' scripted players)
-        self._draws: SmallDraws | None = None
+        self._draws: PcgStream | None = None
 
     def act(self, view: Any, legal: Sequence[Any]) -> Any:
         assert isinstance(view, IssView)
@@ -159,7 +159,7 @@ class IssHeuristic(Policy):
             make = self._make_rng
             if self._rng is not None or not isinstance(make, SeedSource):
                 return int(self.rng.integers(n))
-            draws = self._draws = SmallDraws(make.seed())
+            draws = self._draws = PcgStream(make.seed())
         return draws.integers(n)
 
 

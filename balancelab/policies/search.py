@@ -426,10 +426,11 @@ def int_param(policy: str, cfg: dict[str, Any], key: str, low: int) -> int:
     return v
 
 
-def determinizer(policy: str, game: Game, cfg: dict[str, Any]
-                 ) -> Callable[[View, np.random.Generator], State]:
+def determinizer(policy: str, game: Game, cfg: dict[str, Any]) -> Callable[[View, Any], State]:
     """The world sampler of a search policy: ``game.determinize`` with the policy's
-    ``belief`` (one of ``game.beliefs``; ``uniform``, every game's first, passes none).
+    ``belief`` (one of ``game.beliefs``; ``uniform``, every game's first, passes none). It
+    takes a Generator, or a :class:`~balancelab.simulate.seeding.PcgStream` where the game
+    says its ``determinize_streams``.
 
     Raises:
         PolicyError: a game that does not re-deal what a seat cannot see (no

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import struct
 import sys
-from typing import Any, Final
+from typing import Any, Final, final
 
 import numpy as np
 from mypy_extensions import i64
@@ -38,10 +38,14 @@ _LE64: Final = np.dtype("<u8")
 _NATIVE_LE: Final = sys.byteorder == "little"
 #: packers of n little-endian 32-bit words, by n
 _PACKERS: dict[int, struct.Struct] = {}
-#: PCG64's 128-bit LCG multiplier (numpy's ``PCG_DEFAULT_MULTIPLIER_128``).
-_PCG_MULT: Final = (2549297995355413924 << 64) + 4865540595714422341
-_M64: Final = (1 << 64) - 1
-_M128: Final = (1 << 128) - 1
+#: PCG64's 128-bit LCG multiplier (numpy's ``PCG_DEFAULT_MULTIPLIER_128``,
+#: ``(2549297995355413924 << 64) + 4865540595714422341``) in 32-bit limbs, lowest first.
+_P0: Final = 2681009733
+_P1: Final = 1132846948
+_P2: Final = 533093796
+_P3: Final = 593554693
+#: entropies below this take :func:`_pool4`'s machine-integer path
+_FAST_ENTROPY: Final = 1 << 63
 
 
 def _words(n: int, out: list[int]) -> None:
@@ -62,9 +66,26 @@ def _mul32(a: i64, b: i64) -> i64:
     return (al * bl + (((a >> 16) * bl + al * (b >> 16)) << 16)) & _M32
 
 
+def _mul_wide(a: i64, b: i64) -> tuple[i64, i64]:
+    """``a * b`` for 32-bit ``a``, ``b`` as its (low, high) 32-bit words, from ``b``'s 16-bit
+    halves (every intermediate value below 2**50, as :func:`_mul32`)."""
+    bh = a * (b >> 16)
+    lo = a * (b & 0xFFFF) + ((bh & 0xFFFF) << 16)
+    return lo & _M32, (bh >> 16) + (lo >> 32)
+
+
 def _mix(x: i64, y: i64) -> i64:
     r = (_mul32(_MIX_L, x) - _mul32(_MIX_R, y)) & _M32
     return r ^ (r >> 16)
+
+
+def _hashed(x: i64, h: i64, mult: i64 = _MULT_A) -> tuple[i64, i64]:
+    """One word through the seed sequence's hash (``mult``: the pool's, or the state's
+    ``_MULT_B``): (the hashed word, the next hash constant)."""
+    v = (x ^ h) & _M32
+    h = _mul32(h, mult)
+    v = _mul32(v, h)
+    return v ^ (v >> 16), h
 
 
 def pool(entropy: int, key: tuple[int, ...] = ()) -> list[int]:
@@ -73,38 +94,73 @@ def pool(entropy: int, key: tuple[int, ...] = ()) -> list[int]:
     Raises:
         ValueError: ``entropy`` or a key word is negative.
     """
+    m0, m1, m2, m3, _ = _pool4(entropy, key)
+    return [m0, m1, m2, m3]
+
+
+def _pool4(entropy: int, key: tuple[int, ...]) -> tuple[i64, i64, i64, i64, i64]:
+    """:func:`pool` in machine integers: the four words, then the hash constant after them
+    (numpy's loops over the pool unrolled over four locals: a list of words would box each).
+
+    Raises:
+        ValueError: ``entropy`` or a key word is negative.
+    """
     if entropy < 0 or any(k < 0 for k in key):
         raise ValueError(f"seed entropy and spawn key must be >= 0; got {entropy}, {key}")
-    ent: list[int] = []
-    _words(entropy, ent)
-    if key:
-        while len(ent) < _POOL:  # numpy pads the run entropy when a spawn key follows
+    extra: list[int] = []  # the words after the pool's first four
+    if entropy < _FAST_ENTROPY:  # (the searches' seeds: at most two words)
+        e: i64 = entropy
+        e0, e1, e2, e3 = e & _M32, e >> 32, 0, 0
+    else:
+        ent: list[int] = []
+        _words(entropy, ent)
+        while len(ent) < _POOL:  # numpy pads the run entropy (only needed when a key follows)
             ent.append(0)
-        for k in key:
-            _words(k, ent)
+        e0, e1, e2, e3 = ent[0], ent[1], ent[2], ent[3]
+        extra = ent[_POOL:]
+    for k in key:
+        _words(k, extra)
     h: i64 = _INIT_A
-    v: i64 = 0
-    mixer: list[i64] = [0] * _POOL
-    for i in range(_POOL):
-        v = ent[i] if i < len(ent) else 0
-        v = (v ^ h) & _M32
-        h = _mul32(h, _MULT_A)
-        v = _mul32(v, h)
-        mixer[i] = v ^ (v >> 16)
-    for src in range(_POOL):
-        for dst in range(_POOL):
-            if src != dst:
-                v = (mixer[src] ^ h) & _M32
-                h = _mul32(h, _MULT_A)
-                v = _mul32(v, h)
-                mixer[dst] = _mix(mixer[dst], v ^ (v >> 16))
-    for src in range(_POOL, len(ent)):
-        for dst in range(_POOL):
-            v = (ent[src] ^ h) & _M32
-            h = _mul32(h, _MULT_A)
-            v = _mul32(v, h)
-            mixer[dst] = _mix(mixer[dst], v ^ (v >> 16))
-    return [int(x) for x in mixer]
+    m0, h = _hashed(e0, h)
+    m1, h = _hashed(e1, h)
+    m2, h = _hashed(e2, h)
+    m3, h = _hashed(e3, h)
+    # every word mixed into every other, in numpy's order (by source, then destination)
+    v, h = _hashed(m0, h)
+    m1 = _mix(m1, v)
+    v, h = _hashed(m0, h)
+    m2 = _mix(m2, v)
+    v, h = _hashed(m0, h)
+    m3 = _mix(m3, v)
+    v, h = _hashed(m1, h)
+    m0 = _mix(m0, v)
+    v, h = _hashed(m1, h)
+    m2 = _mix(m2, v)
+    v, h = _hashed(m1, h)
+    m3 = _mix(m3, v)
+    v, h = _hashed(m2, h)
+    m0 = _mix(m0, v)
+    v, h = _hashed(m2, h)
+    m1 = _mix(m1, v)
+    v, h = _hashed(m2, h)
+    m3 = _mix(m3, v)
+    v, h = _hashed(m3, h)
+    m0 = _mix(m0, v)
+    v, h = _hashed(m3, h)
+    m1 = _mix(m1, v)
+    v, h = _hashed(m3, h)
+    m2 = _mix(m2, v)
+    for x in extra:  # then each further word into every pool word
+        w: i64 = x
+        v, h = _hashed(w, h)
+        m0 = _mix(m0, v)
+        v, h = _hashed(w, h)
+        m1 = _mix(m1, v)
+        v, h = _hashed(w, h)
+        m2 = _mix(m2, v)
+        v, h = _hashed(w, h)
+        m3 = _mix(m3, v)
+    return m0, m1, m2, m3, h
 
 
 def _state_words(mixer: list[int], n32: int) -> list[int]:
@@ -112,10 +168,8 @@ def _state_words(mixer: list[int], n32: int) -> list[int]:
     h: i64 = _INIT_B
     out: list[int] = []
     for i in range(n32):
-        v: i64 = (mixer[i % _POOL] ^ h) & _M32
-        h = _mul32(h, _MULT_B)
-        v = _mul32(v, h)
-        out.append(v ^ (v >> 16))
+        v, h = _hashed(mixer[i % _POOL], h, _MULT_B)
+        out.append(v)
     return out
 
 
@@ -164,28 +218,19 @@ def seeded_generator(entropy: int, key: tuple[int, ...] = ()) -> Generator:
 
 def seeded_draws(entropy: int, key: tuple[int, ...], n: int) -> list[int]:
     """``seeded_generator(entropy, key).integers(2**63, size=n).tolist()``, without making
-    the Generator: numpy's PCG64 (a 128-bit LCG with the XSL-RR output, seeded from the
-    first four 64-bit words of the seed sequence's state) stepped in integer arithmetic.
-    numpy draws ``integers(2**63)`` by Lemire's method, which for a power of two never
-    rejects and keeps the top 63 bits of one 64-bit output (tested against numpy).
+    the Generator (:class:`PcgStream`'s :meth:`~PcgStream.draw63`).
 
     Raises:
         ValueError: a negative seed or key word.
     """
-    state, inc = _pcg64_seeded(entropy, key)
-    out: list[int] = []
-    for _ in range(n):
-        state = (state * _PCG_MULT + inc) & _M128
-        x = ((state >> 64) ^ state) & _M64
-        rot = state >> 122
-        out.append((((x >> rot) | (x << (64 - rot))) & _M64) >> 1)
-    return out
+    g = PcgStream(entropy, key)
+    return [g.draw63() for _ in range(n)]
 
 
 class SeedSource:
     """A function making a seat's Generator, ``seeded_generator(seed())``, that also tells
     the seed: a policy that only draws small integers can then step the same stream in
-    integer arithmetic (:class:`SmallDraws`) instead of making the Generator. Subclasses
+    integer arithmetic (:class:`PcgStream`) instead of making the Generator. Subclasses
     give :meth:`seed` (it may compute the seed on first use)."""
 
     def seed(self) -> int:
@@ -206,59 +251,143 @@ class FixedSeed(SeedSource):
         return self._seed
 
 
-class SmallDraws:
-    """``g.integers(n)`` for ``1 <= n < 2**32`` of ``g = seeded_generator(entropy)``, one
-    call at a time, the same numbers, without making ``g``: PCG64 stepped in integer
-    arithmetic as in :func:`seeded_draws`, its 32-bit outputs as numpy's (each 64-bit output
-    gives its low half, then, at the next 32-bit draw, its high half) and numpy's bounded draw
-    for ranges below ``2**32`` (Lemire's multiply-shift with rejection; tested against numpy).
-    Only these draws: a policy using it must draw nothing else from its seat's stream.
+@final
+class PcgStream:
+    """The stream of ``seeded_generator(entropy, key)`` (numpy's PCG64: a 128-bit LCG with
+    the XSL-RR output, seeded from the seed sequence's first four 64-bit state words as PCG's
+    ``srandom``), stepped in machine integers without making the Generator, for the few draws
+    the searches' inner loop makes. The same numbers as the Generator's (tested against
+    numpy): :meth:`integers` for ranges below ``2**32`` (numpy's 32-bit outputs: each 64-bit
+    output gives its low half, then, at the next 32-bit draw, its high half; Lemire's
+    multiply-shift with rejection), :meth:`shuffle` of a list (numpy's masked rejection per
+    swap), :meth:`draw63` (``integers(2**63)``: the top 63 bits of one 64-bit output, Lemire
+    never rejects for a power of two). :meth:`snapshot` hands the stream on to a state.
+
+    The 128-bit state is four 32-bit limbs: every product is split so that no intermediate
+    value reaches ``2**63`` (compiled, ``i64`` arithmetic is native and must not overflow).
 
     Raises:
-        ValueError: a negative seed.
+        ValueError: a negative seed or key word.
     """
 
-    def __init__(self, entropy: int) -> None:
-        w = _state_words(pool(entropy), 8)
-        init = (w[0] | w[1] << 32) << 64 | w[2] | w[3] << 32
-        self.inc = ((w[4] | w[5] << 32) << 64 | w[6] | w[7] << 32) << 1 & _M128 | 1
-        self.state = ((self.inc + init) * _PCG_MULT + self.inc) & _M128
-        self.half = -1  # the buffered high half of the last 64-bit output (-1: none)
+    def __init__(self, entropy: int, key: tuple[int, ...] = ()) -> None:
+        m0, m1, m2, m3, _ = _pool4(entropy, key)
+        h: i64 = _INIT_B  # the state words (``_state_words`` of the pool, 8 of them)
+        w0, h = _hashed(m0, h, _MULT_B)
+        w1, h = _hashed(m1, h, _MULT_B)
+        w2, h = _hashed(m2, h, _MULT_B)
+        w3, h = _hashed(m3, h, _MULT_B)
+        w4, h = _hashed(m0, h, _MULT_B)
+        w5, h = _hashed(m1, h, _MULT_B)
+        w6, h = _hashed(m2, h, _MULT_B)
+        w7, h = _hashed(m3, h, _MULT_B)
+        # 64-bit words (w0 | w1 << 32), ...: the initial state (high, low), then the stream's
+        # (high, low); the increment is the stream shifted left once, plus one
+        self.i0: i64 = (w6 << 1 & _M32) | 1
+        self.i1: i64 = (w7 << 1 | w6 >> 31) & _M32
+        self.i2: i64 = (w4 << 1 | w7 >> 31) & _M32
+        self.i3: i64 = (w5 << 1 | w4 >> 31) & _M32
+        # ``srandom``: state = increment + initial state, then one step
+        c: i64 = self.i0 + w2
+        self.s0: i64 = c & _M32
+        c = self.i1 + w3 + (c >> 32)
+        self.s1: i64 = c & _M32
+        c = self.i2 + w0 + (c >> 32)
+        self.s2: i64 = c & _M32
+        c = self.i3 + w1 + (c >> 32)
+        self.s3: i64 = c & _M32
+        self._step()
+        self.half: i64 = -1  # the buffered high half of the last 64-bit output (-1: none)
 
-    def _next32(self) -> int:
+    def _step(self) -> None:
+        """state = state * multiplier + increment (mod 2**128), limb by limb."""
+        s0, s1, s2 = self.s0, self.s1, self.s2
+        l00, h00 = _mul_wide(s0, _P0)
+        l01, h01 = _mul_wide(s0, _P1)
+        l10, h10 = _mul_wide(s1, _P0)
+        l02, h02 = _mul_wide(s0, _P2)
+        l11, h11 = _mul_wide(s1, _P1)
+        l20, h20 = _mul_wide(s2, _P0)
+        c: i64 = l00 + self.i0
+        self.s0 = c & _M32
+        c = h00 + l01 + l10 + self.i1 + (c >> 32)
+        self.s1 = c & _M32
+        c = h01 + h10 + l02 + l11 + l20 + self.i2 + (c >> 32)
+        self.s2 = c & _M32
+        c = h02 + h11 + h20 + _mul32(s0, _P3) + _mul32(s1, _P2) + _mul32(s2, _P1) \
+            + _mul32(self.s3, _P0) + self.i3 + (c >> 32)
+        self.s3 = c & _M32
+
+    def _next64(self) -> tuple[i64, i64]:
+        """The next 64-bit output as its (low, high) 32-bit halves."""
+        self._step()
+        hi = self.s3 ^ self.s1  # (state >> 64) ^ state, the low 64 bits
+        lo = self.s2 ^ self.s0
+        rot = self.s3 >> 26  # state >> 122
+        if rot >= 32:
+            hi, lo = lo, hi
+            rot -= 32
+        if rot:
+            hi, lo = (hi >> rot | lo << (32 - rot)) & _M32, (lo >> rot | hi << (32 - rot)) & _M32
+        return lo, hi
+
+    def _next32(self) -> i64:
         half = self.half
         if half >= 0:
             self.half = -1
             return half
-        state = self.state = (self.state * _PCG_MULT + self.inc) & _M128
-        x = ((state >> 64) ^ state) & _M64
-        rot = state >> 122
-        x = ((x >> rot) | (x << (64 - rot))) & _M64
-        self.half = x >> 32
-        return x & _M32
+        lo, hi = self._next64()
+        self.half = hi
+        return lo
+
+    def draw63(self) -> int:
+        """The next ``integers(2**63)``."""
+        lo, hi = self._next64()
+        return hi << 31 | lo >> 1
 
     def integers(self, n: int) -> int:
-        """The next ``integers(n)`` (0 <= result < n)."""
+        """The next ``integers(n)`` for ``1 <= n <= 2**32`` (0 <= result < n)."""
         if n == 1:
             return 0  # numpy draws nothing for a range of one
-        m = self._next32() * n
-        low = m & _M32
-        if low < n:
-            threshold = (_M32 - (n - 1)) % n
+        b: i64 = n
+        low, high = _mul_wide(self._next32(), b)
+        if low < b:
+            threshold = (_M32 - (b - 1)) % b
             while low < threshold:
-                m = self._next32() * n
-                low = m & _M32
-        return m >> 32
+                low, high = _mul_wide(self._next32(), b)
+        return high
+
+    def shuffle(self, x: list[int]) -> None:
+        """Shuffle ``x`` in place as ``Generator.shuffle`` shuffles a list: from the last
+        place down, swap with a place drawn in ``[0, i]`` (numpy's ``random_interval``)."""
+        i: i64 = len(x) - 1
+        while i > 0:
+            mask = i
+            mask |= mask >> 1
+            mask |= mask >> 2
+            mask |= mask >> 4
+            mask |= mask >> 8
+            mask |= mask >> 16
+            j = self._next32() & mask
+            while j > i:
+                j = self._next32() & mask
+            x[i], x[j] = x[j], x[i]
+            i -= 1
+
+    def snapshot(self) -> tuple[Any, Any]:
+        """The stream as a snapshot ``(PCG64, its state dict)`` for a state to build its
+        Generator from at its first draw (:attr:`State.rng
+        <balancelab.simulate.core.State.rng>`): it then draws what this stream would."""
+        state = _join128(self.s0, self.s1, self.s2, self.s3)
+        inc = _join128(self.i0, self.i1, self.i2, self.i3)
+        half = self.half
+        return PCG64, {"bit_generator": "PCG64", "state": {"state": state, "inc": inc},
+                       "has_uint32": 1 if half >= 0 else 0, "uinteger": half if half >= 0 else 0}
 
 
-def _pcg64_seeded(entropy: int, key: tuple[int, ...]) -> tuple[int, int]:
-    """(state, increment) of numpy's PCG64 seeded from ``SeedSequence(entropy,
-    spawn_key=key)``: the initial state and the stream are the first two 128-bit words of
-    the seed sequence's state, set as PCG's ``srandom`` does."""
-    w = _state_words(pool(entropy, key), 8)
-    init = (w[0] | w[1] << 32) << 64 | w[2] | w[3] << 32
-    inc = ((w[4] | w[5] << 32) << 64 | w[6] | w[7] << 32) << 1 & _M128 | 1
-    return ((inc + init) * _PCG_MULT + inc) & _M128, inc
+def _join128(l0: int, l1: int, l2: int, l3: int) -> int:
+    """The 128-bit int of four 32-bit limbs, lowest first (Python ints: no overflow)."""
+    return l3 << 96 | l2 << 64 | l1 << 32 | l0
 
 
 def seeded_snapshot(entropy: int, key: tuple[int, ...] = ()) -> tuple[Any, Any]:
@@ -270,9 +399,7 @@ def seeded_snapshot(entropy: int, key: tuple[int, ...] = ()) -> tuple[Any, Any]:
     Raises:
         ValueError: a negative seed or key word.
     """
-    state, inc = _pcg64_seeded(entropy, key)
-    return PCG64, {"bit_generator": "PCG64", "state": {"state": state, "inc": inc},
-                   "has_uint32": 0, "uinteger": 0}
+    return PcgStream(entropy, key).snapshot()
 
 
 def draw_seed(rng: Generator) -> int:

@@ -6,14 +6,20 @@ Compiled (mypyc): the searches call it once per world.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeAlias
 
 import numpy as np
 
+from balancelab.simulate.core import PLACEHOLDER_RNG
 from balancelab.simulate.iss.state import IssState, IssView
+from balancelab.simulate.seeding import PcgStream
+
+#: What deals a world: a Generator, or the searches' :class:`PcgStream` (the same draws,
+#: without making the Generator: a multiplayer world never draws again once dealt).
+Rng: TypeAlias = np.random.Generator | PcgStream
 
 
-def _shuffled(items: list[int], rng: np.random.Generator) -> list[int]:
+def _shuffled(items: list[int], rng: Rng) -> list[int]:
     """A shuffled copy of ``items``: the list ``[items[k] for k in
     rng.permutation(len(items))]`` would give, from the same draws (numpy shuffles a list
     and an index array by the same swaps), without numpy's array and integer scalars."""
@@ -22,15 +28,14 @@ def _shuffled(items: list[int], rng: np.random.Generator) -> list[int]:
     return out
 
 
-def _reshuffled(deck: list[int], known: dict[int, int], rng: np.random.Generator) -> list[int]:
+def _reshuffled(deck: list[int], known: dict[int, int], rng: Rng) -> list[int]:
     """``deck`` shuffled, but for the cards in ``known`` (seen put under it), which keep
     their places; the deal depends on the cards, those places and ``rng`` only."""
     free = _shuffled(sorted(e for e in deck if e not in known), rng)
     return [e if e in known else free.pop() for e in deck]
 
 
-def _fedor_deck(cards: list[int], top_back: int, fedor: Any,
-                rng: np.random.Generator) -> list[int]:
+def _fedor_deck(cards: list[int], top_back: int, fedor: Any, rng: Rng) -> list[int]:
     """The FEDOR deck dealt from ``cards`` at random, its top card (the last) one whose back
     is ``top_back`` (the back the players see; ``-1``: any), chosen uniformly among those;
     the rest shuffled under it. Uniform over the orders that show that back."""
@@ -43,7 +48,7 @@ def _fedor_deck(cards: list[int], top_back: int, fedor: Any,
     return _shuffled(rest, rng) + [top]
 
 
-def state_from_view(view: IssView, rng: np.random.Generator) -> IssState:
+def state_from_view(view: IssView, rng: Rng) -> IssState:
     """A state consistent with ``view``: hidden information re-dealt at random from what the
     seat cannot see: other players' experiment hands (sizes and levels kept — card backs show
     the level), the order of the three experiment decks (sizes kept; a card the seat saw put
@@ -53,11 +58,12 @@ def state_from_view(view: IssView, rng: np.random.Generator) -> IssState:
     deck (the back of its top card kept if possible).
 
     Returns:
-        An :class:`IssState` whose public part equals the view and whose rng is ``rng``.
+        An :class:`IssState` whose public part equals the view and whose rng is ``rng`` (a
+        :class:`PcgStream`: its Generator, built at the state's first draw).
     """
     st = view.st
     n = st.np
-    s = IssState(st, rng)
+    s = IssState(st, PLACEHOLDER_RNG)  # (its rng once dealt, below)
     s.phase = view.phase
     s.turn_player = view.turn_player
     s.sp = view.sp
@@ -166,6 +172,11 @@ def state_from_view(view: IssView, rng: np.random.Generator) -> IssState:
     if st.solo:
         rest = [c for c in range(len(st.cards.fedor)) if c not in view.fdisc]
         s.fdeck = _fedor_deck(rest, view.fnext_back, st.cards.fedor, rng)
+    if isinstance(rng, PcgStream):
+        s._rng_live = None
+        s._rng_snap = rng.snapshot()
+    else:
+        s.rng = rng
     s._legal = None
     s._events = []
     return s

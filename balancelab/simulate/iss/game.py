@@ -11,6 +11,7 @@ import numpy as np
 from balancelab.simulate.core import ColumnType, Game, State, View
 from balancelab.simulate.iss.cards import load_cards
 from balancelab.simulate.iss.determinize import (
+    Rng,
     _fedor_deck,
     _reshuffled,
     _shuffled,
@@ -75,6 +76,9 @@ class IssGame(Game):
     chunk_games = 200
     round_cap = True  # a game ends at the turn cap (end reason "cap")
     default_policies: ClassVar[dict[str, str]] = {"player": "builder"}
+    #: :meth:`determinize` also deals from a :class:`~balancelab.simulate.seeding.PcgStream`
+    #: (the searches pass one: the same draws as its Generator's, without making it)
+    determinize_streams: ClassVar[bool] = True
 
     def possible_outcomes(self, options: RuleOptions) -> tuple[str, ...]:
         """The seats in play, FEDOR in solo (Solo Mode), and a shared win (tie-break)."""
@@ -161,7 +165,7 @@ class IssGame(Game):
                                       fedor, rng)
         state._legal = None
 
-    def determinize(self, view: View, rng: np.random.Generator) -> State:
+    def determinize(self, view: View, rng: Rng) -> State:
         """A full state consistent with ``view``: hidden hands and deck orders re-dealt.
 
         Other players' hands keep their sizes and levels; experiment decks keep their sizes;
