@@ -154,6 +154,8 @@ def state_from_view(view: OdysseyView, rng: np.random.Generator,
     s.mal_t = view.malfunctions
     s.doors_t = view.doors
     s.rev_t = view.hal_revealed
+    s.hand_t = [None] * (n + 1)
+    s.hand_n_t = None
     s.closed_mask = sum(1 << d for d in range(1, 8) if view.doors[d] == 1)
     s.marker = view.marker
     s.sequences = view.sequences

@@ -581,7 +581,7 @@ class OdysseyState(State):
         "hal_turns", "stack", "actor", "used", "repair_open", "start_pos", "current_seat",
         "phase", "terminal", "winner", "end_reason", "m", "log", "tracing", "first",
         "trash_counts", "hal_seen", "crew_seen", "hal_history", "recording", "view0",
-        "pos_t", "mal_t", "doors_t", "rev_t",
+        "pos_t", "mal_t", "doors_t", "rev_t", "hand_t", "hand_n_t",
     )
 
     ctx: Ctx
@@ -642,6 +642,10 @@ class OdysseyState(State):
     mal_t: tuple[int, ...] | None
     doors_t: tuple[int, ...] | None
     rev_t: tuple[int, ...] | None
+    #: likewise, per seat, its hand as the tuple its views show (HAL: the hidden hand), and
+    #: ``hand_n``: set to None by :meth:`_hand_changed`, the one place that forgets them
+    hand_t: list[tuple[int, ...] | None]
+    hand_n_t: tuple[int, ...] | None
 
     # measure counters (indices into self.m)
     M_PLAYED = 0  # 0..3 malfunctions played per system
@@ -676,7 +680,11 @@ class OdysseyState(State):
         if fixed:
             roles = [CREWMEMBERS.index(x) for x in fixed]
         else:
-            others = [int(x) + 1 for x in rng.permutation(4)[: n - 1]]
+            # rng.permutation(4) is a shuffle of 0..3 (numpy's own definition): shuffled as a
+            # list, the same draws and order without an array of numpy ints
+            perm = [0, 1, 2, 3]
+            rng.shuffle(perm)
+            others = [x + 1 for x in perm[: n - 1]]
             roles = [BOWMAN, *sorted(others)]
         s.roles = (-1, *roles)
         s.pos = [-1] + [ctx.start] * n
@@ -696,7 +704,8 @@ class OdysseyState(State):
         s.hal_history = ()
         s.recording = True
         s.view0 = None
-        s.pos_t = s.mal_t = s.doors_t = s.rev_t = None
+        s.pos_t = s.mal_t = s.doors_t = s.rev_t = s.hand_n_t = None
+        s.hand_t = [None] * (n + 1)
         s.hal_hidden = [0] * C.N_HAL_KINDS
         s.hal_rev = []
         s.mal = [0, 0, 0, 0]
@@ -762,6 +771,8 @@ class OdysseyState(State):
         s.mal_t = self.mal_t
         s.doors_t = self.doors_t
         s.rev_t = self.rev_t
+        s.hand_t = self.hand_t[:]
+        s.hand_n_t = self.hand_n_t
         s.hal_hidden = self.hal_hidden[:]
         s.hal_rev = self.hal_rev[:]
         s.mal = self.mal[:]
@@ -831,6 +842,12 @@ class OdysseyState(State):
         for c in self.hal_hidden:
             n += c
         return n
+
+    def _hand_changed(self, seat: int) -> None:
+        """Forget the tuples the views showed of ``seat``'s hand and of the hand sizes: called
+        wherever a hand (HAL's: the hidden hand) or a hand size changes."""
+        self.hand_t[seat] = None
+        self.hand_n_t = None
 
     # -- the task loop -------------------------------------------------------------------
     def _run(self) -> None:
@@ -955,11 +972,13 @@ class OdysseyState(State):
         card = self.hal_draw.pop()
         self.hal_hidden[card] = self.hal_hidden[card] + 1
         self.hand_n[0] = self.hand_n[0] + 1
+        self._hand_changed(0)
 
     def _crew_draw(self, seat: int, k: int) -> None:
         """The seat draws ``k`` cards; the crew Discard is reshuffled when the Draw pile runs
         out (Hand Size, last paragraph); no draw if both are empty (design notes 1(c)12)."""
         hand = self.hands[seat]
+        self._hand_changed(seat)
         for _ in range(k):
             if not self.crew_draw:
                 if not self.crew_disc:
@@ -1183,10 +1202,12 @@ class OdysseyState(State):
         elif op == OP_REVEAL:
             stack.pop()
             self.hal_hidden[arg] = self.hal_hidden[arg] - 1
+            self._hand_changed(0)
             _insert_sorted(self.hal_rev, arg)
             self.rev_t = None
         elif op == OP_LIMIT:
             hand = self.hands[seat]
+            self._hand_changed(seat)
             if arg >= PAIR:
                 k1 = (arg - PAIR) // 32
                 k2 = (arg - PAIR) % 32
@@ -1204,6 +1225,7 @@ class OdysseyState(State):
             stack.pop()
             self.hands[seat][arg] = self.hands[seat][arg] - 1
             self.hand_n[seat] = self.hand_n[seat] - 1
+            self._hand_changed(seat)
             self.crew_disc.append(arg)  # the action's own words show the card (trace)
             self.crew_seen = _bumped(self.crew_seen, arg, 1)
         elif op == OP_TARGET:
@@ -1214,6 +1236,7 @@ class OdysseyState(State):
             if self.hands[t][k]:
                 self.hands[t][k] = self.hands[t][k] - 1
                 self.hand_n[t] = self.hand_n[t] - 1
+                self._hand_changed(t)
                 self.crew_disc.append(k)
                 self.crew_seen = _bumped(self.crew_seen, k, 1)
                 self.m[self.M_TARGET_HITS] = self.m[self.M_TARGET_HITS] + 1
@@ -1226,6 +1249,7 @@ class OdysseyState(State):
             self.m[self.M_SCAN] = self.m[self.M_SCAN] + 1
             stack[-1] = _TASKS[T_SCAN_DISCARD][arg]
         elif op == OP_HAL_DISCARD:
+            self._hand_changed(0)
             if arg >= REV:
                 self.hal_rev.remove(arg - REV)
                 self.rev_t = None
@@ -1245,6 +1269,8 @@ class OdysseyState(State):
             self.hand_n[seat] = self.hand_n[seat] - 1
             self.hands[b][arg] = self.hands[b][arg] + 1
             self.hand_n[b] = self.hand_n[b] + 1
+            self._hand_changed(seat)
+            self._hand_changed(b)
         elif op == OP_RECOVER_TAKE:
             stack.pop()
             self.crew_disc.remove(arg)
@@ -1252,6 +1278,7 @@ class OdysseyState(State):
             self.crew_seen = _bumped(_NO_CREW_SEEN, C.C_RECOVER, self.crew_seen[C.C_RECOVER])
             self.hands[seat][arg] = self.hands[seat][arg] + 1
             self.hand_n[seat] = self.hand_n[seat] + 1
+            self._hand_changed(seat)
         else:
             raise ValueError(f"unknown action {action!r}")
         if not self.terminal:
@@ -1261,6 +1288,8 @@ class OdysseyState(State):
         """One crew action of the "take actions" step (Crewmember Actions)."""
         hand = self.hands[seat]
         stack = self.stack
+        if op != OP_ASK:  # every other action gives, plays or trashes a card of the hand
+            self._hand_changed(seat)
         if op == OP_REPAIR:
             sysk = arg // 32
             k = arg % 32
@@ -1293,6 +1322,7 @@ class OdysseyState(State):
             self.hand_n[seat] = self.hand_n[seat] - 1
             self.hands[t][k] = self.hands[t][k] + 1
             self.hand_n[t] = self.hand_n[t] + 1
+            self._hand_changed(t)
             self.m[self.M_GIVES] = self.m[self.M_GIVES] + 1
             stack.append(_TASKS[T_LIMIT][t])
         elif op == OP_OPEN:
@@ -1352,6 +1382,7 @@ class OdysseyState(State):
         stack top is replaced by what follows."""
         stack = self.stack
         self.hand_n[0] = self.hand_n[0] - 1
+        self._hand_changed(0)
         if arg >= REV:
             k = arg - REV
             self.hal_rev.remove(k)
@@ -1418,12 +1449,11 @@ class OdysseyState(State):
         """What ``seat`` may know (see :class:`OdysseyView`). Every field is an immutable
         value (tuples, ints, the frozen options): the view shares nothing mutable with the
         state."""
-        hid = self.hal_hidden
         ct = self.trash_counts
         if ct is None:
             ct = self.trash_counts = (tuple(_counts(self.crew_trash, C.N_CREW_KINDS)),
                                       tuple(_counts(self.hal_trash, C.N_HAL_KINDS)))
-        # (the tuples kept since the lists last changed, made anew only after a change)
+        # (the tuples kept since their lists last changed, made anew only after a change)
         pos_t = self.pos_t
         if pos_t is None:
             pos_t = self.pos_t = tuple(self.pos)
@@ -1436,6 +1466,13 @@ class OdysseyState(State):
         rev_t = self.rev_t
         if rev_t is None:
             rev_t = self.rev_t = tuple(self.hal_rev)
+        hand_t = self.hand_t[seat]
+        if hand_t is None:
+            hand_t = tuple(self.hal_hidden) if seat == 0 else tuple(self.hands[seat])
+            self.hand_t[seat] = hand_t
+        hand_n_t = self.hand_n_t
+        if hand_n_t is None:
+            hand_n_t = self.hand_n_t = tuple(self.hand_n)
         rev = self.hal_rev  # lipread(), inline: the sorted row ends with Lipread
         lipread = bool(rev) and rev[-1] == C.H_LIPREAD
         ctx = self.ctx
@@ -1443,8 +1480,7 @@ class OdysseyState(State):
         crew_disc = self.crew_disc
         v = OdysseyView(
             seat, phase, self.roles, pos_t,
-            tuple(hid) if seat == 0 else tuple(self.hands[seat]),
-            tuple(self.hand_n), rev_t, mal_t, doors_t, self.marker, self.sequences,
+            hand_t, hand_n_t, rev_t, mal_t, doors_t, self.marker, self.sequences,
             self.logic_trashed, ct[0], ct[1],
             len(self.crew_draw), len(crew_disc), len(self.hal_draw), len(self.hal_disc),
             self.monolith, self.crew_turns, self.actor, self.used, self.repair_open,
