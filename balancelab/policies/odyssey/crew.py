@@ -6,11 +6,12 @@ from collections.abc import Sequence
 from typing import Any, ClassVar, Final
 
 from balancelab.policies.base import PolicyError, RngSource, register
-from balancelab.policies.odyssey.discards import CrewWorths
+from balancelab.policies.odyssey.discards import CrewWorths, _has_window
 from balancelab.policies.odyssey.shared import (
     _CAMP,
     L1,
     _logic_mask,
+    _occupied,
     _OdysseyPolicy,
     _shared,
     _windows,
@@ -42,6 +43,10 @@ from balancelab.simulate.odyssey.state import (
     _has_run,
 )
 from balancelab.simulate.options import RuleOptions
+
+#: the kind of the Close Door card of the POD BAY Doors (read once: a module's function
+#: called through its attribute costs a Python call)
+_DOOR7: Final = C.hal_door(7)
 
 #: crew-team's numeric choices (parameters; see :class:`CrewTeam`) and their ranges
 _CREW_NUMBERS: Final[dict[str, Any]] = {
@@ -169,16 +174,19 @@ class CrewTeam(_OdysseyPolicy):
             # in his hands); else our least useful card
             vals = self.values(v, ctx)
             if self.carrier_seat(v) == v.actor:
-                logic = [a for a in legal if a % 1000 >= L1 and vals[a % 1000] > 0]
-                if logic:
-                    return max(logic, key=lambda a: vals[a % 1000])
+                best = -1
+                for a in legal:  # the first most wanted Logic card worth something
+                    k = a % 1000
+                    if k >= L1 and vals[k] > 0 and (best < 0 or vals[k] > vals[best % 1000]):
+                        best = a
+                if best >= 0:
+                    return best
             if 16 * 1000 + C.C_REPAIR_LIF in legal and not (
                     self.par.no_loop and self.carrier_seat(v) == v.actor):
                 return 16 * 1000 + C.C_REPAIR_LIF
-            return min(legal, key=lambda a: vals[a % 1000])
+            return _first_best(legal, vals, -1.0)
         if ph == T_RECOVER_TAKE:
-            vals = self.values(v, ctx, gain=True)
-            return max(legal, key=lambda a: vals[a % 1000])
+            return _first_best(legal, self.values(v, ctx, gain=True), 1.0)
         return legal[int(self.rng.integers(len(legal)))]
 
     # -- values ----------------------------------------------------------------------------
@@ -192,7 +200,7 @@ class CrewTeam(_OdysseyPolicy):
         worths = self.worths
         out = list(worths.base_values(v, ctx, carrier_seat == v.seat))
         lm = _logic_mask(v.hand if hand is None else tuple(hand))
-        out[L1:L1 + 12] = worths.logic_part(v, ctx, carrier_seat, lm, gain).vals
+        out[L1:L1 + 12] = worths.logic_values(v, ctx, carrier_seat, lm, gain)
         return out
 
     def has_room(self, v: OdysseyView, ctx: Ctx, seat: int) -> bool:
@@ -225,8 +233,8 @@ class CrewTeam(_OdysseyPolicy):
     def sequence(self, v: OdysseyView, ctx: Ctx) -> int:
         """The lowest number of a complete allowed sequence in hand, or 0."""
         lm = _logic_mask(v.hand)
-        if not lm:
-            return 0
+        if not _has_window(lm, ctx.L):
+            return 0  # (the common case, in a few machine operations)
         full = self.full
         L = ctx.L
         for low in _windows(v, ctx):
@@ -251,7 +259,7 @@ class CrewTeam(_OdysseyPolicy):
         pos = v.pos[seat]
         if lif_check:
             pod = ctx.pod
-            pod_taken = pod != pos and pod in v.pos
+            pod_taken = pod != pos and _occupied(v.pos, pod)
             alarm = self.par.lif_alarm + (1 if self.carrier_seat(v) == seat else 0)
             if mal[LIF] >= alarm and not pod_taken and self.can_repair(v, LIF):
                 return LIF
@@ -277,7 +285,7 @@ class CrewTeam(_OdysseyPolicy):
         if seq and v.malfunctions[LIF] < ctx.limit_lif - 2:
             return ctx.core
         if (v.closed_mask >> 7 & 1 and v.malfunctions[LIF] >= self.par.pod_alarm
-                and v.hand[C.C_OVERRIDE] > 0 and ctx.pod not in v.pos):
+                and v.hand[C.C_OVERRIDE] > 0 and not _occupied(v.pos, ctx.pod)):
             # the POD BAY Doors shut the LIF repairs out: go and open them (OPEN)
             a, b = ctx.board.door_spaces[7]
             return a if dist[pos][a] <= dist[pos][b] else b
@@ -334,12 +342,14 @@ class CrewTeam(_OdysseyPolicy):
         pref = self.par.draw_pref
         best = acts[0]
         best_c = 1 << 30
-        free = self.free
+        # the goal's rows: dist[d][g] == dist[g][d] (the board's ways go both ways), read once
+        to_g = dist[g]
+        free_g = self.free[g]
         for a in acts:
             d = a - 8000  # OP_MOVE
-            c = dist[d][g]
+            c = to_g[d]
             if c >= 99:
-                c = 20 + free[d][g] - (5 if has_override else 0)
+                c = 20 + free_g[d] - (5 if has_override else 0)
             c = c * 4 + pref[d]
             if c < best_c:
                 best, best_c = a, c
@@ -410,8 +420,8 @@ class CrewTeam(_OdysseyPolicy):
             for k in (GRV, MEM, COM):
                 if k in rev and mal[k] >= lim[k] - 1:
                     return OP_CANCEL * 1000 + k
-            if C.hal_door(7) in rev:
-                return OP_CANCEL * 1000 + C.hal_door(7)
+            if _DOOR7 in rev:
+                return OP_CANCEL * 1000 + _DOOR7
         if present >> OP_OPEN & 1:
             dist = self.dists(v.closed_mask)
             g = self.goal(v, ctx, dist)
@@ -419,7 +429,7 @@ class CrewTeam(_OdysseyPolicy):
             best_open, best_gain = 0, 0
             for d in _args(acts, OP_OPEN):
                 after = self.dists(v.closed_mask & ~(1 << d))
-                if d == 7 and (ctx.pod in v.pos or mal[LIF] >= self.par.pod_open_lif):
+                if d == 7 and (_occupied(v.pos, ctx.pod) or mal[LIF] >= self.par.pod_open_lif):
                     return OP_OPEN * 1000 + d  # someone trapped on the POD, or LIF in danger
                 gain = dist[pos][g] - after[pos][g]
                 if gain <= 0 and self.par.door_duty:
@@ -473,6 +483,19 @@ class CrewTeam(_OdysseyPolicy):
         if present >> OP_RECOVER & 1:
             return OP_RECOVER * 1000
         return max(_args(acts, 0))  # end the turn, drawing the most
+
+
+def _first_best(legal: Sequence[int], vals: list[float], sign: float) -> int:
+    """The first action of ``legal`` whose card (``action % 1000``, a crew card kind) has
+    the highest ``sign * vals[kind]`` (``max``/``min`` by ``vals`` with a key, without a
+    Python call per action)."""
+    best = legal[0]
+    best_v = sign * vals[best % 1000]
+    for a in legal:
+        val = sign * vals[a % 1000]
+        if val > best_v:
+            best, best_v = a, val
+    return best
 
 
 def _args(acts: tuple[int, ...], op: int) -> list[int]:

@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
+from mypy_extensions import i64
+
 from balancelab.policies.odyssey.shared import L1, _logic_mask, _shared, _windows
 from balancelab.simulate.odyssey import cards as C
 from balancelab.simulate.odyssey.cards import COM, GRV, LIF, MEM
@@ -18,7 +20,36 @@ from balancelab.simulate.odyssey.state import (
     _has_run,
 )
 
-_POP: Final = tuple(bin(i).count("1") for i in range(256))
+
+def _most_held(lm: i64, n: i64, trashed: i64, L: i64, full: i64) -> i64:
+    """The most Logic cards of ``lm`` in a still-possible window of ``L`` numbers through
+    Logic ``n`` (a window with a member in ``trashed`` is no longer possible), -1 when no such
+    window remains (masks: bit n = Logic n; ``full``: ``L`` low bits). (``i64``: plain
+    machine integers compiled, not tagged ones checked at every operation.)"""
+    m: i64 = -1
+    low: i64 = n - L + 1 if n > L else 1
+    last: i64 = n if n < 13 - L else 13 - L
+    while low <= last:
+        if not (trashed >> low) & full:
+            x = (lm >> low) & full
+            held: i64 = 0
+            while x:  # count the bits (native ints: no table read, no boxing)
+                x &= x - 1
+                held += 1
+            if held > m:
+                m = held
+        low += 1
+    return m
+
+
+def _has_window(lm: i64, L: i64) -> bool:
+    """Whether the Logic mask ``lm`` holds ``L`` consecutive numbers."""
+    x = lm
+    i: i64 = 1
+    while i < L and x:
+        x &= lm >> i
+        i += 1
+    return x != 0
 
 
 def _logic_worths(L: int, trashed: int, lm: int, gain: bool, a: float, b: float
@@ -30,15 +61,7 @@ def _logic_worths(L: int, trashed: int, lm: int, gain: bool, a: float, b: float
     full = (1 << L) - 1
     out: list[float] = []
     for n in range(1, 13):
-        m = -1  # the most held in a possible window through n; -1: none
-        low = n - L + 1 if n > L else 1
-        last = n if n < 13 - L else 13 - L
-        while low <= last:
-            if not (trashed >> low) & full:
-                held = _POP[(lm >> low) & full]
-                if held > m:
-                    m = held
-            low += 1
+        m = int(_most_held(lm, n, trashed, L, full))
         if m > 0 or (m == 0 and gain):
             if gain and not lm >> n & 1:
                 m += 1  # n itself, gained (the same for every window through n)
@@ -48,13 +71,31 @@ def _logic_worths(L: int, trashed: int, lm: int, gain: bool, a: float, b: float
     return tuple(out)
 
 
-def _hand_total(base: list[float], logic: tuple[float, ...], hand: list[int],
-                kinds: list[int], bonus: float) -> float:
+def _held_logic_total(lm: i64, trashed: i64, L: i64, full: i64, a: float, b: float) -> float:
+    """The sum of :func:`_logic_worths` (without ``gain``) over the Logic numbers held in
+    ``lm``, in increasing number."""
+    total = 0.0
+    n: i64 = 1
+    rest = lm >> 1
+    while rest:
+        if rest & 1:
+            m = _most_held(lm, n, trashed, L, full)
+            if m > 0:
+                total += a + b * float(m)
+        rest >>= 1
+        n += 1
+    return total
+
+
+def _hand_total(base: list[float], hand: list[int], kinds: list[int], lm: i64, trashed: i64,
+                L: i64, a: float, b: float, bonus: float) -> float:
     """A hand's worth, summed in increasing kind order, plus ``bonus``: ``c`` cards of kind
-    ``k`` are worth ``base[k]`` each when they are not Logic cards; ``logic`` by Logic number
-    - 1 for the first copy of a Logic card, and 0.5 for each further copy (it adds nothing to
-    a sequence). ``kinds``: the kinds that may be held, in increasing order (the others
-    count 0)."""
+    ``k`` are worth ``base[k]`` each when they are not Logic cards; the first copy of a
+    Logic card its :func:`_logic_worths` value for ``lm`` (the Logic mask of ``hand``, no
+    ``gain``; ``a``, ``b``: the worth parameters), and 0.5 for each further copy (it adds
+    nothing to a sequence). ``kinds``: the kinds that may be held, in increasing order (the
+    others count 0)."""
+    full: i64 = (1 << L) - 1
     total = 0.0
     for k in kinds:
         c = hand[k]
@@ -62,31 +103,12 @@ def _hand_total(base: list[float], logic: tuple[float, ...], hand: list[int],
             if k < L1:
                 total += base[k] * c
             else:
-                total += logic[k - L1] + 0.5 * (c - 1)
+                m = _most_held(lm, k - L1 + 1, trashed, L, full)
+                worth = a + b * float(m) if m > 0 else 0.0
+                total += worth + 0.5 * (c - 1)
     if bonus:
         total += bonus
     return total
-
-
-class _LogicPart:
-    """The Logic cards' worths for one Logic mask held (see :meth:`CrewWorths.logic_part`):
-    ``vals`` by Logic number - 1, ``bonus`` (a complete allowed sequence held), and ``whole``,
-    the worth of one copy of each Logic card held plus ``bonus`` (summed from ``bonus`` in
-    increasing number)."""
-
-    def __init__(self, vals: tuple[float, ...], bonus: float, lm: int) -> None:
-        self.vals = vals
-        self.bonus = bonus
-        whole = bonus
-        for n in range(1, 13):
-            if lm >> n & 1:
-                whole += vals[n - 1]
-        self.whole = whole
-
-
-#: per Ctx and the parameters a Logic card's worth depends on: :meth:`CrewWorths.logic_part`'s
-#: results (a function of those and of the position's Logic facts only)
-_LOGIC_PARTS: Final[dict[Any, dict[int, _LogicPart]]] = {}
 
 
 #: per Ctx and the parameters the other cards' worths depend on: :meth:`CrewWorths.base_values`'
@@ -101,7 +123,7 @@ class CrewWorths:
     ``keep_override``, ``wild_value``, ``override_pod``, ``override_pod_lif``,
     ``lif_repair_lif``, ``run_bonus``; ``carrier_logic``/``carrier_step`` as ``carrier_ab``,
     ``feeder_logic``/``feeder_step`` as ``feeder_ab``). Its caches are shared by every
-    instance of the same Ctx and parameters (``_LOGIC_PARTS``, ``_BASE_VALUES``). A
+    instance of the same Ctx and parameters (``_BASE_VALUES``). A
     ``carrier_seat`` argument: the seat Logic cards are funnelled to (``CrewTeam.carrier_seat``),
     or 0."""
 
@@ -120,42 +142,30 @@ class CrewWorths:
         self.feeder_ab = feeder_ab
         self.run_bonus = run_bonus
         self.full = (1 << ctx.L) - 1
-        #: :meth:`logic_part` by (carrier, sequences, gain, Logic TRASH, Logic held); shared
-        #: by the instances of these options and Logic parameters
-        if len(_LOGIC_PARTS) > 64:
-            _LOGIC_PARTS.clear()  # many parameter sets (``balancelab tune``): start afresh
-        self._logic_cache: dict[int, _LogicPart] = _shared(
-            _LOGIC_PARTS, (ctx, carrier_ab, feeder_ab, run_bonus))
-        #: :meth:`base_values` by the facts it reads; shared likewise
+        #: :meth:`base_values` by the facts it reads; shared by the instances of these options
+        #: and parameters
         if len(_BASE_VALUES) > 64:
             _BASE_VALUES.clear()
         self._base_cache: dict[int, list[float]] = _shared(
             _BASE_VALUES, (ctx, carrier_disc, keep_override, wild_value, override_pod,
                            override_pod_lif, lif_repair_lif))
 
-    def logic_part(self, v: OdysseyView, ctx: Ctx, carrier_seat: int, lm: int,
-                   gain: bool) -> _LogicPart:
+    def logic_ab(self, v: OdysseyView, carrier_seat: int) -> tuple[float, float]:
+        """A Logic card's worth parameters for this seat: base and step (the carrier's,
+        a feeder's, or those of a crew without a carrier)."""
+        if carrier_seat == v.seat:
+            return self.carrier_ab[0], self.carrier_ab[1]
+        if carrier_seat:
+            return self.feeder_ab[0], self.feeder_ab[1]
+        return 2.0, 1.2
+
+    def logic_values(self, v: OdysseyView, ctx: Ctx, carrier_seat: int, lm: int,
+                     gain: bool) -> tuple[float, ...]:
         """For the Logic mask ``lm`` (bit n = Logic n held): each Logic card's worth, by
-        number - 1 (the best still-possible window through it, by cards held in it; 0 when
-        none remains), and ``run_bonus`` when ``lm`` holds a complete allowed sequence (else
-        0). Cached across games: a function of these options and parameters, the carrier,
-        the Logic TRASH, the sequences disconnected and ``lm`` only."""
-        code = 0 if carrier_seat == v.seat else (1 if carrier_seat else 2)
-        key = ((((code * 4 + v.sequences) << 1 | gain) << 14 | v.logic_trashed) << 14) | lm
-        got = self._logic_cache.get(key)
-        if got is None:
-            if code == 0:
-                a, b = self.carrier_ab
-            elif code == 1:
-                a, b = self.feeder_ab
-            else:
-                a, b = 2.0, 1.2
-            vals = _logic_worths(ctx.L, v.logic_trashed, lm, gain, a, b)
-            bonus = self.run_bonus if self.run_bonus and self._complete_run(v, ctx, lm) else 0.0
-            if len(self._logic_cache) > 20_000:
-                self._logic_cache.clear()
-            got = self._logic_cache[key] = _LogicPart(vals, bonus, lm)
-        return got
+        number - 1 (:func:`_logic_worths`: the best still-possible window through it, by
+        cards held in it, and the card itself with ``gain``; 0 when none remains)."""
+        a, b = self.logic_ab(v, carrier_seat)
+        return _logic_worths(ctx.L, v.logic_trashed, lm, gain, a, b)
 
     def discard(self, v: OdysseyView, ctx: Ctx, legal: Sequence[int], carrier_seat: int
                 ) -> int:
@@ -166,7 +176,8 @@ class CrewWorths:
 
         Speed: each candidate is first estimated from counts (the other cards' worth less
         what it discards, the Logic cards left, their extra copies at 0.5 each), a few integer
-        operations; the Logic worths are summed once per set of Logic cards left. Only the
+        operations; the Logic worths are summed once per Logic card whose last copy goes (in
+        native integers: no cache, no boxed keys). Only the
         candidates within a rounding margin of the best estimate are then scored card by card
         as :func:`_hand_total` sums them (the others cannot be the best), so the choice is the
         one every candidate scored in full gives.
@@ -174,8 +185,13 @@ class CrewWorths:
         orig = v.hand
         acts: tuple[int, ...] = legal if isinstance(legal, tuple) else tuple(legal)
         base = self.base_values(v, ctx, carrier_seat == v.seat)  # the same for every candidate
-        lm0 = _logic_mask(orig)
+        la, lb = self.logic_ab(v, carrier_seat)
+        L = ctx.L
+        full = self.full
+        trashed = v.logic_trashed
+        wins = _windows(v, ctx)
         held: list[int] = []
+        lm0 = 0
         plain = 0.0  # the worth of the cards that are not Logic cards
         extra = 0  # Logic cards beyond the first of their kind (0.5 each)
         for k in range(C.N_CREW_KINDS):
@@ -186,10 +202,13 @@ class CrewWorths:
                     plain += base[k] * c
                 else:
                     extra += c - 1
-        part0 = self.logic_part(v, ctx, carrier_seat, lm0, False)
-        #: Logic mask left -> its :meth:`_logic_part` (candidates that keep the same Logic
-        #: cards share it)
-        parts: dict[int, _LogicPart] = {}
+                    lm0 |= 2 << (k - L1)
+        bonus0 = self.run_bonus_of(v, ctx, wins, lm0)
+        whole0 = _held_logic_total(lm0, trashed, L, full, la, lb) + bonus0
+        #: the Logic worth left (with its bonus) when the last copy of Logic n + 1 goes, by
+        #: n (read when bit n of ``done`` is set): pairs share them
+        wholes = [0.0] * 12
+        done = 0
         pairs = acts[0] % 1000 >= PAIR  # pairs of kinds k1 <= k2 (Hand Size)
         n = len(acts)
         estimates = [0.0] * n
@@ -204,12 +223,14 @@ class CrewWorths:
             est = plain
             x = extra
             lm = lm0
+            gone = -1  # the Logic number - 1 whose last copy goes; -2: two of them
             if k1 < L1:
                 est -= base[k1]
             elif orig[k1] > 1:
                 x -= 1
             else:
                 lm &= ~(2 << (k1 - L1))
+                gone = k1 - L1
             if pairs:
                 if k2 < L1:
                     est -= base[k2]
@@ -217,14 +238,18 @@ class CrewWorths:
                     x -= 1
                 else:
                     lm &= ~(2 << (k2 - L1))
-            if lm == lm0:
-                part = part0
+                    gone = k2 - L1 if gone == -1 else -2
+            if gone == -1:
+                whole = whole0
+            elif gone >= 0 and done >> gone & 1:
+                whole = wholes[gone]
             else:
-                got = parts.get(lm)
-                if got is None:
-                    got = parts[lm] = self.logic_part(v, ctx, carrier_seat, lm, False)
-                part = got
-            est += part.whole + 0.5 * x
+                whole = _held_logic_total(lm, trashed, L, full, la, lb) + self.run_bonus_of(
+                    v, ctx, wins, lm)
+                if gone >= 0:
+                    wholes[gone] = whole
+                    done |= 1 << gone
+            est += whole + 0.5 * x
             estimates[i] = est
             if est > top:
                 top = est
@@ -249,8 +274,8 @@ class CrewWorths:
                 lm &= ~(2 << (k1 - L1))
             if k2 >= L1 and not hand[k2]:
                 lm &= ~(2 << (k2 - L1))
-            part = part0 if lm == lm0 else parts[lm]
-            val = _hand_total(base, part.vals, hand, held, part.bonus)
+            bonus = bonus0 if lm == lm0 else self.run_bonus_of(v, ctx, wins, lm)
+            val = _hand_total(base, hand, held, lm, trashed, L, la, lb, bonus)
             hand[k1] = hand[k1] + 1
             if pairs:
                 hand[k2] = hand[k2] + 1
@@ -264,19 +289,26 @@ class CrewWorths:
         (:meth:`values` of that hand), plus ``run_bonus`` when it holds a complete allowed
         sequence (DISCONNECT; the second sequence must leave a third possible)."""
         counts = list(hand)
-        part = self.logic_part(v, ctx, carrier_seat, _logic_mask(tuple(counts)), False)
-        return _hand_total(self.base_values(v, ctx, carrier_seat == v.seat), part.vals,
-                           counts, [k for k in range(C.N_CREW_KINDS) if counts[k]], part.bonus)
+        lm = _logic_mask(tuple(counts))
+        a, b = self.logic_ab(v, carrier_seat)
+        return _hand_total(self.base_values(v, ctx, carrier_seat == v.seat), counts,
+                           [k for k in range(C.N_CREW_KINDS) if counts[k]], lm,
+                           v.logic_trashed, ctx.L, a, b, self.run_bonus_of(
+                               v, ctx, _windows(v, ctx), lm))
 
-    def _complete_run(self, v: OdysseyView, ctx: Ctx, lm: int) -> bool:
+    def run_bonus_of(self, v: OdysseyView, ctx: Ctx, wins: tuple[int, ...], lm: int) -> float:
+        """``run_bonus`` when the Logic mask ``lm`` holds a complete allowed sequence
+        (``wins``: :func:`_windows`), else 0.0."""
+        if not self.run_bonus or not _has_window(lm, ctx.L):
+            return 0.0  # (the common case, in a few machine operations)
         full = self.full
-        for low in _windows(v, ctx):
+        for low in wins:
             if (lm >> low) & full == full:
                 if v.sequences == 1 and ctx.third_sequence_guard and not _has_run(
                         v.logic_trashed | full << low, ctx.L):
                     continue
-                return True
-        return False
+                return self.run_bonus
+        return 0.0
 
     def base_values(self, v: OdysseyView, ctx: Ctx, carrier: bool) -> list[float]:
         """The values of the cards that are not Logic cards (Logic: 0 here), by crew card

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from mypy_extensions import i64
+
 from balancelab.policies.base import Policy, RngSource
 from balancelab.simulate.core import Game
 from balancelab.simulate.odyssey import cards as C
@@ -32,13 +34,22 @@ def _windows(v: OdysseyView, ctx: Ctx) -> tuple[int, ...]:
 
 def _logic_mask(hand: tuple[int, ...]) -> int:
     """Bit n set when Logic n is held (a crew hand: counts per kind)."""
-    m = 0
-    bit = 2
+    m: i64 = 0  # (machine integers compiled: no tagged-int checks at each shift)
+    bit: i64 = 2
     for k in range(L1, L1 + 12):
         if hand[k]:
             m |= bit
         bit <<= 1
     return m
+
+
+def _occupied(pos: tuple[int, ...], space: int) -> bool:
+    """Whether a seat stands on ``space`` (``pos``: space per seat; ``space in pos`` without
+    boxing ``space`` for a generic containment test)."""
+    for p in pos:
+        if p == space:
+            return True
+    return False
 
 
 #: a cache that outlives one game (policies are built per game): per Ctx, the camp by the
