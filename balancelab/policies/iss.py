@@ -240,9 +240,10 @@ class _Scorer:
                 if i == 0 or c > most:
                     j, most = i, c
             return j
-        return self._best(v, legal)
+        # (a list's items are read natively; a Sequence's by a generic lookup)
+        return self._best(v, legal if isinstance(legal, list) else list(legal))
 
-    def _best(self, v: IssView, legal: Sequence[Any]) -> int:
+    def _best(self, v: IssView, legal: list[Any]) -> int:
         """The general step (an action card, or an extra action): every action scored."""
         self._prep(v)
         k = self.k
