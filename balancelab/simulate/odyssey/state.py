@@ -204,10 +204,12 @@ class Ctx:
         self.lipread_discard = o.lipread_disconnect_discard
         #: HAL may play a hidden Lipread as a null card (rule option ``lipread_null_play``)
         self.lipread_play = o.lipread_null_play
-        #: the legal moves by (space, doors, steps, Hunter, POD occupied) as one int
-        #: (``_legal_move``): the key decides them when the POD is the only space with a
-        #: capacity, and it is 1
-        self.move_cache: dict[int, list[int]] = {}
+        #: the legal moves (``_legal_move``) by (steps, Hunter, POD occupied, space), then by
+        #: the closed doors (bit d = door d: < 256), which decide them when the POD is the only
+        #: space with a capacity, and it is 1. Lists indexed by native ints (a dict's key
+        #: would be a new int object per look-up); a row of 256 is made at its first use.
+        self.move_cache: list[list[list[int] | None] | None] = [None] * (
+            4 * (max(o.move, o.move_grv_terminated) + 1) * self.n_spaces)
         self.move_cacheable = all(not c or (sp == self.pod and c == 1)
                                   for sp, c in enumerate(b.capacity))
         self.dist_mask_cache: dict[int, tuple[tuple[int, ...], ...]] = {}
@@ -1054,9 +1056,13 @@ class OdysseyState(State):
                     break
         steps = ctx.move_grv_down if self.mal[0] >= ctx.limits[0] else ctx.move
         hunter = self.roles[seat] == HUNTER
-        # (space, doors, steps, Hunter, POD occupied): doors < 256 (1..7), steps <= 6
-        key = (((steps * 2 + hunter) * 2 + pod_full) * 256 + self.closed_mask) * ctx.n_spaces + here
-        out = ctx.move_cache.get(key)
+        rows = ctx.move_cache  # by (steps, Hunter, POD occupied, space), then the closed doors
+        r = ((steps * 2 + hunter) * 2 + pod_full) * ctx.n_spaces + here
+        row = rows[r]
+        if row is None:
+            new_row: list[list[int] | None] = [None] * 256
+            row = rows[r] = new_row
+        out = row[self.closed_mask]
         if out is None:
             dests = ctx.reachable(here, self.closed_mask, steps, hunter)
             cap = ctx.board.capacity
@@ -1071,7 +1077,7 @@ class OdysseyState(State):
                         continue
                 out.append(_ACTION[OP_MOVE * 1000 + d])
             if ctx.move_cacheable:
-                ctx.move_cache[key] = out
+                row[self.closed_mask] = out
             else:  # a board with other capacities: not cacheable by this key
                 return out
         return out[:]
