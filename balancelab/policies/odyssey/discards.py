@@ -186,14 +186,15 @@ class CrewWorths:
         acts: tuple[int, ...] = legal if isinstance(legal, tuple) else tuple(legal)
         base = self.base_values(v, ctx, carrier_seat == v.seat)  # the same for every candidate
         la, lb = self.logic_ab(v, carrier_seat)
-        L = ctx.L
-        full = self.full
-        trashed = v.logic_trashed
+        # (the integers below are i64: machine integers compiled, no tagged-int checks)
+        L: i64 = ctx.L
+        full: i64 = self.full
+        trashed: i64 = v.logic_trashed
         wins = _windows(v, ctx)
         held: list[int] = []
-        lm0 = 0
+        lm0: i64 = 0
         plain = 0.0  # the worth of the cards that are not Logic cards
-        extra = 0  # Logic cards beyond the first of their kind (0.5 each)
+        extra: i64 = 0  # Logic cards beyond the first of their kind (0.5 each)
         for k in range(C.N_CREW_KINDS):
             c = orig[k]
             if c:
@@ -208,13 +209,16 @@ class CrewWorths:
         #: the Logic worth left (with its bonus) when the last copy of Logic n + 1 goes, by
         #: n (read when bit n of ``done`` is set): pairs share them
         wholes = [0.0] * 12
-        done = 0
+        done: i64 = 0
         pairs = acts[0] % 1000 >= PAIR  # pairs of kinds k1 <= k2 (Hand Size)
         n = len(acts)
         estimates = [0.0] * n
         top = -1e18
         for i in range(n):
-            arg = acts[i] % 1000
+            arg: i64 = acts[i]
+            arg = arg % 1000
+            k1: i64
+            k2: i64
             if pairs:
                 k1 = (arg - PAIR) >> 5
                 k2 = (arg - PAIR) & 31
@@ -223,7 +227,7 @@ class CrewWorths:
             est = plain
             x = extra
             lm = lm0
-            gone = -1  # the Logic number - 1 whose last copy goes; -2: two of them
+            gone: i64 = -1  # the Logic number - 1 whose last copy goes; -2: two of them
             if k1 < L1:
                 est -= base[k1]
             elif orig[k1] > 1:
@@ -249,7 +253,7 @@ class CrewWorths:
                 if gone >= 0:
                     wholes[gone] = whole
                     done |= 1 << gone
-            est += whole + 0.5 * x
+            est += whole + 0.5 * float(x)
             estimates[i] = est
             if est > top:
                 top = est

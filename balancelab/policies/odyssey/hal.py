@@ -155,14 +155,15 @@ class HalPressure(_OdysseyPolicy):
                 if p == pod:
                     return 0.5
             return self.door7_w * (2.0 + 1.2 * v.malfunctions[LIF])
-        before = self.dists(v.closed_mask)
-        after = self.dists(v.closed_mask | 1 << d)
+        # the Core's rows: dist[p][core] == dist[core][p] (the board's ways go both ways)
         core = ctx.core
+        before = self.dists(v.closed_mask)[core]
+        after = self.dists(v.closed_mask | 1 << d)[core]
         gain = 0
         for i in range(1, len(pos)):
             p = pos[i]
-            x = after[p][core]
-            y = before[p][core]
+            x = after[p]
+            y = before[p]
             gain += (x if x < 8 else 8) - (y if y < 8 else 8)
         return 1.0 + self.door_gain * gain
 
