@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import abc
 import difflib
+import functools
 import importlib
 import math
 from collections.abc import Callable, Sequence
@@ -560,9 +561,17 @@ def build(
     rng: RngSource,
 ) -> Policy:
     """Build the policy for one seat from a resolved spec; ``rng`` as for :class:`Policy`."""
+    return builder(game, options, seat, spec)(rng)
+
+
+def builder(game: Game, options: RuleOptions, seat: int, spec: str
+            ) -> Callable[[RngSource], Policy]:
+    """What :func:`build` does, less the ``rng``: ``builder(game, options, seat, spec)(rng)``
+    builds the policy. A runner builds the same seats' policies game after game: this looks
+    the spec up once."""
     side = game.side_of_seat(options, seat)
     factory, params = _factory_and_params(game.name, side, spec)
-    return factory(game, options, seat, rng, **params)
+    return functools.partial(factory, game, options, seat, **params)
 
 
 def _factory_and_params(game: str, side: str, spec: str

@@ -324,9 +324,32 @@ def seat_key(run_seed: int, game_index: int, seat: int) -> int:
     key, and the key is not the rules' SeedSequence (whose hash is not one-way). Like any
     reproducible seeding it does not stop a policy that guesses small run seeds and plays the
     setups through; policies are trusted to read their view only."""
-    digest = hashlib.blake2b(f"{run_seed},{game_index},{seat}".encode(), digest_size=32,
-                             person=_SEAT_PERSON).digest()
-    return int.from_bytes(digest, "little")
+    return _seat_key(_game_hash(run_seed, game_index), seat)
+
+
+def seat_keys(run_seed: int, game_index: int, n_seats: int) -> list[int]:
+    """``[seat_key(run_seed, game_index, k) for k in range(n_seats)]``, hashing the game's
+    part of the message once (BLAKE2b is a stream: the digests are the same)."""
+    game = _game_hash(run_seed, game_index)
+    return [_seat_key(game, k) for k in range(n_seats)]
+
+
+#: BLAKE2b set up for the seat keys; copied rather than set up again for each (cheaper).
+_SEAT_HASH: Any = hashlib.blake2b(digest_size=32, person=_SEAT_PERSON)
+
+
+def _game_hash(run_seed: int, game_index: int) -> Any:
+    """The seat keys' BLAKE2b fed ``"{run_seed},{game_index},"``."""
+    h = _SEAT_HASH.copy()
+    h.update(f"{run_seed},{game_index},".encode())
+    return h
+
+
+def _seat_key(game: Any, seat: int) -> int:
+    """The key of seat ``seat`` from its game's :func:`_game_hash` (which is not changed)."""
+    h = game.copy()
+    h.update(str(seat).encode())
+    return int.from_bytes(h.digest(), "little")
 
 
 def seat_generator(key: int) -> np.random.Generator:

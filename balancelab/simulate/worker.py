@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import math
 import multiprocessing
 import os
 import signal
@@ -30,9 +31,10 @@ from balancelab.policies import base as policies
 from balancelab.simulate.core import (
     ColumnType,
     Game,
+    GameRecord,
     rules_stream,
     seat_generator,
-    seat_key,
+    seat_keys,
 )
 from balancelab.simulate.options import RuleOptions
 from balancelab.simulate.play import PlayedGame, gc_paused, play
@@ -46,6 +48,17 @@ LABEL_COLUMNS: dict[str, ColumnType] = {
     "game": "str",
     "game_version": "str",
     "variant_label": "str",
+}
+
+
+#: The columns every game has, between the policies and the game's measures.
+GAME_COLUMNS: dict[str, ColumnType] = {
+    "game_index": "i64",
+    "seed": "i64",
+    "winner": "str",
+    "end_reason": "str",
+    "rounds": "i32",
+    "decisions": "i32",
 }
 
 
@@ -70,12 +83,7 @@ def games_columns(game: Game, options: RuleOptions) -> dict[str, ColumnType]:
         **opt,
         **{f"policy_{s}": "str" for s in game.sides},
         "policies": "str",
-        "game_index": "i64",
-        "seed": "i64",
-        "winner": "str",
-        "end_reason": "str",
-        "rounds": "i32",
-        "decisions": "i32",
+        **GAME_COLUMNS,
         **game.measure_schema,
     }
 
@@ -123,19 +131,34 @@ def seat_assignment(specs: Sequence[str], sides: Sequence[str], game_index: int,
     ``i % n!``-th distinct permutation, so over ``n!`` consecutive games every permutation is
     played equally often. Identical specs make rotation a no-op.
     """
-    if not rotate:
-        return list(specs)
     out = list(specs)
-    for side in dict.fromkeys(sides):
-        idx = [i for i, s in enumerate(sides) if s == side]
-        vals = [specs[i] for i in idx]
-        if len(set(vals)) < 2:
-            continue
-        perms = list(itertools.permutations(vals))
+    if not rotate:
+        return out
+    for idx, perms in _rotations(specs, sides):
         perm = perms[game_index % len(perms)]
         for i, v in zip(idx, perm, strict=True):
             out[i] = v
     return out
+
+
+def _rotations(specs: Sequence[str], sides: Sequence[str]
+               ) -> list[tuple[list[int], list[tuple[str, ...]]]]:
+    """(its seats, the permutations of their specs) for each side whose seats do not all
+    share a spec: what :func:`seat_assignment` rotates."""
+    out = []
+    for side in dict.fromkeys(sides):
+        idx = [i for i, s in enumerate(sides) if s == side]
+        vals = [specs[i] for i in idx]
+        if len(set(vals)) >= 2:
+            out.append((idx, list(itertools.permutations(vals))))
+    return out
+
+
+def rotation_period(specs: Sequence[str], sides: Sequence[str], rotate: bool) -> int:
+    """The period of :func:`seat_assignment` in the game index (1 without rotation)."""
+    if not rotate:
+        return 1
+    return math.lcm(*(len(perms) for _, perms in _rotations(specs, sides)))
 
 
 def worker_ready(driver_pid: int = 0) -> bool:
@@ -218,50 +241,114 @@ def play_chunk(
     options = game.options_type.from_strings(options_dict)
     seat_names = game.seats(options)
     sides = [game.side_of_seat(options, i) for i in range(len(seat_names))]
-    games_cols: Columns = {name: [] for name in games_columns(game, options)}
-    seats_cols: Columns | None = (
-        {name: [] for name in seats_columns(game)} if game.seat_schema else None
-    )
-    opt_cols = options.columns()
-    total_decisions = 0
+    period = rotation_period(specs, sides, rotate)
+    seatings: dict[int, _Seating] = {}  # game index % period → that games' seating
+    seating_of: list[_Seating] = []
+    records: list[GameRecord] = []
+    decisions: list[int] = []
     with gc_paused():
         for i in range(start, stop):
-            assigned = seat_assignment(specs, sides, i, rotate)
-            played = play_game(game, options, assigned, seed, i)
-            rec = played.record
-            total_decisions += played.decisions
-            row: dict[str, Any] = {
-                **labels,
-                **opt_cols,
-                **side_policy_columns(game, sides, assigned),
-                "policies": ";".join(f"{n}={s}" for n, s in zip(seat_names, assigned, strict=True)),
-                "game_index": i,
-                "seed": seed,
-                "winner": rec.winner,
-                "end_reason": rec.end_reason,
-                "rounds": rec.rounds,
-                "decisions": played.decisions,
-                **rec.measures,
-            }
-            _append_row(games_cols, row)
-            if seats_cols is None:
-                continue
-            for sr in rec.seat_rows:
-                k = sr["seat"]
-                _append_row(seats_cols, {
-                    **labels,
-                    "game_index": i,
-                    "seat_name": seat_names[k],
-                    "policy": assigned[k],
-                    **sr,
-                })
+            seating = seatings.get(i % period)
+            if seating is None:
+                seating = seatings[i % period] = _Seating(
+                    game, options, seat_names, sides, seat_assignment(specs, sides, i, rotate))
+            played = play(game, options, seating.policies(seed, i), rules_stream(seed, i))
+            seating_of.append(seating)
+            records.append(played.record)
+            decisions.append(played.decisions)
+        total_decisions = sum(decisions)
+        games_cols = _games_table(game, options, labels, seed, range(start, stop), seating_of,
+                                  records, decisions)
+        seats_cols = (_seats_table(game, labels, seat_names, range(start, stop), seating_of,
+                                   records)
+                      if game.seat_schema else None)
     return games_cols, seats_cols, total_decisions, time.process_time() - cpu0
 
 
-def _append_row(columns: Columns, row: dict[str, Any]) -> None:
-    """Append one row to its table's columns (a column the row lacks gets None)."""
-    for name, col in columns.items():
-        col.append(row.get(name))
+class _Seating:
+    """One assignment of policy specs to the seats, as a chunk plays it: the policies'
+    builders and its values of the games table's policy columns (a chunk has one, or a few
+    when the seats rotate; each is made once)."""
+
+    def __init__(self, game: Game, options: RuleOptions, seat_names: Sequence[str],
+                 sides: Sequence[str], assigned: list[str]) -> None:
+        self.assigned = assigned
+        self.builders = _builders(game, options, assigned)
+        self.columns: dict[str, str] = {
+            **side_policy_columns(game, sides, assigned),
+            "policies": ";".join(f"{n}={s}" for n, s in zip(seat_names, assigned, strict=True)),
+        }
+
+    def policies(self, seed: int, game_index: int) -> list[policies.Policy]:
+        """The policies of game ``game_index`` of a run seeded ``seed`` (:func:`seat_policies`)."""
+        return _seat_policies(self.builders, seed, game_index)
+
+
+def _games_table(game: Game, options: RuleOptions, labels: dict[str, Any], seed: int,
+                 indices: range, seating_of: list[_Seating], records: list[GameRecord],
+                 decisions: list[int]) -> Columns:
+    """The games table's columns of a chunk's games (see :func:`play_chunk`): each row holds
+    what ``{**labels, **options, **policy columns, **GAME_COLUMNS, **measures}`` holds."""
+    n = len(records)
+    first = seating_of[0].columns if seating_of else {}
+    per_row: dict[str, Callable[[], list[Any]]] = {
+        **{c: functools.partial(_same_or_each, c, seating_of) for c in first},
+        "game_index": lambda: list(indices),
+        "seed": lambda: [seed] * n,
+        "winner": lambda: [r.winner for r in records],
+        "end_reason": lambda: [r.end_reason for r in records],
+        "rounds": lambda: [r.rounds for r in records],
+        "decisions": lambda: decisions,
+    }
+    return _table(games_columns(game, options), n, {**labels, **options.columns()}, per_row,
+                  [r.measures for r in records])
+
+
+def _same_or_each(column: str, seating_of: list[_Seating]) -> list[str]:
+    """A policy column's values: one value repeated when the chunk has one seating."""
+    first = seating_of[0]
+    if all(s is first for s in seating_of):
+        return [first.columns[column]] * len(seating_of)
+    return [s.columns[column] for s in seating_of]
+
+
+def _seats_table(game: Game, labels: dict[str, Any], seat_names: Sequence[str],
+                 indices: range, seating_of: list[_Seating], records: list[GameRecord]
+                 ) -> Columns:
+    """The seats table's columns of a chunk's games: one row per seat row a game reported,
+    holding what ``{**labels, "game_index", "seat_name", "policy", **seat row}`` holds."""
+    rows = [(i, seating, row) for i, seating, rec in zip(indices, seating_of, records,
+                                                         strict=True)
+            for row in rec.seat_rows]
+    per_row: dict[str, Callable[[], list[Any]]] = {
+        "game_index": lambda: [i for i, _, _ in rows],
+        "seat_name": lambda: [seat_names[row["seat"]] for _, _, row in rows],
+        "policy": lambda: [seating.assigned[row["seat"]] for _, seating, row in rows],
+    }
+    return _table(seats_columns(game), len(rows), labels, per_row, [row for _, _, row in rows])
+
+
+def _table(layout: dict[str, ColumnType], n: int, same: dict[str, Any],
+           per_row: dict[str, Callable[[], list[Any]]], reported: list[dict[str, Any]]
+           ) -> Columns:
+    """A table's columns, in ``layout``'s order, of ``n`` rows: row *r* holds what
+    ``{**same, **per_row's r-th values, **reported[r]}`` holds (``None`` where it holds
+    nothing). Built a column at a time, not a row at a time: that costs a fraction."""
+    out: Columns = {}
+    for c in layout:
+        if c in per_row:
+            out[c] = per_row[c]()
+        elif c in same:
+            out[c] = [same[c]] * n
+        else:  # a value every row may report: dict.get by a C loop (map), not a Python one
+            out[c] = list(map(dict.get, reported, itertools.repeat(c, n)))
+    # a row may also report a value of a column filled above: it wins (rare: look per row)
+    given = {c for c in layout if c in per_row or c in same}
+    for r, row in enumerate(reported):
+        if not given.isdisjoint(row):
+            for c in given.intersection(row):
+                out[c][r] = row[c]
+    return out
 
 
 def side_policy_columns(game: Game, sides: Sequence[str], assigned: Sequence[str]
@@ -297,11 +384,21 @@ def seat_policies(
     """The policies of game ``game_index`` of a run seeded ``seed``, one per seat.
 
     Each gets its seat's Generator lazily (made only if the policy draws: most scripted
-    policies never do) from the seat's one-way key (:func:`seat_key`), computed here, so that
-    neither the run seed nor the game index is reachable from a policy.
+    policies never do) from the seat's one-way key (:func:`~balancelab.simulate.core.seat_key`),
+    computed here, so that neither the run seed nor the game index is reachable from a policy.
     """
-    return [
-        policies.build(game, options, k, spec,
-                       functools.partial(seat_generator, seat_key(seed, game_index, k)))
-        for k, spec in enumerate(assigned)
-    ]
+    return _seat_policies(_builders(game, options, assigned), seed, game_index)
+
+
+def _builders(game: Game, options: RuleOptions, assigned: Sequence[str]
+              ) -> list[Callable[[policies.RngSource], policies.Policy]]:
+    """One policy builder per seat (:func:`balancelab.policies.base.builder`)."""
+    return [policies.builder(game, options, k, spec) for k, spec in enumerate(assigned)]
+
+
+def _seat_policies(builders: list[Callable[[policies.RngSource], policies.Policy]],
+                   seed: int, game_index: int) -> list[policies.Policy]:
+    """:func:`seat_policies` from the seats' builders."""
+    keys = seat_keys(seed, game_index, len(builders))
+    return [make(functools.partial(seat_generator, key))
+            for make, key in zip(builders, keys, strict=True)]
