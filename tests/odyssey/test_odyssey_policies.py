@@ -109,7 +109,7 @@ def test_shared_caches_do_not_change_decisions() -> None:
     import balancelab.simulate.odyssey.state as S
 
     # the Ctx holds the other caches
-    for table in (P._CAMP, P._BASE_VALUES, crew._PARAMS, shared._DISTS,
+    for table in (P._CAMP, P._LOGIC_VALUES, P._BASE_VALUES, crew._PARAMS, shared._DISTS,
                   D._HAL_DECK, S._CTX, S._CTX_BY_ID):
         table.clear()
     cold = game()

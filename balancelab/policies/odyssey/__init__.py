@@ -46,8 +46,8 @@ held), windows and distances come from per-options caches.
 from balancelab.policies.odyssey.hal import HAL_CLASSIC, HalLif, HalPressure, HalSpread
 from balancelab.policies.odyssey.crew import CrewRush, CrewTeam
 # isort: on
-from balancelab.policies.odyssey.discards import _BASE_VALUES
+from balancelab.policies.odyssey.discards import _BASE_VALUES, _LOGIC_VALUES
 from balancelab.policies.odyssey.shared import _CAMP
 
 __all__ = ["HAL_CLASSIC", "CrewRush", "CrewTeam", "HalLif", "HalPressure", "HalSpread",
-           "_BASE_VALUES", "_CAMP"]
+           "_BASE_VALUES", "_CAMP", "_LOGIC_VALUES"]

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar, Final
 
+from mypy_extensions import i64
+
 from balancelab.policies.base import PolicyError, RngSource, register
 from balancelab.policies.odyssey.discards import CrewWorths, _has_window
 from balancelab.policies.odyssey.shared import (
@@ -13,7 +15,6 @@ from balancelab.policies.odyssey.shared import (
     _logic_mask,
     _occupied,
     _OdysseyPolicy,
-    _shared,
     _windows,
 )
 from balancelab.simulate.core import Action, Game, View
@@ -88,9 +89,12 @@ class _CrewParams:
             raise PolicyError(f"policy {name!r}: carrier_role must be one of "
                               f"{', '.join(CREWMEMBERS)}; got {cfg['carrier_role']!r}")
         self.carrier_role = CREWMEMBERS.index(str(cfg["carrier_role"]))
-        #: the camp per closed-door mask; shared by the policies of these options (board
-        #: facts only)
-        self.camp: dict[int, int] = _shared(_CAMP, ctx)
+        #: the camp by closed-door mask below 256 (-1: not computed yet); shared by the
+        #: policies of these options (board facts only)
+        camp = _CAMP.get(ctx)
+        if camp is None:
+            camp = _CAMP[ctx] = [-1] * 256
+        self.camp: list[int] = camp
         self.worths = CrewWorths(
             ctx, bool(cfg["carrier_discards"]), bool(cfg["keep_override"]),
             float(cfg["wild_value"]), float(cfg["override_pod"]), float(cfg["override_pod_lif"]),
@@ -157,6 +161,9 @@ class CrewTeam(_OdysseyPolicy):
         self.worths = par.worths
         self._roles: tuple[int, ...] = ()
         self._carrier = 0
+        #: the last hand :meth:`held_logic` read, and its Logic mask
+        self._hand: tuple[int, ...] = ()
+        self._hand_logic = 0
 
     def act(self, view: View, actions: Sequence[Action]) -> Action:
         v: OdysseyView = view  # type: ignore[assignment]
@@ -199,9 +206,17 @@ class CrewTeam(_OdysseyPolicy):
         carrier_seat = self.carrier_seat(v)
         worths = self.worths
         out = list(worths.base_values(v, ctx, carrier_seat == v.seat))
-        lm = _logic_mask(v.hand if hand is None else tuple(hand))
+        lm = self.held_logic(v.hand) if hand is None else _logic_mask(tuple(hand))
         out[L1:L1 + 12] = worths.logic_values(v, ctx, carrier_seat, lm, gain)
         return out
+
+    def held_logic(self, hand: tuple[int, ...]) -> int:
+        """The Logic mask of this crewmember's ``hand`` (:func:`_logic_mask`), remembered
+        while the hand is the same tuple (the game's views share it until it changes)."""
+        if hand is not self._hand:
+            self._hand = hand
+            self._hand_logic = _logic_mask(hand)
+        return self._hand_logic
 
     def has_room(self, v: OdysseyView, ctx: Ctx, seat: int) -> bool:
         """Whether ``seat`` can take a card without going over its Hand Size (public: its
@@ -216,7 +231,7 @@ class CrewTeam(_OdysseyPolicy):
         if not self.par.carrier_on:
             return 0
         roles = v.roles
-        if roles != self._roles:
+        if roles is not self._roles and roles != self._roles:  # (views share the state's)
             self._roles = roles
             if self.par.carrier_role != BOWMAN and self.par.carrier_role in roles:
                 self._carrier = roles.index(self.par.carrier_role)
@@ -232,7 +247,7 @@ class CrewTeam(_OdysseyPolicy):
 
     def sequence(self, v: OdysseyView, ctx: Ctx) -> int:
         """The lowest number of a complete allowed sequence in hand, or 0."""
-        lm = _logic_mask(v.hand)
+        lm = self.held_logic(v.hand)
         if not _has_window(lm, ctx.L):
             return 0  # (the common case, in a few machine operations)
         full = self.full
@@ -311,12 +326,14 @@ class CrewTeam(_OdysseyPolicy):
         """The team's camp (a public convention, the same for every crewmember): the
         Picturephone nearest to the Core, by the open route, else by the route through the
         closed doors."""
-        camp = self.par.camp.get(v.closed_mask)
-        if camp is None:
+        mask = v.closed_mask
+        camp = self.par.camp[mask] if mask < 256 else -1
+        if camp < 0:
             core = ctx.core
             free = self.free
-            camp = self.par.camp[v.closed_mask] = min(
-                self.pps, key=lambda s: (min(dist[s][core], 50 + free[s][core]), s))
+            camp = min(self.pps, key=lambda s: (min(dist[s][core], 50 + free[s][core]), s))
+            if mask < 256:
+                self.par.camp[mask] = camp
         return camp
 
     def door_to_open(self, v: OdysseyView, ctx: Ctx, camp: int) -> int:
@@ -385,9 +402,10 @@ class CrewTeam(_OdysseyPolicy):
         acts: tuple[int, ...] = legal if isinstance(legal, tuple) else tuple(legal)
         if acts[-1] < 1000:  # only "end and draw k" (END actions come first)
             return acts[-1]
-        present = 0  # bit op set when an action of kind op is legal
+        present: i64 = 0  # bit op set when an action of kind op is legal (machine integers)
         for a in acts:
-            present |= 1 << (a // 1000)
+            op: i64 = a
+            present |= 1 << (op // 1000)
         seat = v.seat
         role = v.roles[seat]
         mal = v.malfunctions

@@ -111,6 +111,11 @@ def _hand_total(base: list[float], hand: list[int], kinds: list[int], lm: i64, t
     return total
 
 
+#: per Ctx and the Logic worth parameters: :meth:`CrewWorths.logic_values`' results by (the
+#: carrier, gain, the Logic TRASH, the Logic held) (a function of those only)
+_LOGIC_VALUES: Final[dict[Any, dict[int, tuple[float, ...]]]] = {}
+
+
 #: per Ctx and the parameters the other cards' worths depend on: :meth:`CrewWorths.base_values`'
 #: lists by the position's facts they read (never mutated)
 _BASE_VALUES: Final[dict[Any, dict[int, list[float]]]] = {}
@@ -123,7 +128,7 @@ class CrewWorths:
     ``keep_override``, ``wild_value``, ``override_pod``, ``override_pod_lif``,
     ``lif_repair_lif``, ``run_bonus``; ``carrier_logic``/``carrier_step`` as ``carrier_ab``,
     ``feeder_logic``/``feeder_step`` as ``feeder_ab``). Its caches are shared by every
-    instance of the same Ctx and parameters (``_BASE_VALUES``). A
+    instance of the same Ctx and parameters (``_LOGIC_VALUES``, ``_BASE_VALUES``). A
     ``carrier_seat`` argument: the seat Logic cards are funnelled to (``CrewTeam.carrier_seat``),
     or 0."""
 
@@ -142,8 +147,13 @@ class CrewWorths:
         self.feeder_ab = feeder_ab
         self.run_bonus = run_bonus
         self.full = (1 << ctx.L) - 1
-        #: :meth:`base_values` by the facts it reads; shared by the instances of these options
-        #: and parameters
+        #: :meth:`logic_values` by the facts it reads; shared by the instances of these
+        #: options and Logic parameters
+        if len(_LOGIC_VALUES) > 64:
+            _LOGIC_VALUES.clear()  # many parameter sets (``balancelab tune``): start afresh
+        self._logic_cache: dict[int, tuple[float, ...]] = _shared(
+            _LOGIC_VALUES, (ctx, carrier_ab, feeder_ab))
+        #: :meth:`base_values` by the facts it reads; shared likewise
         if len(_BASE_VALUES) > 64:
             _BASE_VALUES.clear()
         self._base_cache: dict[int, list[float]] = _shared(
@@ -163,9 +173,17 @@ class CrewWorths:
                      gain: bool) -> tuple[float, ...]:
         """For the Logic mask ``lm`` (bit n = Logic n held): each Logic card's worth, by
         number - 1 (:func:`_logic_worths`: the best still-possible window through it, by
-        cards held in it, and the card itself with ``gain``; 0 when none remains)."""
-        a, b = self.logic_ab(v, carrier_seat)
-        return _logic_worths(ctx.L, v.logic_trashed, lm, gain, a, b)
+        cards held in it, and the card itself with ``gain``; 0 when none remains). Cached
+        across games (do not mutate)."""
+        code = 0 if carrier_seat == v.seat else (1 if carrier_seat else 2)
+        key = (((code << 1 | gain) << 14 | v.logic_trashed) << 14) | lm
+        got = self._logic_cache.get(key)
+        if got is None:
+            a, b = self.logic_ab(v, carrier_seat)
+            if len(self._logic_cache) > 20_000:
+                self._logic_cache.clear()
+            got = self._logic_cache[key] = _logic_worths(ctx.L, v.logic_trashed, lm, gain, a, b)
+        return got
 
     def discard(self, v: OdysseyView, ctx: Ctx, legal: Sequence[int], carrier_seat: int
                 ) -> int:

@@ -52,9 +52,10 @@ def _occupied(pos: tuple[int, ...], space: int) -> bool:
     return False
 
 
-#: a cache that outlives one game (policies are built per game): per Ctx, the camp by the
-#: closed doors (a function of the options and the board only)
-_CAMP: Final[dict[Any, dict[int, int]]] = {}
+#: a cache that outlives one game (policies are built per game): per Ctx, the camp by
+#: closed-door mask below 256, -1 until computed (a function of the options and the board
+#: only; a list: no hashing)
+_CAMP: Final[dict[Any, list[int]]] = {}
 
 
 #: per Ctx: :meth:`_OdysseyPolicy.dists` by closed-door mask below 256 (None: not read yet)
