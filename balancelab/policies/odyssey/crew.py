@@ -161,9 +161,6 @@ class CrewTeam(_OdysseyPolicy):
         self.worths = par.worths
         self._roles: tuple[int, ...] = ()
         self._carrier = 0
-        #: the last hand :meth:`held_logic` read, and its Logic mask
-        self._hand: tuple[int, ...] = ()
-        self._hand_logic = 0
 
     def act(self, view: View, actions: Sequence[Action]) -> Action:
         v: OdysseyView = view  # type: ignore[assignment]
@@ -206,17 +203,9 @@ class CrewTeam(_OdysseyPolicy):
         carrier_seat = self.carrier_seat(v)
         worths = self.worths
         out = list(worths.base_values(v, ctx, carrier_seat == v.seat))
-        lm = self.held_logic(v.hand) if hand is None else _logic_mask(tuple(hand))
+        lm = _logic_mask(v.hand if hand is None else tuple(hand))
         out[L1:L1 + 12] = worths.logic_values(v, ctx, carrier_seat, lm, gain)
         return out
-
-    def held_logic(self, hand: tuple[int, ...]) -> int:
-        """The Logic mask of this crewmember's ``hand`` (:func:`_logic_mask`), remembered
-        while the hand is the same tuple (the game's views share it until it changes)."""
-        if hand is not self._hand:
-            self._hand = hand
-            self._hand_logic = _logic_mask(hand)
-        return self._hand_logic
 
     def has_room(self, v: OdysseyView, ctx: Ctx, seat: int) -> bool:
         """Whether ``seat`` can take a card without going over its Hand Size (public: its
@@ -247,7 +236,7 @@ class CrewTeam(_OdysseyPolicy):
 
     def sequence(self, v: OdysseyView, ctx: Ctx) -> int:
         """The lowest number of a complete allowed sequence in hand, or 0."""
-        lm = self.held_logic(v.hand)
+        lm = _logic_mask(v.hand)
         if not _has_window(lm, ctx.L):
             return 0  # (the common case, in a few machine operations)
         full = self.full
