@@ -131,8 +131,7 @@ class Static:
                  "goal_points", "token_points", "external_points", "unperformed_penalty",
                  "long_stay_points", "set_points", "construct_cubes", "load_materials",
                  "plan_draw", "install_max", "outside_max", "ext_max", "hand_max",
-                 "extra_per_turn", "iss_max", "max_turns", "points_bonus", "staffings",
-                 "exp_by_level", "sh_by_nation")
+                 "extra_per_turn", "iss_max", "max_turns", "points_bonus", "staffings")
 
     def __init__(self, opts: IssOptions, cards: CardData, robot: SoloRules | None) -> None:
         self.opts = opts
@@ -149,9 +148,6 @@ class Static:
         self.exp_level = tuple(e.level for e in cards.experiments)
         # (< 256: views' keys and staffings' keys)
         assert len(self.exp_level) < 256 and set(self.exp_level) <= {1, 2, 3}
-        #: the experiments of each level (1-3), in card order
-        self.exp_by_level = tuple(tuple(e for e in range(len(self.exp_level))
-                                        if self.exp_level[e] == lvl) for lvl in (1, 2, 3))
         # the experiments' fields and the scoring options as typed tables (compiled code reads
         # them natively; the card objects and the options are not compiled)
         self.exp_points = tuple(e.points for e in cards.experiments)
@@ -181,9 +177,6 @@ class Static:
             and opts.start_bonus != 0
         sh = cards.shuttles
         self.sh_nation = tuple(s.nation for s in sh)
-        #: the shuttles of each nation (0 Russia, 1 USA), in card order
-        self.sh_by_nation = tuple(tuple(c for c in range(len(sh)) if sh[c].nation == r)
-                                  for r in (0, 1))
         self.sh_type = tuple(s.type for s in sh)
         self.sh_seats = tuple(s.seats for s in sh)
         self.sh_mat = tuple(s.materials for s in sh)
