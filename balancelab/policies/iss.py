@@ -240,10 +240,9 @@ class _Scorer:
                 if i == 0 or c > most:
                     j, most = i, c
             return j
-        # (a list's items are read natively; a Sequence's by a generic lookup)
-        return self._best(v, legal if isinstance(legal, list) else list(legal))
+        return self._best(v, legal)
 
-    def _best(self, v: IssView, legal: list[Any]) -> int:
+    def _best(self, v: IssView, legal: Sequence[Any]) -> int:
         """The general step (an action card, or an extra action): every action scored."""
         self._prep(v)
         k = self.k

@@ -11,7 +11,7 @@ from typing import Any, TypeAlias
 import numpy as np
 
 from balancelab.simulate.core import PLACEHOLDER_RNG
-from balancelab.simulate.iss.state import IssState, IssView, _Public
+from balancelab.simulate.iss.state import IssState, IssView
 from balancelab.simulate.seeding import PcgStream
 
 #: What deals a world: a Generator, or the searches' :class:`PcgStream` (the same draws,
@@ -99,10 +99,6 @@ def state_from_view(view: IssView, rng: Rng) -> IssState:
     s.pgoals = [list(g) for g in view.pgoals]
     s.owned = [list(x) for x in view.owned]
     s.done = [list(x) for x in view.done]
-    # the world's views hand out the view's own tuples of these records (the same values)
-    s._public = _Public(view.col, view.ctype, view.cmod, view.docked, view.offer,
-                        view.launches, view.fdisc, view.fpick, view.pgoals, view.owned,
-                        view.done)
     s.current_seat = view.seat if view.phase != 9 else -1
     s.final_done = 0
     if s.final:

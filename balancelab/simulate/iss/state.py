@@ -41,10 +41,9 @@ from __future__ import annotations
 
 import functools
 from itertools import combinations, combinations_with_replacement
-from typing import Any, ClassVar, Final, Protocol, final
+from typing import Any, ClassVar, Final, Protocol
 
 import numpy as np
-from mypy_extensions import mypyc_attr
 
 from balancelab.simulate.core import (
     PLACEHOLDER_RNG,
@@ -131,7 +130,7 @@ class Static:
                  "goal_points", "token_points", "external_points", "unperformed_penalty",
                  "long_stay_points", "set_points", "construct_cubes", "load_materials",
                  "plan_draw", "install_max", "outside_max", "ext_max", "hand_max",
-                 "extra_per_turn", "iss_max", "max_turns", "points_bonus", "staffings")
+                 "extra_per_turn", "iss_max", "max_turns", "points_bonus")
 
     def __init__(self, opts: IssOptions, cards: CardData, robot: SoloRules | None) -> None:
         self.opts = opts
@@ -146,8 +145,7 @@ class Static:
         self.pad_start = opts.pad_large if opts.players >= opts.pad_large_from else opts.pad_small
         self.exp_cards = cards.experiments
         self.exp_level = tuple(e.level for e in cards.experiments)
-        # (< 256: views' keys and staffings' keys)
-        assert len(self.exp_level) < 256 and set(self.exp_level) <= {1, 2, 3}
+        assert len(self.exp_level) < 256 and set(self.exp_level) <= {1, 2, 3}  # (views' keys)
         # the experiments' fields and the scoring options as typed tables (compiled code reads
         # them natively; the card objects and the options are not compiled)
         self.exp_points = tuple(e.points for e in cards.experiments)
@@ -189,16 +187,8 @@ class Static:
         #: index of ``opts.goal_timing`` in GOAL_TIMINGS (0 end of turn, 1 before the
         #: countdown, 2 either); solo has no goals
         self.goal_when = GOAL_TIMINGS.index(opts.goal_timing)
-        #: :func:`_exp_classes` of a card for a player's compartments and astronauts, by
-        #: ``_staffing_key(...) << 8 | card`` (an int key: the lru cache hashes its tuple
-        #: arguments at every call, which costs more than the lookup); cleared when it
-        #: reaches ``_STAFFINGS_MAX``
-        self.staffings: dict[int, tuple[tuple[int, ...], ...]] = {}
 
 
-# Compiled, a freed view is kept for the next one to reuse (a free list of one): a rollout
-# frees each decision's view before it builds the next.
-@mypyc_attr(free_list_len=1)
 class IssView(View):
     """What one seat may know: public board state, its own experiment hand and pending draw.
 
@@ -285,35 +275,6 @@ class IssView(View):
             object.__setattr__(self, k, v)
 
 
-@final
-class _Public:
-    """The public records that change seldom (the module row, the docked modules and their
-    compartments' types and numbers, goals, launches, FEDOR's discards and pending token
-    choice, shuttles owned, experiments done) as the tuples a view hands out: made at a
-    state's first view after one of them changed, then shared by its views (and by its
-    copies) until the next change, where the state drops it (``IssState._public``)."""
-
-    __slots__ = ("col", "ctype", "cmod", "docked", "offer", "launches", "fdisc", "fpick",
-                 "pgoals", "owned", "done")
-
-    def __init__(self, col: tuple[int, ...], ctype: tuple[int, ...], cmod: tuple[int, ...],
-                 docked: tuple[int, ...], offer: tuple[int, ...], launches: tuple[int, ...],
-                 fdisc: tuple[int, ...], fpick: tuple[int, ...],
-                 pgoals: tuple[tuple[int, ...], ...], owned: tuple[tuple[int, ...], ...],
-                 done: tuple[tuple[int, ...], ...]) -> None:
-        self.col = col
-        self.ctype = ctype
-        self.cmod = cmod
-        self.docked = docked
-        self.offer = offer
-        self.launches = launches
-        self.fdisc = fdisc
-        self.fpick = fpick
-        self.pgoals = pgoals
-        self.owned = owned
-        self.done = done
-
-
 class IssState(State):
     """A game of *1998 ISS* in progress. See the module docstring for the action encoding."""
 
@@ -329,9 +290,6 @@ class IssState(State):
         #: Experiments: the one who drew it; FEDOR's flip: all): they know where it is from
         #: then on (its place in the deck, then who draws it) until it is performed
         self.eknow: dict[int, int] = {}
-        #: the views' tuples of the seldom-changing public records (None: to be made at the
-        #: next view); every change to one of them drops it
-        self._public: _Public | None = None
 
     # -- setup (rulebook: Setup; Solo Mode, Setup) --------------------------------------------
     def setup(self) -> None:
@@ -451,7 +409,6 @@ class IssState(State):
     # -- helpers ------------------------------------------------------------------------------
     def _dock(self, m: int, covered: bool = True) -> None:
         """Dock module ``m`` on the ISS; cover its compartments from the token pool."""
-        self._public = None
         self.docked.append(m)
         for t in self.st.mod_comps[m]:
             cov = 1 if covered and self.pool > 0 else 0
@@ -544,7 +501,6 @@ class IssState(State):
         self.copy_rng_to(s)
         s._legal = None if self._legal is None else list(self._legal)
         s.eknow = dict(self.eknow) if self.eknow else {}
-        s._public = self._public  # (immutable: the copy's records are the same)
         # scalars and immutable values
         s.cur_action = self.cur_action
         s.goal_step = self.goal_step
@@ -753,25 +709,13 @@ class IssState(State):
                         for m in modes:
                             out.append((OUTSIDE, k, m))
             elif a == EXPERIMENT:
-                cnt: tuple[int, ...] = ()  # the class counts (made at a miss of ``known``)
-                known = st.staffings
-                base = _staffing_key(free, mine, astro)
+                cnt = (free[0], mine[0], free[1], mine[1], free[2], mine[2], free[3], mine[3],
+                       free[4], mine[4])
                 iss_p, ext_p = self.iss[p], self.ext[p]
                 for e in sorted(self.hand[p]):  # (a hand holds each card once)
                     if iss_p < st.exp_iss[e] or ext_p < st.exp_ext[e]:
                         continue
-                    key = base << 8 | e
-                    classes = known.get(key) if base >= 0 else None
-                    if classes is None:
-                        if not cnt:
-                            cnt = (free[0], mine[0], free[1], mine[1], free[2], mine[2],
-                                   free[3], mine[3], free[4], mine[4])
-                        classes = _exp_classes(st.exp_comps[e], st.exp_long[e], cnt, astro)
-                        if base >= 0:
-                            if len(known) >= _STAFFINGS_MAX:
-                                known.clear()
-                            known[key] = classes
-                    for cls in classes:
+                    for cls in _exp_classes(st.exp_comps[e], st.exp_long[e], cnt, astro):
                         out.append((EXPERIMENT, e, cls))
         return out
 
@@ -908,7 +852,6 @@ class IssState(State):
         self.res[p] = self.res[p] + 1
 
     def _take_goal(self, p: int, g: int) -> None:
-        self._public = None
         self.offer.remove(g)
         self.pgoals[p].append(g)
         self._tell(E_GOAL, p, g)
@@ -1014,7 +957,6 @@ class IssState(State):
                 if cl & 1:
                     cocc[c] = -1
                 self.unity[p] = self.unity[p] + 1
-        self._public = None
         self.done[p].append(e)
         if self.eknow:
             self.eknow.pop(e, None)
@@ -1029,7 +971,6 @@ class IssState(State):
         st = self.st
         n = st.np
         c = self.pad[r]
-        self._public = None
         self.launches[r] = self.launches[r] + 1
         self._tell(E_LAUNCH, c)
         ctype, cocc = self.ctype, self.cocc
@@ -1078,7 +1019,6 @@ class IssState(State):
                 winners = [q for q in range(n) if cubes[q] == top]
             for q in range(n):
                 self.res[q] = self.res[q] + cubes[q]
-            self._public = None
             del self.col[bslot]
             del self.colc[bslot * n:bslot * n + n]
             self.col.append(self.mdeck.pop() if self.mdeck else -1)
@@ -1098,7 +1038,6 @@ class IssState(State):
                     if got[q] == top and q not in winners:
                         winners.append(q)
         # 6. shuttle card
-        self._public = None
         self.owned[launcher].append(c)
         self._next_shuttle(r)
         # extra actions, clockwise from the launcher
@@ -1346,20 +1285,13 @@ class IssState(State):
         v.triggered = self.triggered
         v.turns = self.turns
         v.rows = self.rows
-        pub = self._public
-        if pub is None:
-            pub = self._public = _Public(
-                tuple(self.col), tuple(self.ctype), tuple(self.cmod), tuple(self.docked),
-                tuple(self.offer), tuple(self.launches), tuple(self.fdisc), tuple(self.fpick),
-                tuple([tuple(x) for x in self.pgoals]), tuple([tuple(x) for x in self.owned]),
-                tuple([tuple(x) for x in self.done]))
-        v.col = pub.col
+        v.col = tuple(self.col)
         v.colc = tuple(self.colc)
         v.mdeck_n = len(self.mdeck)
-        v.ctype = pub.ctype
+        v.ctype = tuple(self.ctype)
         v.ccover = tuple(self.ccover)
         v.cocc = tuple(self.cocc)
-        v.cmod = pub.cmod
+        v.cmod = tuple(self.cmod)
         v.pool = self.pool
         v.unity = tuple(self.unity)
         v.earth = tuple(self.earth)
@@ -1372,42 +1304,41 @@ class IssState(State):
         v.ext = tuple(self.ext)
         v.ls = tuple(self.ls)
         v.tok = tuple(self.tok)
-        v.pgoals = pub.pgoals
-        v.offer = pub.offer
-        v.owned = pub.owned
+        v.pgoals = tuple([tuple(x) for x in self.pgoals])
+        v.offer = tuple(self.offer)
+        v.owned = tuple([tuple(x) for x in self.owned])
         v.hand = tuple(self.hand[p])
         v.hand_sizes = tuple([len(h) for h in self.hand])
         # card backs show the level: the sorted levels of every hand
         lv = st.exp_level
         hls = []
-        known = _HAND_LEVELS
         for h in self.hand:
             key = 0  # the hand's count of each level (1-3), as digits in base 256 (< 256 cards)
             for e in h:
                 key += 1 << 8 * (lv[e] - 1)
-            hl = known.get(key)
+            hl = _HAND_LEVELS.get(key)
             if hl is None:
-                hl = known[key] = tuple(sorted([lv[e] for e in h]))
+                hl = _HAND_LEVELS[key] = tuple(sorted([lv[e] for e in h]))
             hls.append(hl)
         v.hand_levels = tuple(hls)
-        v.done = pub.done
+        v.done = tuple([tuple(x) for x in self.done])
         v.xsp = tuple(self.xsp)
         v.res = tuple(self.res)
         v.edeck_n = (len(self.edeck[0]), len(self.edeck[1]), len(self.edeck[2]))
         v.drawn = tuple(self.drawn) if (self.turn_player == p and self.phase == P_KEEP) else ()
         v.xq = tuple(self.xq)
-        v.fdisc = pub.fdisc
+        v.fdisc = tuple(self.fdisc)
         v.fdeck_n = len(self.fdeck)
         v.fnext_back = st.cards.fedor[self.fdeck[-1]].back if self.fdeck else -1
-        v.launches = pub.launches
+        v.launches = tuple(self.launches)
         v.extra_used = self.extra_used
-        v.docked = pub.docked
+        v.docked = tuple(self.docked)
         v.removed_n = (len(self.removed[0]), len(self.removed[1]))
         v.on_card = self.on_card
         v.cur_action = self.cur_action
         v.goal_step = self.goal_step
         v.keep_extra = self.keep_extra
-        v.fpick = pub.fpick
+        v.fpick = tuple(self.fpick)
         v.fcont = self.fcont
         v.eknown = self._known_places(p) if self.eknow else ()
         return v
@@ -1433,25 +1364,6 @@ class IssState(State):
     # -- text ------------------------------------------------------------------------------------
     def action_text(self, action: Any) -> str:
         return text.action_text(self, action)
-
-
-#: the size at which ``Static.staffings`` is cleared
-_STAFFINGS_MAX: Final = 65536
-
-
-def _staffing_key(free: list[int], mine: list[int], astro: int) -> int:
-    """The usable compartments of each type (free, the player's own) and the acting
-    astronauts packed in one int (4 bits a count, 6 for the astronauts), or -1 when one does
-    not fit (then the experiments' staffings are not kept in ``Static.staffings``)."""
-    if astro >= 64:
-        return -1
-    key = 0
-    for t in range(5):
-        f, m = free[t], mine[t]
-        if f >= 16 or m >= 16:
-            return -1
-        key = key << 8 | f << 4 | m
-    return key << 6 | astro
 
 
 @functools.lru_cache(maxsize=65536)
@@ -1493,10 +1405,9 @@ def _exp_classes(comps: tuple[int, ...], long_: bool, cnt: tuple[int, ...],
 _HAND_LEVELS: dict[int, tuple[int, ...]] = {}
 #: the action cards, for the normal action's legal actions
 _ALL_CARDS: Final = [0, 1, 2, 3, 4, 5, 6, 7]
-# (typed Any: compiled, a typed tuple constant would be built anew at each read)
-_TRAINS: Final[Any] = ((TRAIN, 0), (TRAIN, 1))
-_LONG_STAY: Final[Any] = (LONG_STAY,)
-_NO_CONSTRUCT: Final[Any] = (CONSTRUCT, (), ())
+_TRAINS: Final = ((TRAIN, 0), (TRAIN, 1))
+_LONG_STAY: Final = (LONG_STAY,)
+_NO_CONSTRUCT: Final = (CONSTRUCT, (), ())
 #: (pads mask, materials) -> the Load Material actions (see ``_loads``)
 _LOADS: dict[int, tuple[tuple[int, ...], ...]] = {}
 
