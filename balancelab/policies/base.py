@@ -222,6 +222,11 @@ class Policy(abc.ABC):
     #: a copy of the true state (every hand, the deck order) instead of :meth:`act` with the
     #: seat's view. Only ``oracle`` sets it; runs, manifests and reports label it a cheat.
     sees_state: ClassVar[bool] = False
+    #: Whether :meth:`act` may read a view's public record of past decisions (such as
+    #: ``OdysseyView.hal_history``). When no seated policy does, the game loop tells the state
+    #: not to keep that record (:meth:`State.stop_recording`): the same games, faster.
+    #: A policy that never reads it sets False; a subclass that reads it sets True again.
+    reads_history: ClassVar[bool] = True
 
     def __init__(
         self,
@@ -285,6 +290,7 @@ class RandomPolicy(Policy):
     """Uniform over the legal actions, from the seat's own stream. Plays any seat of any game."""
 
     name = "random"
+    reads_history = False
 
     def act(self, view: View, legal: Sequence[Action]) -> Action:
         return legal[int(self.rng.integers(len(legal)))]

@@ -194,6 +194,13 @@ class State(abc.ABC):
         """The action in the rulebook's words (used by ``trace`` and error messages)."""
         return repr(action)
 
+    def stop_recording(self) -> None:
+        """Keep no public record of past decisions for views from now on (the game loop
+        calls it when no seated policy reads one: :attr:`Policy.reads_history`). The game
+        plays the same; only what views carry of the past is left out. Optional: a game
+        whose views carry no such record ignores it."""
+        return None
+
     def events(self) -> list[str]:
         """Rule events since the last call (draws, terminations…), for ``trace``. Optional."""
         return []

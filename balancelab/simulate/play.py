@@ -82,7 +82,9 @@ def play(
         on_step: called with (state before the action, action) at every decision, for traces.
 
     Returns:
-        The finished game. A seat with a single legal action is not asked. A policy sees
+        The finished game. A seat with a single legal action is not asked. When no policy
+        reads views' record of past decisions (``Policy.reads_history``), the state keeps
+        none (:meth:`State.stop_recording`). A policy sees
         its seat's view only, except one whose ``sees_state`` is set (the ``oracle`` cheat),
         which is handed a copy of the true state. A policy is handed the legal actions as a
         tuple: the engine trusts no policy, so one that would add an action to the list it
@@ -95,6 +97,8 @@ def play(
     decisions = 0
     pols = list(policies)  # indexed natively (a generic Sequence is indexed by a Python call)
     sees_state = [pol.sees_state for pol in pols]  # read once (a class attribute)
+    if not any(pol.reads_history for pol in pols):
+        state.stop_recording()  # nobody reads views' record of the past: not kept
     while not state.is_terminal():
         seat = state.current_seat
         legal = state.legal_actions()

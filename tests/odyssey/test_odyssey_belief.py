@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from helpers_odyssey import fresh, give_hal, put_malfunctions
 
-from balancelab.policies.base import PolicyError, build
+from balancelab.policies.base import Policy, PolicyError, build
 from balancelab.policies.odyssey.belief import PARTICLES, HalBelief, hal_belief
 from balancelab.simulate.core import rules_stream, seat_stream
 from balancelab.simulate.obcy import GAME as OBCY
@@ -23,6 +23,7 @@ from balancelab.simulate.odyssey.rules import (
     REV,
 )
 from balancelab.simulate.odyssey.state import T_CREW_TURN, T_HAL_PLAY, T_RECOVER_TAKE
+from balancelab.simulate.play import play
 
 
 def _scripted_game(seed: int, crew: int = 3):
@@ -268,3 +269,38 @@ def test_a_game_with_the_hal_model_crew_is_a_function_of_its_seed() -> None:
     other = actions(1)
     assert actions(0) == first != other
     assert len(first) > 20
+
+
+class _HistoryReader(Policy):
+    """crew-team's choice, noting the length of HAL's record each of its views carries."""
+
+    name = "history-reader"
+
+    def __init__(self, inner: Policy, seen: list[int]) -> None:
+        super().__init__(inner.game, inner.options, inner.seat, inner.rng)
+        self.inner, self.seen = inner, seen
+
+    def act(self, view, legal):  # type: ignore[no-untyped-def]
+        self.seen.append(len(view.hal_history))
+        return self.inner.act(view, legal)
+
+
+def test_play_keeps_hal_history_only_when_a_seated_policy_reads_it() -> None:
+    """The default players read no history (``reads_history`` False), so ``play`` keeps
+    none; with one seat that reads it the record is kept, and both play the same game."""
+    opts = OdysseyOptions(crew=3)
+    seed = 7
+
+    def seated() -> list[Policy]:
+        return [build(GAME, opts, k, GAME.default_policies[GAME.side_of_seat(opts, k)],
+                      seat_stream(seed, 0, k)) for k in range(4)]
+
+    plain = play(GAME, opts, seated(), rules_stream(seed, 0))
+    seen: list[int] = []
+    pols = seated()
+    pols[2] = _HistoryReader(pols[2], seen)
+    read = play(GAME, opts, pols, rules_stream(seed, 0))
+    assert not any(p.reads_history for p in seated())
+    assert plain.state.hal_history == () and len(read.state.hal_history) > 10
+    assert max(seen) > 10
+    assert read.record == plain.record and read.decisions == plain.decisions

@@ -136,6 +136,7 @@ class CrewTeam(_OdysseyPolicy):
     """
 
     name = "crew-team"
+    reads_history = False  # plays from the position only
     params: ClassVar[dict[str, Any]] = {"lif_alarm": 4, "sys_min": 2, "repair": True,
                                         "carrier": True, "carrier_discards": True,
                                         "camp_shared": True, "cancel_lipread": True,

@@ -31,6 +31,7 @@ class HalPressure(_OdysseyPolicy):
     """Scores each HAL card against the position (see the module docstring)."""
 
     name = "hal-pressure"
+    reads_history = False  # plays from the position only
     #: the tuned set (``balancelab tune``; presets ``tuned`` and, for the values before
     #: tuning, ``classic``: :mod:`balancelab.policies.presets`)
     params: ClassVar[dict[str, Any]] = {"lif_weight": 1.244, "door7_weight": 0.564,

@@ -375,7 +375,8 @@ class OdysseyView(View):
             ``view`` is HAL's view at that decision with an empty ``hand`` and ``action`` is the
             action taken, or ``-1`` for a hidden card discarded (face down: nobody sees it).
             Filled in games made by :meth:`OdysseyState.new`; empty in re-dealt worlds'
-            own later decisions.
+            own later decisions and in games where no seated policy reads it
+            (``Policy.reads_history``: the default players do not).
     """
 
     #: the field names, in order (as a namedtuple's ``_fields``)
@@ -1494,9 +1495,14 @@ class OdysseyState(State):
             tuple(self.stack), ctx.options, self.closed_mask,
             tuple(sorted(crew_disc)) if phase == T_RECOVER_TAKE and seat == self.actor else (),
             self.hal_seen, self.crew_seen, self.hal_history)
-        if seat == 0:
+        if seat == 0 and self.recording:
             self.view0 = v  # HAL's decision is recorded from it (_record)
         return v
+
+    def stop_recording(self) -> None:
+        """Keep no more of ``hal_history`` (views then carry what was kept so far): the
+        game loop calls it when no seated policy reads it (``Policy.reads_history``)."""
+        self.recording = False
 
     def _record(self, action: Any, hidden_discard: bool) -> None:
         """Add HAL's decision ``action`` to the public record (``OdysseyView.hal_history``):
