@@ -240,9 +240,10 @@ class _Scorer:
                 if i == 0 or c > most:
                     j, most = i, c
             return j
-        return self._best(v, legal)
+        # (a list's items are read natively; a Sequence's by a generic lookup)
+        return self._best(v, legal if isinstance(legal, list) else list(legal))
 
-    def _best(self, v: IssView, legal: Sequence[Any]) -> int:
+    def _best(self, v: IssView, legal: list[Any]) -> int:
         """The general step (an action card, or an extra action): every action scored."""
         self._prep(v)
         k = self.k
@@ -268,7 +269,9 @@ class _Scorer:
         plan_val = 0.0
         plan_known = False
         cnt: list[int] = [0, 0, 0, 0]
+        top = 0.0  # the best value so far (the first action's, then any higher)
         for i in range(nl):
+            x = 0.0
             a: tuple[Any, ...] = legal[i]
             tag: int = a[0]
             if tag == CONSTRUCT and a[1]:
@@ -291,20 +294,16 @@ class _Scorer:
                     if ctop > before:
                         x += gpts if ctop >= need4 else gpts * 0.25 * float(ctop - before) \
                             / float(need4)
-                vals[i] = x
-            elif tag == PASS:
-                vals[i] = 0.0
             elif tag == PLAN:  # the same value for every deck choice: score it once
                 if not plan_known:
                     plan_val = self._value(v, a)
                     plan_known = True
-                vals[i] = plan_val
-            else:
-                vals[i] = self._value(v, a)
-        top = vals[0]
-        for i in range(1, nl):
-            if vals[i] > top:
-                top = vals[i]
+                x = plan_val
+            elif tag != PASS:  # (a pass is worth 0)
+                x = self._value(v, a)
+            vals[i] = x
+            if i == 0 or x > top:
+                top = x
         cut = top - 1e-9
         ties = self.ties
         ties.clear()

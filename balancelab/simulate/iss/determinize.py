@@ -11,7 +11,7 @@ from typing import Any, TypeAlias
 import numpy as np
 
 from balancelab.simulate.core import PLACEHOLDER_RNG
-from balancelab.simulate.iss.state import IssState, IssView
+from balancelab.simulate.iss.state import IssState, IssView, _Public
 from balancelab.simulate.seeding import PcgStream
 
 #: What deals a world: a Generator, or the searches' :class:`PcgStream` (the same draws,
@@ -99,6 +99,10 @@ def state_from_view(view: IssView, rng: Rng) -> IssState:
     s.pgoals = [list(g) for g in view.pgoals]
     s.owned = [list(x) for x in view.owned]
     s.done = [list(x) for x in view.done]
+    # the world's views hand out the view's own tuples of these records (the same values)
+    s._public = _Public(view.col, view.ctype, view.cmod, view.docked, view.offer,
+                        view.launches, view.fdisc, view.fpick, view.pgoals, view.owned,
+                        view.done)
     s.current_seat = view.seat if view.phase != 9 else -1
     s.final_done = 0
     if s.final:
@@ -118,15 +122,12 @@ def state_from_view(view: IssView, rng: Rng) -> IssState:
     # experiments: the cards the seat saw put under their decks stay where it knows they are
     p = view.player
     places = {e: (kind, x) for e, kind, x in view.eknown}
-    seen = set(view.hand) | set(view.drawn) | set(places)
-    for d in view.done:
-        seen |= set(d)
-    unseen = {lvl: [] for lvl in (1, 2, 3)}  # type: dict[int, list[int]]
-    for e in range(len(st.exp_cards)):
-        if e not in seen:
-            unseen[st.exp_level[e]].append(e)
-    for lvl in unseen:
-        unseen[lvl] = _shuffled(unseen[lvl], rng)
+    seen = [False] * len(st.exp_cards)
+    for cards in (view.hand, view.drawn, tuple(places)) + view.done:
+        for e in cards:
+            seen[e] = True
+    # each level's unseen cards (in card order) shuffled, levels 1 to 3
+    unseen = [_shuffled([e for e in cards if not seen[e]], rng) for cards in st.exp_by_level]
     s.hand = [[] for _ in range(n)]
     s.hand[p] = list(view.hand)
     s.drawn = list(view.drawn)
@@ -147,11 +148,11 @@ def state_from_view(view: IssView, rng: Rng) -> IssState:
         for e in s.hand[q]:
             levels.remove(st.exp_level[e])
         for lvl in levels:
-            s.hand[q].append(unseen[lvl].pop())
+            s.hand[q].append(unseen[lvl - 1].pop())
     s.edeck = []
     for lvl in (1, 2, 3):
-        pool = unseen[lvl]
-        s.edeck.append([pinned[lvl, i] if (lvl, i) in pinned else pool.pop()
+        pool = unseen[lvl - 1]
+        s.edeck.append([pinned[lvl, i] if pinned and (lvl, i) in pinned else pool.pop()
                         for i in range(view.edeck_n[lvl - 1])])
     # modules
     known = set(view.docked) | {m for m in view.col if m >= 0}
@@ -161,9 +162,8 @@ def state_from_view(view: IssView, rng: Rng) -> IssState:
     s.sdeck, s.removed = [], []
     owned = {c for x in view.owned for c in x}
     for r in (0, 1):
-        pool = [c for c in range(len(st.sh_nation))
-                if st.sh_nation[c] == r and c not in owned and c != view.pad[r]]
-        pool = _shuffled(pool, rng)
+        pad = view.pad[r]
+        pool = _shuffled([c for c in st.sh_by_nation[r] if c not in owned and c != pad], rng)
         k = view.sdeck_n[r]
         s.sdeck.append(pool[:k])
         s.removed.append(pool[k:])

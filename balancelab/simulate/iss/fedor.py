@@ -80,6 +80,7 @@ def _flip(s: IssState) -> int:
         if not s.fdeck:
             _reshuffle(s)
         c = s.fdeck.pop()
+        s._public = None
         s.fdisc.append(c)
         if not cards[c].reshuffle:
             return c
@@ -92,6 +93,7 @@ def _reshuffle(s: IssState) -> None:
     allc = s.fdeck + s.fdisc
     allc.sort()
     s.fdeck = [allc[int(k)] for k in s.rng.permutation(len(allc))]
+    s._public = None
     s.fdisc = []
 
 
@@ -183,6 +185,7 @@ def fedor_resume(s: IssState, comp: int) -> None:
     f = s.st.fedor
     s.ccover[comp] = 0
     s.tok[f] += 1
+    s._public = None
     s.fpick = []
     if s.fcont == _CONT_TURN:
         fedor_after_action(s, INSTALL, True)
@@ -228,6 +231,7 @@ def _perform(s: IssState, act: int, cont: int) -> bool | None:
                     if len({s.ctype[c] for c in comps}) == 1:
                         pick = comps[:need]
                     else:
+                        s._public = None
                         s.fpick = list(comps)
                         s.fcont = cont
                         s.phase = P_FPICK

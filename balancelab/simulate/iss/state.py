@@ -41,9 +41,10 @@ from __future__ import annotations
 
 import functools
 from itertools import combinations, combinations_with_replacement
-from typing import Any, ClassVar, Final, Protocol
+from typing import Any, ClassVar, Final, Protocol, final
 
 import numpy as np
+from mypy_extensions import mypyc_attr
 
 from balancelab.simulate.core import (
     PLACEHOLDER_RNG,
@@ -130,7 +131,8 @@ class Static:
                  "goal_points", "token_points", "external_points", "unperformed_penalty",
                  "long_stay_points", "set_points", "construct_cubes", "load_materials",
                  "plan_draw", "install_max", "outside_max", "ext_max", "hand_max",
-                 "extra_per_turn", "iss_max", "max_turns", "points_bonus")
+                 "extra_per_turn", "iss_max", "max_turns", "points_bonus",
+                 "exp_by_level", "sh_by_nation")
 
     def __init__(self, opts: IssOptions, cards: CardData, robot: SoloRules | None) -> None:
         self.opts = opts
@@ -146,6 +148,9 @@ class Static:
         self.exp_cards = cards.experiments
         self.exp_level = tuple(e.level for e in cards.experiments)
         assert len(self.exp_level) < 256 and set(self.exp_level) <= {1, 2, 3}  # (views' keys)
+        #: the experiments of each level (1-3), in card order
+        self.exp_by_level = tuple(tuple(e for e in range(len(self.exp_level))
+                                        if self.exp_level[e] == lvl) for lvl in (1, 2, 3))
         # the experiments' fields and the scoring options as typed tables (compiled code reads
         # them natively; the card objects and the options are not compiled)
         self.exp_points = tuple(e.points for e in cards.experiments)
@@ -175,6 +180,9 @@ class Static:
             and opts.start_bonus != 0
         sh = cards.shuttles
         self.sh_nation = tuple(s.nation for s in sh)
+        #: the shuttles of each nation (0 Russia, 1 USA), in card order
+        self.sh_by_nation = tuple(tuple(c for c in range(len(sh)) if sh[c].nation == r)
+                                  for r in (0, 1))
         self.sh_type = tuple(s.type for s in sh)
         self.sh_seats = tuple(s.seats for s in sh)
         self.sh_mat = tuple(s.materials for s in sh)
@@ -189,6 +197,9 @@ class Static:
         self.goal_when = GOAL_TIMINGS.index(opts.goal_timing)
 
 
+# Compiled, a freed view is kept for the next one to reuse (a free list of one): a rollout
+# frees each decision's view before it builds the next.
+@mypyc_attr(free_list_len=1)
 class IssView(View):
     """What one seat may know: public board state, its own experiment hand and pending draw.
 
@@ -275,6 +286,35 @@ class IssView(View):
             object.__setattr__(self, k, v)
 
 
+@final
+class _Public:
+    """The public records that change seldom (the module row, the docked modules and their
+    compartments' types and numbers, goals, launches, FEDOR's discards and pending token
+    choice, shuttles owned, experiments done) as the tuples a view hands out: made at a
+    state's first view after one of them changed, then shared by its views (and by its
+    copies) until the next change, where the state drops it (``IssState._public``)."""
+
+    __slots__ = ("col", "ctype", "cmod", "docked", "offer", "launches", "fdisc", "fpick",
+                 "pgoals", "owned", "done")
+
+    def __init__(self, col: tuple[int, ...], ctype: tuple[int, ...], cmod: tuple[int, ...],
+                 docked: tuple[int, ...], offer: tuple[int, ...], launches: tuple[int, ...],
+                 fdisc: tuple[int, ...], fpick: tuple[int, ...],
+                 pgoals: tuple[tuple[int, ...], ...], owned: tuple[tuple[int, ...], ...],
+                 done: tuple[tuple[int, ...], ...]) -> None:
+        self.col = col
+        self.ctype = ctype
+        self.cmod = cmod
+        self.docked = docked
+        self.offer = offer
+        self.launches = launches
+        self.fdisc = fdisc
+        self.fpick = fpick
+        self.pgoals = pgoals
+        self.owned = owned
+        self.done = done
+
+
 class IssState(State):
     """A game of *1998 ISS* in progress. See the module docstring for the action encoding."""
 
@@ -290,6 +330,9 @@ class IssState(State):
         #: Experiments: the one who drew it; FEDOR's flip: all): they know where it is from
         #: then on (its place in the deck, then who draws it) until it is performed
         self.eknow: dict[int, int] = {}
+        #: the views' tuples of the seldom-changing public records (None: to be made at the
+        #: next view); every change to one of them drops it
+        self._public: _Public | None = None
 
     # -- setup (rulebook: Setup; Solo Mode, Setup) --------------------------------------------
     def setup(self) -> None:
@@ -409,6 +452,7 @@ class IssState(State):
     # -- helpers ------------------------------------------------------------------------------
     def _dock(self, m: int, covered: bool = True) -> None:
         """Dock module ``m`` on the ISS; cover its compartments from the token pool."""
+        self._public = None
         self.docked.append(m)
         for t in self.st.mod_comps[m]:
             cov = 1 if covered and self.pool > 0 else 0
@@ -501,6 +545,7 @@ class IssState(State):
         self.copy_rng_to(s)
         s._legal = None if self._legal is None else list(self._legal)
         s.eknow = dict(self.eknow) if self.eknow else {}
+        s._public = self._public  # (immutable: the copy's records are the same)
         # scalars and immutable values
         s.cur_action = self.cur_action
         s.goal_step = self.goal_step
@@ -709,6 +754,9 @@ class IssState(State):
                         for m in modes:
                             out.append((OUTSIDE, k, m))
             elif a == EXPERIMENT:
+                # (no memo of a card's staffings by an int key here: kept on Static, which
+                # every view reaches, it was a memo of the hands (issue 12), and without it
+                # the search measured as fast; _exp_classes's own cache is module-level)
                 cnt = (free[0], mine[0], free[1], mine[1], free[2], mine[2], free[3], mine[3],
                        free[4], mine[4])
                 iss_p, ext_p = self.iss[p], self.ext[p]
@@ -852,6 +900,7 @@ class IssState(State):
         self.res[p] = self.res[p] + 1
 
     def _take_goal(self, p: int, g: int) -> None:
+        self._public = None
         self.offer.remove(g)
         self.pgoals[p].append(g)
         self._tell(E_GOAL, p, g)
@@ -957,6 +1006,7 @@ class IssState(State):
                 if cl & 1:
                     cocc[c] = -1
                 self.unity[p] = self.unity[p] + 1
+        self._public = None
         self.done[p].append(e)
         if self.eknow:
             self.eknow.pop(e, None)
@@ -971,6 +1021,7 @@ class IssState(State):
         st = self.st
         n = st.np
         c = self.pad[r]
+        self._public = None
         self.launches[r] = self.launches[r] + 1
         self._tell(E_LAUNCH, c)
         ctype, cocc = self.ctype, self.cocc
@@ -1019,6 +1070,7 @@ class IssState(State):
                 winners = [q for q in range(n) if cubes[q] == top]
             for q in range(n):
                 self.res[q] = self.res[q] + cubes[q]
+            self._public = None
             del self.col[bslot]
             del self.colc[bslot * n:bslot * n + n]
             self.col.append(self.mdeck.pop() if self.mdeck else -1)
@@ -1038,6 +1090,7 @@ class IssState(State):
                     if got[q] == top and q not in winners:
                         winners.append(q)
         # 6. shuttle card
+        self._public = None
         self.owned[launcher].append(c)
         self._next_shuttle(r)
         # extra actions, clockwise from the launcher
@@ -1285,13 +1338,20 @@ class IssState(State):
         v.triggered = self.triggered
         v.turns = self.turns
         v.rows = self.rows
-        v.col = tuple(self.col)
+        pub = self._public
+        if pub is None:
+            pub = self._public = _Public(
+                tuple(self.col), tuple(self.ctype), tuple(self.cmod), tuple(self.docked),
+                tuple(self.offer), tuple(self.launches), tuple(self.fdisc), tuple(self.fpick),
+                tuple([tuple(x) for x in self.pgoals]), tuple([tuple(x) for x in self.owned]),
+                tuple([tuple(x) for x in self.done]))
+        v.col = pub.col
         v.colc = tuple(self.colc)
         v.mdeck_n = len(self.mdeck)
-        v.ctype = tuple(self.ctype)
+        v.ctype = pub.ctype
         v.ccover = tuple(self.ccover)
         v.cocc = tuple(self.cocc)
-        v.cmod = tuple(self.cmod)
+        v.cmod = pub.cmod
         v.pool = self.pool
         v.unity = tuple(self.unity)
         v.earth = tuple(self.earth)
@@ -1304,41 +1364,42 @@ class IssState(State):
         v.ext = tuple(self.ext)
         v.ls = tuple(self.ls)
         v.tok = tuple(self.tok)
-        v.pgoals = tuple([tuple(x) for x in self.pgoals])
-        v.offer = tuple(self.offer)
-        v.owned = tuple([tuple(x) for x in self.owned])
+        v.pgoals = pub.pgoals
+        v.offer = pub.offer
+        v.owned = pub.owned
         v.hand = tuple(self.hand[p])
         v.hand_sizes = tuple([len(h) for h in self.hand])
         # card backs show the level: the sorted levels of every hand
         lv = st.exp_level
         hls = []
+        known = _HAND_LEVELS
         for h in self.hand:
             key = 0  # the hand's count of each level (1-3), as digits in base 256 (< 256 cards)
             for e in h:
                 key += 1 << 8 * (lv[e] - 1)
-            hl = _HAND_LEVELS.get(key)
+            hl = known.get(key)
             if hl is None:
-                hl = _HAND_LEVELS[key] = tuple(sorted([lv[e] for e in h]))
+                hl = known[key] = tuple(sorted([lv[e] for e in h]))
             hls.append(hl)
         v.hand_levels = tuple(hls)
-        v.done = tuple([tuple(x) for x in self.done])
+        v.done = pub.done
         v.xsp = tuple(self.xsp)
         v.res = tuple(self.res)
         v.edeck_n = (len(self.edeck[0]), len(self.edeck[1]), len(self.edeck[2]))
         v.drawn = tuple(self.drawn) if (self.turn_player == p and self.phase == P_KEEP) else ()
         v.xq = tuple(self.xq)
-        v.fdisc = tuple(self.fdisc)
+        v.fdisc = pub.fdisc
         v.fdeck_n = len(self.fdeck)
         v.fnext_back = st.cards.fedor[self.fdeck[-1]].back if self.fdeck else -1
-        v.launches = tuple(self.launches)
+        v.launches = pub.launches
         v.extra_used = self.extra_used
-        v.docked = tuple(self.docked)
+        v.docked = pub.docked
         v.removed_n = (len(self.removed[0]), len(self.removed[1]))
         v.on_card = self.on_card
         v.cur_action = self.cur_action
         v.goal_step = self.goal_step
         v.keep_extra = self.keep_extra
-        v.fpick = tuple(self.fpick)
+        v.fpick = pub.fpick
         v.fcont = self.fcont
         v.eknown = self._known_places(p) if self.eknow else ()
         return v
@@ -1405,9 +1466,10 @@ def _exp_classes(comps: tuple[int, ...], long_: bool, cnt: tuple[int, ...],
 _HAND_LEVELS: dict[int, tuple[int, ...]] = {}
 #: the action cards, for the normal action's legal actions
 _ALL_CARDS: Final = [0, 1, 2, 3, 4, 5, 6, 7]
-_TRAINS: Final = ((TRAIN, 0), (TRAIN, 1))
-_LONG_STAY: Final = (LONG_STAY,)
-_NO_CONSTRUCT: Final = (CONSTRUCT, (), ())
+# (typed Any: compiled, a typed tuple constant would be built anew at each read)
+_TRAINS: Final[Any] = ((TRAIN, 0), (TRAIN, 1))
+_LONG_STAY: Final[Any] = (LONG_STAY,)
+_NO_CONSTRUCT: Final[Any] = (CONSTRUCT, (), ())
 #: (pads mask, materials) -> the Load Material actions (see ``_loads``)
 _LOADS: dict[int, tuple[tuple[int, ...], ...]] = {}
 
