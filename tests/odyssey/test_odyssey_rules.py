@@ -28,7 +28,6 @@ from balancelab.simulate.odyssey.state import (
     T_HAL_REVEAL,
     T_LIMIT,
     T_MOVE,
-    _shuffled_deck,
     ctx_for,
 )
 from balancelab.simulate.options import OptionError
@@ -551,19 +550,3 @@ def test_hand_limit_discards_two_cards_in_one_decision() -> None:
     assert s.hand_n[1] == 6 and s.hands[1][C.C_OVERRIDE] == 0
     assert s.crew_disc[-2:] == [C.C_OVERRIDE, C.C_OVERRIDE]
     assert s.phase != T_LIMIT and census_ok(s)
-
-
-@pytest.mark.parametrize("seed", range(20))
-def test_new_game_decks_are_shuffled_as_numpy_shuffles_a_list(seed: int) -> None:
-    """General Setup (steps 6 and 13: shuffle the HAL and Crewmember cards): the decks are
-    shuffled as numpy arrays for speed; the order and the draws after it are those of
-    ``rng.shuffle`` of a list."""
-    ctx = ctx_for(OdysseyOptions())
-    ours, theirs = np.random.default_rng(seed), np.random.default_rng(seed)
-    decks = ((ctx.crew_deck, ctx.crew_deck_array), (ctx.hal_deck, ctx.hal_deck_array))
-    for deck, array in decks:
-        expected = list(deck)
-        theirs.shuffle(expected)
-        assert _shuffled_deck(array, ours) == expected
-        assert sorted(expected) == sorted(deck)
-    assert ours.integers(1 << 30) == theirs.integers(1 << 30)

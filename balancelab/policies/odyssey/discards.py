@@ -42,6 +42,63 @@ def _most_held(lm: i64, n: i64, trashed: i64, L: i64, full: i64) -> i64:
     return m
 
 
+#: 1 in each 4-bit field of a :func:`_window_counts` (windows 0..12)
+_NIBBLES: Final = 0x1111111111111
+
+
+def _window_counts(lm: i64, trashed: i64, L: i64, full: i64) -> i64:
+    """The Logic cards of ``lm`` in each still-possible window of ``L`` numbers, packed 4 bits
+    per window at bit 4 x its lowest number (0 for a window with a member in ``trashed``, and
+    above 13 - ``L``): :func:`_most_held` for every number at once is :func:`_most_in`."""
+    out: i64 = 0
+    low: i64 = 1
+    last: i64 = 13 - L
+    while low <= last:
+        if not (trashed >> low) & full:
+            x = (lm >> low) & full
+            held: i64 = 0
+            while x:  # count the bits
+                x &= x - 1
+                held += 1
+            out |= held << (4 * low)
+        low += 1
+    return out
+
+
+def _most_in(counts: i64, n: i64, L: i64) -> i64:
+    """The most cards of a :func:`_window_counts` ``counts`` in a window through Logic ``n``:
+    :func:`_most_held` of a held ``n`` when it is above 0, else 0."""
+    low: i64 = 1
+    if n > L:
+        low = n - L + 1
+    m: i64 = 0
+    while low <= n:  # (the windows above 13 - L count 0)
+        c = (counts >> (4 * low)) & 15
+        if c > m:
+            m = c
+        low += 1
+    return m
+
+
+def _without(counts: i64, gone: i64, L: i64) -> i64:
+    """:func:`_window_counts` once the held Logic numbers of the mask ``gone`` go: one card
+    less in each still-possible window through each (those count 1 or more; the others 0)."""
+    n: i64 = 1
+    rest = gone >> 1
+    while rest:
+        if rest & 1:
+            lo: i64 = 0
+            if n > L:
+                lo = n - L + 1
+            # the windows lo..n (not 1 << ...: compiled, a literal 1 is shifted as a 32-bit int)
+            through = (_NIBBLES >> (4 * (12 + lo - n))) << (4 * lo)
+            possible = (counts | counts >> 1 | counts >> 2 | counts >> 3) & _NIBBLES
+            counts -= through & possible
+        rest >>= 1
+        n += 1
+    return counts
+
+
 def _has_window(lm: i64, L: i64) -> bool:
     """Whether the Logic mask ``lm`` holds ``L`` consecutive numbers."""
     x = lm
@@ -71,15 +128,15 @@ def _logic_worths(L: int, trashed: int, lm: int, gain: bool, a: float, b: float
     return tuple(out)
 
 
-def _held_logic_total(lm: i64, trashed: i64, L: i64, full: i64, a: float, b: float) -> float:
+def _held_logic_total(lm: i64, counts: i64, L: i64, a: float, b: float) -> float:
     """The sum of :func:`_logic_worths` (without ``gain``) over the Logic numbers held in
-    ``lm``, in increasing number."""
+    ``lm``, in increasing number (``counts``: its :func:`_window_counts`)."""
     total = 0.0
     n: i64 = 1
     rest = lm >> 1
     while rest:
         if rest & 1:
-            m = _most_held(lm, n, trashed, L, full)
+            m = _most_in(counts, n, L)
             if m > 0:
                 total += a + b * float(m)
         rest >>= 1
@@ -87,25 +144,45 @@ def _held_logic_total(lm: i64, trashed: i64, L: i64, full: i64, a: float, b: flo
     return total
 
 
-def _hand_total(base: list[float], hand: list[int], kinds: list[int], lm: i64, trashed: i64,
-                L: i64, a: float, b: float, bonus: float) -> float:
-    """A hand's worth, summed in increasing kind order, plus ``bonus``: ``c`` cards of kind
+def _last_copies(hand: tuple[int, ...], k1: i64, k2: i64) -> i64:
+    """The Logic mask of the Logic kinds whose last copy in ``hand`` goes when a card of kind
+    ``k1`` and one of kind ``k2`` (-1: none) are discarded."""
+    out: i64 = 0
+    if k1 >= L1 and hand[k1] == 1 + (k2 == k1):
+        out = 2 << (k1 - L1)
+    if k2 >= L1 and k2 != k1 and hand[k2] == 1:
+        out |= 2 << (k2 - L1)
+    return out
+
+
+def _hand_total(base: list[float], hand: tuple[int, ...], held: i64, k1: i64, k2: i64,
+                lm: i64, counts: i64, L: i64, a: float, b: float, bonus: float) -> float:
+    """A hand's worth, summed in increasing kind order, plus ``bonus``: ``hand`` (counts per
+    kind) less a card of kind ``k1`` and one of kind ``k2`` (-1: none); ``c`` cards of kind
     ``k`` are worth ``base[k]`` each when they are not Logic cards; the first copy of a
-    Logic card its :func:`_logic_worths` value for ``lm`` (the Logic mask of ``hand``, no
-    ``gain``; ``a``, ``b``: the worth parameters), and 0.5 for each further copy (it adds
-    nothing to a sequence). ``kinds``: the kinds that may be held, in increasing order (the
-    others count 0)."""
-    full: i64 = (1 << L) - 1
+    Logic card its :func:`_logic_worths` value for ``lm`` (the Logic mask of that hand, no
+    ``gain``; ``counts``: its :func:`_window_counts`; ``a``, ``b``: the worth parameters),
+    and 0.5 for each further copy (it adds nothing to a sequence). ``held``: bit k set for
+    the kinds ``hand`` may hold (the others count 0)."""
     total = 0.0
-    for k in kinds:
-        c = hand[k]
-        if c:
-            if k < L1:
-                total += base[k] * c
-            else:
-                m = _most_held(lm, k - L1 + 1, trashed, L, full)
-                worth = a + b * float(m) if m > 0 else 0.0
-                total += worth + 0.5 * (c - 1)
+    k: i64 = 0
+    rest = held
+    while rest:
+        if rest & 1:
+            c: i64 = hand[k]
+            if k == k1:
+                c -= 1
+            if k == k2:
+                c -= 1
+            if c:
+                if k < L1:
+                    total += base[k] * float(c)
+                else:
+                    m = _most_in(counts, k - L1 + 1, L)
+                    worth = a + b * float(m) if m > 0 else 0.0
+                    total += worth + 0.5 * float(c - 1)
+        rest >>= 1
+        k += 1
     if bonus:
         total += bonus
     return total
@@ -194,11 +271,12 @@ class CrewWorths:
 
         Speed: each candidate is first estimated from counts (the other cards' worth less
         what it discards, the Logic cards left, their extra copies at 0.5 each), a few integer
-        operations; the Logic worths are summed once per Logic card whose last copy goes (in
-        native integers: no cache, no boxed keys). Only the
-        candidates within a rounding margin of the best estimate are then scored card by card
-        as :func:`_hand_total` sums them (the others cannot be the best), so the choice is the
-        one every candidate scored in full gives.
+        operations; the Logic worths are summed anew only when the last copy of a Logic card
+        goes, from the cards per window packed in one machine integer
+        (:func:`_window_counts`, :func:`_without`). Only the candidates within a rounding
+        margin of the best estimate are then scored card by card as :func:`_hand_total`
+        sums them (the others cannot be the best), so the choice is the one every candidate
+        scored in full gives.
         """
         orig = v.hand
         acts: tuple[int, ...] = legal if isinstance(legal, tuple) else tuple(legal)
@@ -206,28 +284,23 @@ class CrewWorths:
         la, lb = self.logic_ab(v, carrier_seat)
         # (the integers below are i64: machine integers compiled, no tagged-int checks)
         L: i64 = ctx.L
-        full: i64 = self.full
-        trashed: i64 = v.logic_trashed
-        wins = _windows(v, ctx)
-        held: list[int] = []
+        held: i64 = 0  # bit k: kind k held
         lm0: i64 = 0
         plain = 0.0  # the worth of the cards that are not Logic cards
         extra: i64 = 0  # Logic cards beyond the first of their kind (0.5 each)
         for k in range(C.N_CREW_KINDS):
             c = orig[k]
             if c:
-                held.append(k)
+                held |= 1 << k
                 if k < L1:
                     plain += base[k] * c
                 else:
                     extra += c - 1
                     lm0 |= 2 << (k - L1)
+        counts0 = _window_counts(lm0, v.logic_trashed, L, self.full)
+        wins = _windows(v, ctx)
         bonus0 = self.run_bonus_of(v, ctx, wins, lm0)
-        whole0 = _held_logic_total(lm0, trashed, L, full, la, lb) + bonus0
-        #: the Logic worth left (with its bonus) when the last copy of Logic n + 1 goes, by
-        #: n (read when bit n of ``done`` is set): pairs share them
-        wholes = [0.0] * 12
-        done: i64 = 0
+        whole0 = _held_logic_total(lm0, counts0, L, la, lb) + bonus0
         pairs = acts[0] % 1000 >= PAIR  # pairs of kinds k1 <= k2 (Hand Size)
         n = len(acts)
         estimates = [0.0] * n
@@ -235,48 +308,38 @@ class CrewWorths:
         for i in range(n):
             arg: i64 = acts[i]
             arg = arg % 1000
-            k1: i64
-            k2: i64
+            k1: i64 = arg
+            k2: i64 = -1
             if pairs:
                 k1 = (arg - PAIR) >> 5
                 k2 = (arg - PAIR) & 31
-            else:
-                k1 = k2 = arg
             est = plain
             x = extra
-            lm = lm0
-            gone: i64 = -1  # the Logic number - 1 whose last copy goes; -2: two of them
             if k1 < L1:
                 est -= base[k1]
-            elif orig[k1] > 1:
-                x -= 1
             else:
-                lm &= ~(2 << (k1 - L1))
-                gone = k1 - L1
-            if pairs:
+                x -= 1
+            if k2 >= 0:
                 if k2 < L1:
                     est -= base[k2]
-                elif orig[k2] - (1 if k2 == k1 else 0) > 1:
-                    x -= 1
                 else:
-                    lm &= ~(2 << (k2 - L1))
-                    gone = k2 - L1 if gone == -1 else -2
-            if gone == -1:
-                whole = whole0
-            elif gone >= 0 and done >> gone & 1:
-                whole = wholes[gone]
+                    x -= 1
+            gone = _last_copies(orig, k1, k2)
+            if gone:
+                x += 1  # a last copy had no extra
+                if gone & (gone - 1):
+                    x += 1
+                lm = lm0 & ~gone
+                whole = _held_logic_total(lm, _without(counts0, gone, L), L, la, lb)
+                if self.run_bonus and _has_window(lm, L):  # (the common case without a call)
+                    whole += self.run_bonus_of(v, ctx, wins, lm)
             else:
-                whole = _held_logic_total(lm, trashed, L, full, la, lb) + self.run_bonus_of(
-                    v, ctx, wins, lm)
-                if gone >= 0:
-                    wholes[gone] = whole
-                    done |= 1 << gone
+                whole = whole0
             est += whole + 0.5 * float(x)
             estimates[i] = est
             if est > top:
                 top = est
         floor = top - 1e-7 * (1.0 + abs(top))  # far above any rounding of these sums
-        hand = list(orig)
         best = acts[0]
         best_v = -1e18
         for i in range(n):
@@ -284,23 +347,16 @@ class CrewWorths:
                 continue
             a = acts[i]
             arg = a % 1000
+            k1 = arg
+            k2 = -1
             if pairs:
                 k1 = (arg - PAIR) >> 5
                 k2 = (arg - PAIR) & 31
-                hand[k2] = hand[k2] - 1  # (not -=: that is a generic in-place call compiled)
-            else:
-                k1 = k2 = arg
-            hand[k1] = hand[k1] - 1
-            lm = lm0
-            if k1 >= L1 and not hand[k1]:
-                lm &= ~(2 << (k1 - L1))
-            if k2 >= L1 and not hand[k2]:
-                lm &= ~(2 << (k2 - L1))
+            gone = _last_copies(orig, k1, k2)
+            lm = lm0 & ~gone
             bonus = bonus0 if lm == lm0 else self.run_bonus_of(v, ctx, wins, lm)
-            val = _hand_total(base, hand, held, lm, trashed, L, la, lb, bonus)
-            hand[k1] = hand[k1] + 1
-            if pairs:
-                hand[k2] = hand[k2] + 1
+            val = _hand_total(base, orig, held, k1, k2, lm, _without(counts0, gone, L), L,
+                              la, lb, bonus)
             if val > best_v:
                 best, best_v = a, val
         return best
@@ -310,13 +366,16 @@ class CrewWorths:
         """The worth of holding ``hand`` (counts per crew card kind): its cards' worths
         (:meth:`values` of that hand), plus ``run_bonus`` when it holds a complete allowed
         sequence (DISCONNECT; the second sequence must leave a third possible)."""
-        counts = list(hand)
-        lm = _logic_mask(tuple(counts))
+        counts = tuple(hand)
+        lm = _logic_mask(counts)
+        held: i64 = 0
+        for k in range(C.N_CREW_KINDS):
+            if counts[k]:
+                held |= 1 << k
         a, b = self.logic_ab(v, carrier_seat)
-        return _hand_total(self.base_values(v, ctx, carrier_seat == v.seat), counts,
-                           [k for k in range(C.N_CREW_KINDS) if counts[k]], lm,
-                           v.logic_trashed, ctx.L, a, b, self.run_bonus_of(
-                               v, ctx, _windows(v, ctx), lm))
+        return _hand_total(self.base_values(v, ctx, carrier_seat == v.seat), counts, held, -1,
+                           -1, lm, _window_counts(lm, v.logic_trashed, ctx.L, self.full),
+                           ctx.L, a, b, self.run_bonus_of(v, ctx, _windows(v, ctx), lm))
 
     def run_bonus_of(self, v: OdysseyView, ctx: Ctx, wins: tuple[int, ...], lm: int) -> float:
         """``run_bonus`` when the Logic mask ``lm`` holds a complete allowed sequence

@@ -10,15 +10,13 @@ from mypy_extensions import i64
 
 from balancelab.policies.base import Policy, RngSource
 from balancelab.simulate.core import Game
-from balancelab.simulate.odyssey import cards as C
+from balancelab.simulate.odyssey.cards import C_LOGIC1 as L1  # (a literal: inlined compiled)
 from balancelab.simulate.odyssey.state import (
     Ctx,
     OdysseyView,
     ctx_for,
 )
 from balancelab.simulate.options import RuleOptions
-
-L1: Final = C.C_LOGIC1
 
 
 def _windows(v: OdysseyView, ctx: Ctx) -> tuple[int, ...]:

@@ -164,9 +164,6 @@ class Ctx:
                                    o.deck_lipread)
         self.crew_deck = C.crew_deck(o.deck_wild_repair, o.deck_typed_repair, o.deck_override,
                                      o.deck_cancel, o.deck_recover)
-        # the decks as numpy arrays: a new game shuffles a copy of one (see _shuffled_deck)
-        self.hal_deck_array = np.array(self.hal_deck, dtype=np.int64)
-        self.crew_deck_array = np.array(self.crew_deck, dtype=np.int64)
         self.L = o.sequence_length
         # the options read in the hot paths, as native attributes (an OdysseyOptions attribute
         # is a dict lookup)
@@ -566,17 +563,6 @@ def _bumped(counts: tuple[int, ...], k: int, n: int) -> tuple[int, ...]:
     return tuple(out)
 
 
-def _shuffled_deck(deck: Any, rng: np.random.Generator) -> list[int]:
-    """A shuffled copy of ``deck`` (an int64 array of card kinds) as a list: the same order
-    and the same draws as ``rng.shuffle`` of the deck as a list (numpy swaps the items of
-    either with one ``random_interval`` draw per position, last to second), without a
-    Python item swap per card."""
-    a = deck.copy()
-    rng.shuffle(a)
-    out: list[int] = a.tolist()
-    return out
-
-
 def _counts(kinds: list[int], n: int) -> list[int]:
     out = [0] * n
     for k in kinds:
@@ -707,10 +693,12 @@ class OdysseyState(State):
         s.pos = [-1] + [ctx.start] * n
         s.hands = [[0] * C.N_CREW_KINDS for _ in range(n + 1)]
         s.hand_n = [0] * (n + 1)
-        s.crew_draw = _shuffled_deck(ctx.crew_deck_array, rng)
+        s.crew_draw = list(ctx.crew_deck)
+        rng.shuffle(s.crew_draw)
         s.crew_disc = []
         s.crew_trash = []
-        s.hal_draw = _shuffled_deck(ctx.hal_deck_array, rng)
+        s.hal_draw = list(ctx.hal_deck)
+        rng.shuffle(s.hal_draw)
         s.hal_disc = []
         s.hal_trash = []
         s.trash_counts = None
