@@ -310,6 +310,11 @@ class CrewTeam(_OdysseyPolicy):
                     a, b = ctx.board.door_spaces[d]
                     return a if dist[pos][a] <= dist[pos][b] else b
             return camp
+        return self.nearest_draw(dist, pos, core)
+
+    def nearest_draw(self, dist: tuple[tuple[int, ...], ...], pos: int, core: int) -> int:
+        """The Picturephone nearest to the Core, then to ``pos`` (a method of its own: a
+        ``key=`` lambda makes its caller build a closure at every call, compiled)."""
         return min(self.pps, key=lambda s: (dist[s][core], dist[pos][s], s))
 
     def camp(self, v: OdysseyView, ctx: Ctx, dist: tuple[tuple[int, ...], ...]) -> int:
@@ -319,12 +324,16 @@ class CrewTeam(_OdysseyPolicy):
         mask = v.closed_mask
         camp = self.par.camp[mask] if mask < 256 else -1
         if camp < 0:
-            core = ctx.core
-            free = self.free
-            camp = min(self.pps, key=lambda s: (min(dist[s][core], 50 + free[s][core]), s))
+            camp = self.new_camp(ctx, dist)
             if mask < 256:
                 self.par.camp[mask] = camp
         return camp
+
+    def new_camp(self, ctx: Ctx, dist: tuple[tuple[int, ...], ...]) -> int:
+        """:meth:`camp`, computed (a method of its own: see :meth:`nearest_draw`)."""
+        core = ctx.core
+        free = self.free
+        return min(self.pps, key=lambda s: (min(dist[s][core], 50 + free[s][core]), s))
 
     def door_to_open(self, v: OdysseyView, ctx: Ctx, camp: int) -> int:
         """The closed door whose opening brings the Core nearest to the camp, or 0."""
@@ -382,11 +391,16 @@ class CrewTeam(_OdysseyPolicy):
             if best_d:
                 a, b = ctx.board.door_spaces[best_d]
                 return a if dist[pos][a] <= dist[pos][b] else b
-        free = self.free
         reach = [s for s in self.pps if dist[pos][s] < 99]
         if reach:
-            return min(reach, key=lambda s: (free[s][g], s))
+            return self.nearest_to(reach, g)
         return pos
+
+    def nearest_to(self, spaces: list[int], g: int) -> int:
+        """The space of ``spaces`` nearest to ``g`` through the doors, the lowest first (a
+        method of its own: see :meth:`nearest_draw`)."""
+        free = self.free
+        return min(spaces, key=lambda s: (free[s][g], s))
 
     def action(self, v: OdysseyView, ctx: Ctx, legal: Sequence[int]) -> Action:
         acts: tuple[int, ...] = legal if isinstance(legal, tuple) else tuple(legal)
@@ -490,7 +504,7 @@ class CrewTeam(_OdysseyPolicy):
             return OP_ASK * 1000 + best_t
         if present >> OP_RECOVER & 1:
             return OP_RECOVER * 1000
-        return max(_args(acts, 0))  # end the turn, drawing the most
+        return _last_end(acts)  # end the turn, drawing the most
 
 
 def _first_best(legal: Sequence[int], vals: list[float], sign: float) -> int:
@@ -511,6 +525,16 @@ def _args(acts: tuple[int, ...], op: int) -> list[int]:
     in order."""
     lo = op * 1000
     return [a - lo for a in acts if lo <= a < lo + 1000]
+
+
+def _last_end(acts: tuple[int, ...]) -> int:
+    """The END action drawing the most (``max(_args(acts, 0))`` without a list or a Python
+    call): the highest action below 1000."""
+    best = -1
+    for a in acts:
+        if a < 1000 and a > best:
+            best = a
+    return best
 
 
 def _talk_value(v: OdysseyView, ctx: Ctx, said: tuple[int, ...], k: int) -> float:

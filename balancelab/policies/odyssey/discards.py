@@ -288,8 +288,8 @@ class CrewWorths:
         lm0: i64 = 0
         plain = 0.0  # the worth of the cards that are not Logic cards
         extra: i64 = 0  # Logic cards beyond the first of their kind (0.5 each)
-        for k in range(C.N_CREW_KINDS):
-            c = orig[k]
+        k: i64 = 0
+        for c in orig:  # (a tuple's own loop reads it unchecked, compiled)
             if c:
                 held |= 1 << k
                 if k < L1:
@@ -297,6 +297,7 @@ class CrewWorths:
                 else:
                     extra += c - 1
                     lm0 |= 2 << (k - L1)
+            k += 1
         counts0 = _window_counts(lm0, v.logic_trashed, L, self.full)
         wins = _windows(v, ctx)
         bonus0 = self.run_bonus_of(v, ctx, wins, lm0)

@@ -123,18 +123,18 @@ class HalPressure(_OdysseyPolicy):
         return (mal[0] >= lim[0]) + (mal[1] >= lim[1]) + (mal[2] >= lim[2]) + (mal[3] >= lim[3])
 
     def card_value(self, v: OdysseyView, ctx: Ctx, k: int, down: int) -> float:
-        mal = v.malfunctions
-        lim = ctx.limits
         if k <= LIF:
+            m = v.malfunctions[k]  # (each tuple read once: a checked call compiled)
+            lim = ctx.limits[k]
             if k == LIF:
-                if mal[LIF] + 1 >= lim[LIF]:
+                if m + 1 >= lim:
                     return 1000.0
-                return 4.0 + self.lif_w * mal[LIF]
-            if mal[k] < lim[k] and down + 1 >= self.sys_to_win:
+                return 4.0 + self.lif_w * m
+            if m < lim and down + 1 >= self.sys_to_win:
                 return 1000.0  # the third system (or a step towards it when two are down)
-            if mal[k] >= lim[k]:
+            if m >= lim:
                 return 1.5  # buffer against a repair
-            return 3.0 + self.sys_w * mal[k] + self.down_w * down
+            return 3.0 + self.sys_w * m + self.down_w * down
         if k < C.H_TARGET:
             return self.door_value(v, ctx, k - C.H_DOOR1 + 1)
         if k == C.H_TARGET:
