@@ -203,9 +203,9 @@ class CrewTeam(_OdysseyPolicy):
         discard)."""
         carrier_seat = self.carrier_seat(v)
         worths = self.worths
-        out = list(worths.base_values(v, ctx, carrier_seat == v.seat))
+        out = worths.base_values(v, ctx, carrier_seat == v.seat)[:L1]  # (Logic: the last 12)
         lm = _logic_mask(v.hand if hand is None else tuple(hand))
-        out[L1:L1 + 12] = worths.logic_values(v, ctx, carrier_seat, lm, gain)
+        out.extend(worths.logic_values(v, ctx, carrier_seat, lm, gain))
         return out
 
     def has_room(self, v: OdysseyView, ctx: Ctx, seat: int) -> bool:
@@ -357,15 +357,16 @@ class CrewTeam(_OdysseyPolicy):
             g = self.detour_target(v, ctx, dist, pos, g, has_override)
         pref = self.par.draw_pref
         best = acts[0]
-        best_c = 1 << 30
+        best_c: i64 = 1 << 30
         # the goal's rows: dist[d][g] == dist[g][d] (the board's ways go both ways), read once
         to_g = dist[g]
         free_g = self.free[g]
+        off: i64 = 5 if has_override else 0
         for a in acts:
             d = a - 8000  # OP_MOVE
-            c = to_g[d]
+            c: i64 = to_g[d]  # (machine integers compiled)
             if c >= 99:
-                c = 20 + free_g[d] - (5 if has_override else 0)
+                c = 20 + free_g[d] - off
             c = c * 4 + pref[d]
             if c < best_c:
                 best, best_c = a, c
