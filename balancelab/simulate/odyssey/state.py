@@ -168,6 +168,13 @@ class Ctx:
         # the options read in the hot paths, as native attributes (an OdysseyOptions attribute
         # is a dict lookup)
         self.hal_revealed = o.hal_revealed
+        # the setup's numbers (SETUP; the opening turns' table: HAL's Opening Turns)
+        self.hal_marker_start = o.hal_marker_start
+        self.crew_start_hand = o.crew_start_hand
+        self.opening_turns = o.opening_turns()
+        #: the fixed roster's roles (crew_members), empty when the companions are drawn
+        self.roster_fixed: tuple[int, ...] = tuple(CREWMEMBERS.index(x)
+                                                   for x in o.roster_fixed())
         self.max_rounds = o.max_rounds
         self.hal_turn_every = o.hal_turn_every
         self.systems_to_win = o.systems_to_win
@@ -679,9 +686,9 @@ class OdysseyState(State):
         s.ctx = ctx
         s.rng = rng
         n = ctx.n
-        fixed = options.roster_fixed()
+        fixed = ctx.roster_fixed
         if fixed:
-            roles = [CREWMEMBERS.index(x) for x in fixed]
+            roles = list(fixed)
         else:
             # rng.permutation(4) is a shuffle of 0..3 (numpy's own definition): shuffled as a
             # list, the same draws and order without an array of numpy ints
@@ -714,7 +721,7 @@ class OdysseyState(State):
         s.mal = [0, 0, 0, 0]
         s.doors = [0] * 8
         s.closed_mask = 0
-        s.marker = options.hal_marker_start
+        s.marker = ctx.hal_marker_start
         s.sequences = 0
         s.logic_trashed = 0
         s.monolith = 1 + int(rng.integers(n))
@@ -731,16 +738,16 @@ class OdysseyState(State):
         s.winner = ""
         s.end_reason = ""
         s.m = [0] * cls.N_M
-        s.log = [(E_SETUP, options.hal_marker_start, options.crew_start_hand)]
+        s.log = [(E_SETUP, ctx.hal_marker_start, ctx.crew_start_hand)]
         s.tracing = True  # the setup's events wait for a trace's first events() call
-        for _ in range(options.hal_marker_start):
+        for _ in range(ctx.hal_marker_start):
             s._hal_draw()
         for seat in range(1, n + 1):
-            s._crew_draw(seat, options.crew_start_hand)
+            s._crew_draw(seat, ctx.crew_start_hand)
         s.log.append((E_FIRST, s.monolith))
         stack = [_TASKS[T_CREW_TURN][s.monolith]]
-        stack += [_TASKS[T_HAL_PLAY][0]] * options.opening_turns()
-        stack += [_TASKS[T_HAL_REVEAL][0]] * options.hal_revealed
+        stack += [_TASKS[T_HAL_PLAY][0]] * ctx.opening_turns
+        stack += [_TASKS[T_HAL_REVEAL][0]] * ctx.hal_revealed
         s.stack = stack
         s._run()
         s.tracing = False
