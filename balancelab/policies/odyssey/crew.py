@@ -162,6 +162,11 @@ class CrewTeam(_OdysseyPolicy):
         self.worths = par.worths
         self._roles: tuple[int, ...] = ()
         self._carrier = 0
+        #: the last hand tuple :meth:`held_logic` read, and its Logic mask
+        self._hand: tuple[int, ...] = ()
+        self._hand_logic = 0
+        #: the last malfunction tuple :meth:`urgent_system` found nothing to do at
+        self._calm: tuple[int, ...] = ()
 
     def act(self, view: View, actions: Sequence[Action]) -> Action:
         v: OdysseyView = view  # type: ignore[assignment]
@@ -204,9 +209,18 @@ class CrewTeam(_OdysseyPolicy):
         carrier_seat = self.carrier_seat(v)
         worths = self.worths
         out = worths.base_values(v, ctx, carrier_seat == v.seat)[:L1]  # (Logic: the last 12)
-        lm = _logic_mask(v.hand if hand is None else tuple(hand))
+        lm = self.held_logic(v.hand) if hand is None else _logic_mask(tuple(hand))
         out.extend(worths.logic_values(v, ctx, carrier_seat, lm, gain))
         return out
+
+    def held_logic(self, hand: tuple[int, ...]) -> int:
+        """The Logic mask of ``hand`` (:func:`_logic_mask`), remembered for the last hand
+        tuple read (the state hands its views one tuple per hand until the hand changes:
+        the same tuple, the same cards)."""
+        if hand is not self._hand:
+            self._hand = hand
+            self._hand_logic = _logic_mask(hand)
+        return self._hand_logic
 
     def has_room(self, v: OdysseyView, ctx: Ctx, seat: int) -> bool:
         """Whether ``seat`` can take a card without going over its Hand Size (public: its
@@ -237,7 +251,7 @@ class CrewTeam(_OdysseyPolicy):
 
     def sequence(self, v: OdysseyView, ctx: Ctx) -> int:
         """The lowest number of a complete allowed sequence in hand, or 0."""
-        lm = _logic_mask(v.hand)
+        lm = self.held_logic(v.hand)
         if not _has_window(lm, ctx.L):
             return 0  # (the common case, in a few machine operations)
         full = self.full
@@ -255,10 +269,13 @@ class CrewTeam(_OdysseyPolicy):
         if not self.par.repair_on:
             return -1
         mal = v.malfunctions
+        if mal is self._calm:
+            return -1  # the same malfunctions (tuple) as last time: still nothing to do
         seat = v.seat
         sys_min = self.par.sys_min
         lif_check = mal[LIF] >= self.par.lif_alarm
         if not lif_check and mal[0] < sys_min and mal[1] < sys_min and mal[2] < sys_min:
+            self._calm = mal
             return -1  # nothing to do (the common case)
         lim = ctx.limits
         pos = v.pos[seat]
@@ -271,14 +288,17 @@ class CrewTeam(_OdysseyPolicy):
         reach = self.par.reach2[mal[GRV] >= lim[GRV]]
         hand = v.hand
         white = v.roles[seat] == WHITEHEAD
+        row = dist[pos]
         best, best_sc = -1, 0.0
         for i in range(3):
-            if mal[i] < sys_min or dist[pos][ctx.sys_space[i]] > reach:
+            m = mal[i]  # (each tuple read once: a checked call compiled)
+            if m < sys_min or row[ctx.sys_space[i]] > reach:
                 continue
+            n = lim[i]
             typed = hand[C.SYSTEM_REPAIR[i]] > 0 or (white and (
                 hand[1] > 0 or hand[2] > 0 or hand[3] > 0 or hand[4] > 0))
-            if typed or (hand[C.C_WILD] > 0 and mal[i] >= lim[i] - 1):
-                sc = mal[i] / lim[i] + (1.0 if mal[i] >= lim[i] - 1 else 0.0)
+            if typed or (hand[C.C_WILD] > 0 and m >= n - 1):
+                sc = m / n + (1.0 if m >= n - 1 else 0.0)
                 if sc > best_sc:
                     best, best_sc = i, sc
         return best

@@ -59,6 +59,9 @@ class HalPressure(_OdysseyPolicy):
         #: talk while it lies face up: LIPREAD CARD)
         self.lipread_keep = float(cfg["lipread_keep"])
         self.sys_to_win = self.ctx.systems_to_win
+        #: :meth:`_down`'s last malfunction tuple and result
+        self._mal: tuple[int, ...] = ()
+        self._mal_down = 0
 
     def act(self, view: View, actions: Sequence[Action]) -> Action:
         v: OdysseyView = view  # type: ignore[assignment]
@@ -118,9 +121,16 @@ class HalPressure(_OdysseyPolicy):
 
     # -- evaluation ------------------------------------------------------------------------
     def _down(self, v: OdysseyView) -> int:
+        """The systems terminated (at their malfunction limit), remembered for the last
+        malfunction tuple read (the state hands its views one tuple until a malfunction
+        changes)."""
         mal = v.malfunctions
-        lim = self.ctx.limits
-        return (mal[0] >= lim[0]) + (mal[1] >= lim[1]) + (mal[2] >= lim[2]) + (mal[3] >= lim[3])
+        if mal is not self._mal:
+            lim = self.ctx.limits
+            self._mal = mal
+            self._mal_down = ((mal[0] >= lim[0]) + (mal[1] >= lim[1]) + (mal[2] >= lim[2])
+                              + (mal[3] >= lim[3]))
+        return self._mal_down
 
     def card_value(self, v: OdysseyView, ctx: Ctx, k: int, down: int) -> float:
         if k <= LIF:
