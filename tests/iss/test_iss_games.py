@@ -198,3 +198,26 @@ def test_a_scripted_player_draws_its_ties_as_its_generator_would() -> None:
             t.apply(b)
         assert all(pol._draws is not None for pol in lazy)  # they did draw, without Generators
         assert all(pol._rng is None for pol in lazy)
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=hs.integers(0, 2**32 - 1), players=hs.integers(1, 4), remove=hs.booleans())
+def test_views_show_the_public_records_as_they_are_now(seed: int, players: int,
+                                                       remove: bool) -> None:
+    """A view shares the public records' tuples (the module row, docked modules, goals,
+    launches, FEDOR's discards, shuttles owned, experiments done) until one of them changes:
+    at every decision of a random game, and in a copy, each equals the state's record now."""
+    s = make_state(players, seed=seed, remove_shuttles=remove)
+    prng = np.random.default_rng(seed + 1)
+    while not s.is_terminal():
+        for state in (s, s.copy()):
+            v = state.view(state.current_seat)
+            assert v.col == tuple(state.col) and v.offer == tuple(state.offer)
+            assert v.ctype == tuple(state.ctype) and v.cmod == tuple(state.cmod)
+            assert v.docked == tuple(state.docked) and v.launches == tuple(state.launches)
+            assert v.fdisc == tuple(state.fdisc) and v.fpick == tuple(state.fpick)
+            assert v.pgoals == tuple(tuple(x) for x in state.pgoals)
+            assert v.owned == tuple(tuple(x) for x in state.owned)
+            assert v.done == tuple(tuple(x) for x in state.done)
+        legal = s.legal_actions()
+        s.apply(legal[int(prng.integers(len(legal)))])
