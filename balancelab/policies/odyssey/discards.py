@@ -285,9 +285,12 @@ class CrewWorths:
         operations; the Logic worths are summed anew only when the last copy of a Logic card
         goes, from the cards per window packed in one machine integer
         (:func:`_window_counts`, :func:`_without`). Only the candidates within a rounding
-        margin of the best estimate are then scored card by card as :func:`_hand_total`
-        sums them (the others cannot be the best), so the choice is the one every candidate
-        scored in full gives.
+        margin of the best estimate so far are then scored card by card as
+        :func:`_hand_total` sums them: the others are worth less than an earlier one, so
+        cannot be the best, and those of the scored ones that end below the final best
+        estimate's margin are worth less than it, so cannot be it either: the choice is
+        the one every candidate scored in full gives (and no estimate is kept: no float
+        boxed per candidate, compiled).
         """
         orig = v.hand
         acts: tuple[int, ...] = legal if isinstance(legal, tuple) else tuple(legal)
@@ -321,7 +324,7 @@ class CrewWorths:
         whole0 = _held_logic_total(lm0, counts0, L, la, lb) + bonus0
         pairs = acts[0] % 1000 >= PAIR  # pairs of kinds k1 <= k2 (Hand Size)
         n = len(acts)
-        estimates = [0.0] * n
+        near: list[int] = []  # the candidates within the margin of the best estimate so far
         top = -1e18
         for i in range(n):
             arg: i64 = acts[i]
@@ -354,15 +357,13 @@ class CrewWorths:
             else:
                 whole = whole0
             est += whole + 0.5 * float(x)
-            estimates[i] = est
             if est > top:
                 top = est
-        floor = top - 1e-7 * (1.0 + abs(top))  # far above any rounding of these sums
+            if est >= top - 1e-7 * (1.0 + abs(top)):  # (far above any rounding of these sums)
+                near.append(i)
         best = acts[0]
         best_v = -1e18
-        for i in range(n):
-            if estimates[i] < floor:
-                continue
+        for i in near:
             a = acts[i]
             arg = a % 1000
             k1 = arg
