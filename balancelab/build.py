@@ -4,7 +4,7 @@ The engines' hot paths (the shared game loop, the three games' engines, their sc
 players and FEDOR) are plain, type-annotated Python that ``pip install`` compiles with mypyc
 (``hatch_build.py``, configured in ``pyproject.toml``). The compiled and the pure-Python code
 are the same source and give identical games (``tests/test_build.py``); the compiled code is
-1.5-3.5x faster. ``BALANCELAB_PURE_PYTHON=1 pip install .`` installs pure Python, and so
+3-11x faster. ``BALANCELAB_PURE_PYTHON=1 pip install .`` installs pure Python, and so
 does a machine without a C compiler or the Python headers; a compile that fails on a machine
 that has them fails the install (``hatch_build.py``).
 
@@ -84,7 +84,7 @@ def pure_python_note(environ: Mapping[str, str] = os.environ) -> str | None:
     ``BALANCELAB_PURE_PYTHON`` (to anything but ``0``), as for a pure-Python install."""
     if any(compiled().values()) or environ.get("BALANCELAB_PURE_PYTHON", "") not in ("", "0"):
         return None
-    return ("note: the engines run as pure Python (1.5-3.5x slower than compiled): reinstall "
+    return ("note: the engines run as pure Python (3-11x slower than compiled): reinstall "
             "on a machine with a C compiler and the Python headers (Debian: gcc python3-dev) "
             "to compile them; BALANCELAB_PURE_PYTHON=1 hides this note")
 
