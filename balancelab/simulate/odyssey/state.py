@@ -1026,12 +1026,12 @@ class OdysseyState(State):
             return [_ACTION[OP_RECOVER_TAKE * 1000 + k] for k in kinds]
         seat = self.current_seat
         hand = self.hands[seat]
-        kinds = [k for k in range(C.N_CREW_KINDS) if hand[k]]
         A = _ACTION
+        out: list[Any] = []
         if ph == T_LIMIT and self.hand_n[seat] - self.hand_limit(seat) >= 2:
             # Hand Size: "choose cards to discard": two at once while two or more are over
+            kinds = [k for k in range(C.N_CREW_KINDS) if hand[k]]
             base = OP_LIMIT * 1000 + PAIR
-            out: list[Any] = []
             n = len(kinds)
             for i in range(n):
                 k = kinds[i]
@@ -1047,7 +1047,10 @@ class OdysseyState(State):
             base = OP_SCAN_DISCARD * 1000
         else:
             base = OP_ASK_GIVE * 1000
-        return [A[base + k] for k in kinds]
+        for k in range(C.N_CREW_KINDS):  # (no list of the kinds held first)
+            if hand[k]:
+                out.append(A[base + k])
+        return out
 
     def _legal_move(self) -> list[int]:
         """MOVE (Crewmember Actions; GRV tile; Hunter; POD capacity)."""
@@ -1117,17 +1120,21 @@ class OdysseyState(State):
         if (self.repair_open or not used & U_REPAIR) and (
                 ctx.space_system[pos] >= 0 or ctx.remote_repair):
             self._legal_repair(seat, pos, hand, out)
-        if not self.lipread():
-            mates = [t for t in ctx.crew_seats if t != seat and allpos[t] == pos]
-            if mates:
-                if not used & U_GIVE:
-                    kinds = [k for k in range(C.N_CREW_KINDS) if hand[k]]
-                    for t in mates:
+        rev = self.hal_rev  # lipread(), inline: the sorted row ends with Lipread
+        if not (rev and rev[-1] == C.H_LIPREAD):
+            # GIVE to each crewmate on this space, then ASK them (Bowman): the mates found
+            # by a pass over the seats per action type, not gathered into a list per call
+            if not used & U_GIVE:
+                for t in ctx.crew_seats:
+                    if t != seat and allpos[t] == pos:
                         b = OP_GIVE * 1000 + t * 32
-                        for k in kinds:
-                            out.append(A[b + k])
-                if not used & U_ASK and self.roles[seat] == BOWMAN:
-                    out.extend([A[OP_ASK * 1000 + t] for t in mates if self.hand_n[t]])
+                        for k in range(C.N_CREW_KINDS):
+                            if hand[k]:
+                                out.append(A[b + k])
+            if not used & U_ASK and self.roles[seat] == BOWMAN:
+                for t in ctx.crew_seats:
+                    if t != seat and allpos[t] == pos and self.hand_n[t]:
+                        out.append(A[OP_ASK * 1000 + t])
         if self.closed_mask and hand[C.C_OVERRIDE] and not used & U_OPEN:
             for d, _other in ctx.doors_at[pos]:
                 if self.closed_mask >> d & 1:
@@ -1343,7 +1350,7 @@ class OdysseyState(State):
             hand[C.C_OVERRIDE] = hand[C.C_OVERRIDE] - 1
             self.hand_n[seat] = self.hand_n[seat] - 1
             self.crew_trash.append(C.C_OVERRIDE)
-            self.trash_counts = None
+            self._trashed(True, C.C_OVERRIDE, 1)
             self.doors[arg] = 2
             self.doors_t = None
             self.closed_mask &= ~(1 << arg)
@@ -1373,8 +1380,8 @@ class OdysseyState(State):
                 k = C.C_LOGIC1 + arg - 1 + i
                 hand[k] = hand[k] - 1
                 self.crew_trash.append(k)
+                self._trashed(True, k, 1)
                 self.logic_trashed |= 1 << (arg + i)
-            self.trash_counts = None
             self.hand_n[seat] = self.hand_n[seat] - self.ctx.L
             self.marker -= 1
             self.sequences += 1
@@ -1430,7 +1437,7 @@ class OdysseyState(State):
             self.doors_t = None
             self.closed_mask |= 1 << d
             self.hal_trash.append(k)
-            self.trash_counts = None
+            self._trashed(False, k, 1)
             self.m[self.M_DOORS_CLOSED] = self.m[self.M_DOORS_CLOSED] + 1
         elif k == C.H_TARGET:
             self.hal_disc.append(k)
@@ -1444,6 +1451,17 @@ class OdysseyState(State):
             self.hal_disc.append(k)
             self.hal_seen = _bumped(self.hal_seen, k, 1)
             self.m[self.M_LIPREAD] = self.m[self.M_LIPREAD] + 1
+
+    def _trashed(self, crew: bool, k: int, n: int) -> None:
+        """``n`` cards of kind ``k`` went into the crew (``crew``) or HAL TRASH: the
+        counts the views show are bumped, not counted anew from the piles (which only grow).
+        None (no view since the last setup) stays None: the first view counts the piles."""
+        ct = self.trash_counts
+        if ct is not None:
+            if crew:
+                self.trash_counts = (_bumped(ct[0], k, n), ct[1])
+            else:
+                self.trash_counts = (ct[0], _bumped(ct[1], k, n))
 
     def _check_hal_win(self) -> bool:
         """HAL wins at once with LIF or any 3 systems terminated (End of the Game)."""
