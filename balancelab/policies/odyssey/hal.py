@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar, Final
 
+from mypy_extensions import i64
+
 from balancelab.policies.base import RngSource, register
 from balancelab.policies.odyssey.shared import (
     L1,
@@ -25,6 +27,11 @@ from balancelab.simulate.odyssey.state import (
     OdysseyView,
 )
 from balancelab.simulate.options import RuleOptions
+
+#: a cache that outlives one game: per Ctx, by ``closed mask * 8 + door`` (masks below 256),
+#: what closing the door adds to each space's distance to the Core, both capped at 8
+#: (:meth:`HalPressure.door_value`; None: not computed yet)
+_DOOR_GAIN: Final[dict[Any, list[tuple[int, ...] | None]]] = {}
 
 
 class HalPressure(_OdysseyPolicy):
@@ -62,6 +69,10 @@ class HalPressure(_OdysseyPolicy):
         #: :meth:`_down`'s last malfunction tuple and result
         self._mal: tuple[int, ...] = ()
         self._mal_down = 0
+        gains = _DOOR_GAIN.get(self.ctx)
+        if gains is None:
+            gains = _DOOR_GAIN[self.ctx] = [None] * (256 * 8)
+        self._door_gain = gains
 
     def act(self, view: View, actions: Sequence[Action]) -> Action:
         v: OdysseyView = view  # type: ignore[assignment]
@@ -166,17 +177,29 @@ class HalPressure(_OdysseyPolicy):
                 if p == pod:
                     return 0.5
             return self.door7_w * (2.0 + 1.2 * v.malfunctions[LIF])
+        # (the gain per space, per closed mask and door: see _DOOR_GAIN)
+        mask: i64 = v.closed_mask
+        if mask < 256:
+            i = mask * 8 + d
+            row = self._door_gain[i]
+            if row is None:
+                row = self._door_gain[i] = self._gain_row(ctx, mask, d)
+        else:
+            row = self._gain_row(ctx, mask, d)
+        gain = 0
+        for j in range(1, len(pos)):
+            gain += row[pos[j]]
+        return 1.0 + self.door_gain * gain
+
+    def _gain_row(self, ctx: Ctx, mask: int, d: int) -> tuple[int, ...]:
+        """Per space, what closing door ``d`` over the doors of ``mask`` adds to its
+        distance to the Core, both capped at 8."""
         # the Core's rows: dist[p][core] == dist[core][p] (the board's ways go both ways)
         core = ctx.core
-        before = self.dists(v.closed_mask)[core]
-        after = self.dists(v.closed_mask | 1 << d)[core]
-        gain = 0
-        for i in range(1, len(pos)):
-            p = pos[i]
-            x = after[p]
-            y = before[p]
-            gain += (x if x < 8 else 8) - (y if y < 8 else 8)
-        return 1.0 + self.door_gain * gain
+        before = self.dists(mask)[core]
+        after = self.dists(mask | 1 << d)[core]
+        return tuple((x if x < 8 else 8) - (y if y < 8 else 8)
+                     for x, y in zip(after, before, strict=True))
 
     def reveal_cost(self, v: OdysseyView, ctx: Ctx, k: int, down: int) -> float:
         if k == C.H_LIPREAD:
