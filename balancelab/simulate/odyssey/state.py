@@ -632,7 +632,9 @@ class OdysseyState(State):
     #: been called (``trace``); a game played without a trace records none
     tracing: bool
     first: int
-    trash_counts: tuple[tuple[int, ...], tuple[int, ...]] | None
+    #: the crew and HAL TRASH counts per kind the views show (None until the first view).
+    #: Typed variable-length: compiled, a fixed-length pair is unboxed at every read
+    trash_counts: tuple[tuple[int, ...], ...] | None
     #: HAL cards seen going into the HAL Discard since its last reshuffle (counts per kind)
     hal_seen: tuple[int, ...]
     #: crew cards seen going into the crew Discard since its last reshuffle (counts per kind)
@@ -653,7 +655,8 @@ class OdysseyState(State):
     doors_t: tuple[int, ...] | None
     rev_t: tuple[int, ...] | None
     #: likewise, per seat, its hand as the tuple its views show (HAL: the hidden hand), and
-    #: ``hand_n``: set to None by :meth:`_hand_changed`, the one place that forgets them
+    #: ``hand_n``: set to None by :meth:`_hand_changed`; a card HAL plays or discards from
+    #: the revealed row forgets only the hand sizes (the hidden hand stays)
     hand_t: list[tuple[int, ...] | None]
     hand_n_t: tuple[int, ...] | None
 
@@ -1270,10 +1273,10 @@ class OdysseyState(State):
             self.m[self.M_SCAN] = self.m[self.M_SCAN] + 1
             stack[-1] = _TASKS[T_SCAN_DISCARD][arg]
         elif op == OP_HAL_DISCARD:
-            self._hand_changed(0)
             if arg >= REV:
                 self.hal_rev.remove(arg - REV)
                 self.rev_t = None
+                self.hand_n_t = None  # (not _hand_changed: the hidden hand stays)
                 self.hand_n[0] = self.hand_n[0] - 1
                 self.hal_disc.append(arg - REV)
                 self.hal_seen = _bumped(self.hal_seen, arg - REV, 1)
@@ -1281,6 +1284,7 @@ class OdysseyState(State):
             else:
                 stack.pop()
                 self.hal_hidden[arg] = self.hal_hidden[arg] - 1
+                self._hand_changed(0)
                 self.hand_n[0] = self.hand_n[0] - 1
                 self.hal_disc.append(arg)
         elif op == OP_ASK_GIVE:
@@ -1403,16 +1407,17 @@ class OdysseyState(State):
         stack top is replaced by what follows."""
         stack = self.stack
         self.hand_n[0] = self.hand_n[0] - 1
-        self._hand_changed(0)
         if arg >= REV:
             k = arg - REV
             self.hal_rev.remove(k)
             self.rev_t = None
+            self.hand_n_t = None  # (not _hand_changed: the hidden hand stays)
             stack[-1] = _TASKS[T_HAL_REVEAL][0]
             stack.append(_TASKS[T_HAL_DRAW][0])
         else:
             k = arg
             self.hal_hidden[k] = self.hal_hidden[k] - 1
+            self._hand_changed(0)
             stack[-1] = _TASKS[T_HAL_DRAW][0]
         if k <= C.H_LIF:
             self.mal[k] = self.mal[k] + 1
