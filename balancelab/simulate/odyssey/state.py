@@ -992,20 +992,23 @@ class OdysseyState(State):
         out (Hand Size, last paragraph); no draw if both are empty (design notes 1(c)12)."""
         hand = self.hands[seat]
         self._hand_changed(seat)
-        for _ in range(k):
-            if not self.crew_draw:
+        pile = self.crew_draw  # (the pile and the count drawn held locally; one hand_n update)
+        drawn = 0
+        while drawn < k:
+            if not pile:
                 if not self.crew_disc:
-                    return
-                self.crew_draw = self.crew_disc
+                    break
+                pile = self.crew_draw = self.crew_disc
                 self.crew_disc = []
                 self.crew_seen = _NO_CREW_SEEN
-                self.rng.shuffle(self.crew_draw)
+                self.rng.shuffle(pile)
                 self.m[self.M_CREW_RESHUFFLES] = self.m[self.M_CREW_RESHUFFLES] + 1
                 if self.tracing:
                     self.log.append((E_CREW_RESHUFFLE,))
-            card = self.crew_draw.pop()
+            card = pile.pop()
             hand[card] = hand[card] + 1
-            self.hand_n[seat] = self.hand_n[seat] + 1
+            drawn += 1
+        self.hand_n[seat] = self.hand_n[seat] + drawn
 
     # -- legal actions -----------------------------------------------------------------------
     def legal_actions(self) -> list[Any]:
