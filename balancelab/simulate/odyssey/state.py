@@ -562,6 +562,28 @@ _NO_HAL_SEEN: tuple[int, ...] = (0,) * C.N_HAL_KINDS
 _NO_CREW_SEEN: tuple[int, ...] = (0,) * C.N_CREW_KINDS
 
 
+#: the typed Repair card of each system (``C.SYSTEM_REPAIR`` as a list: no dict look-up)
+_SYSTEM_REPAIR: Final[list[int]] = [C.SYSTEM_REPAIR[system] for system in range(4)]
+
+
+def _repair_actions(system: int, any_repair: bool, hand: list[int], out: list[Any]) -> None:
+    """Append the REPAIR actions on ``system`` with the cards of ``hand``: the Wild Repair,
+    then the system's own Repair card, or with ``any_repair`` (Whitehead) each typed Repair
+    card held, in card order."""
+    A = _ACTION
+    base = OP_REPAIR * 1000 + system * 32
+    if hand[C.C_WILD]:
+        out.append(A[base + C.C_WILD])
+    if any_repair:
+        for k in range(C.C_REPAIR_MEM, C.C_REPAIR_LIF + 1):
+            if hand[k]:
+                out.append(A[base + k])
+    else:
+        k = _SYSTEM_REPAIR[system]
+        if hand[k]:
+            out.append(A[base + k])
+
+
 def _bumped(counts: tuple[int, ...], k: int, n: int) -> tuple[int, ...]:
     """``counts`` with ``n`` more of kind ``k`` (a new tuple: the state's seen counts are
     immutable, so every view shares them without a copy)."""
@@ -1167,19 +1189,13 @@ class OdysseyState(State):
         ctx = self.ctx
         role = self.roles[seat]
         if role == WHITEHEAD and ctx.remote_repair:
-            systems = [k for k in range(4) if self.mal[k]]
+            for sysk in range(4):
+                if self.mal[sysk]:
+                    _repair_actions(sysk, True, hand, out)
         else:
             k = ctx.space_system[pos]
-            systems = [k] if k >= 0 and self.mal[k] else []
-        A = _ACTION
-        for sysk in systems:
-            base = OP_REPAIR * 1000 + sysk * 32
-            if hand[C.C_WILD]:
-                out.append(A[base + C.C_WILD])
-            if role == WHITEHEAD:
-                out.extend([A[base + k] for k in (1, 2, 3, 4) if hand[k]])
-            elif hand[C.SYSTEM_REPAIR[sysk]]:
-                out.append(A[base + C.SYSTEM_REPAIR[sysk]])
+            if k >= 0 and self.mal[k]:
+                _repair_actions(k, role == WHITEHEAD, hand, out)
 
     def _sequence_allowed(self, low: int) -> bool:
         """The second sequence must leave a possible third (DISCONNECT, IMPORTANT)."""
