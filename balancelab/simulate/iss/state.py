@@ -754,9 +754,8 @@ class IssState(State):
                         for m in modes:
                             out.append((OUTSIDE, k, m))
             elif a == EXPERIMENT:
-                # (no memo of a card's staffings by an int key here: kept on Static, which
-                # every view reaches, it was a memo of the hands (issue 12), and without it
-                # the search measured as fast; _exp_classes's own cache is module-level)
+                # (a card's staffings come from _exp_classes's cache; a memo keyed by the
+                # hand's cards must not live on Static, which every view reaches: issue 12)
                 cnt = (free[0], mine[0], free[1], mine[1], free[2], mine[2], free[3], mine[3],
                        free[4], mine[4])
                 iss_p, ext_p = self.iss[p], self.ext[p]
